@@ -1,0 +1,97 @@
+"""The ``crmtui`` command line: a thin edge over the library.
+
+Subcommands live in ``crmtui/commands/<name>.py`` and are imported only when invoked, so
+``crmtui --help`` stays fast (no textual, datasets or litellm import). Every
+:class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from crmtui import __version__
+from crmtui.errors import CrmtuiError
+
+# name -> (module, attribute, one-line help). Help is duplicated here so that listing
+# commands does not import them.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "play": ("crmtui.commands.play", "play", "Solve instances yourself in the TUI (default)."),
+    "tasks": ("crmtui.commands.tasks", "tasks", "List and show CRMArena instances."),
+    "org": ("crmtui.commands.org", "org", "Build, import and inspect org databases."),
+    "query": ("crmtui.commands.query", "query", "Run a SOQL or SOSL query against an org."),
+    "verify": ("crmtui.commands.verify", "verify", "Check a recording's hash chain."),
+    "watch": ("crmtui.commands.watch", "watch", "Watch an LLM agent solve an instance live."),
+    "run": ("crmtui.commands.run", "run", "Run an LLM agent over many instances, headless."),
+    "replay": ("crmtui.commands.replay", "replay", "Step through a recorded session."),
+    "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
+    "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
+    "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
+}
+
+
+def _available(name: str) -> bool:
+    module = COMMANDS[name][0]
+    return importlib.util.find_spec(module) is not None
+
+
+class LazyGroup(click.Group):
+    """A click group that imports each subcommand module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMANDS if _available(name)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS or not _available(cmd_name):
+            return None
+        module_name, attr, _ = COMMANDS[cmd_name]
+        return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(__version__, prog_name="crmtui")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """crmtui: play, watch, record and compare work on the CRMArena benchmark, offline.
+
+    Run without a command to open the play screen on the built-in sample org.
+    """
+    if ctx.invoked_subcommand is None:
+        play = cli.get_command(ctx, "play")
+        if play is None:
+            click.echo(ctx.get_help())
+            return
+        ctx.invoke(play)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console-script entry point: run the CLI, turning crmtui errors into one line."""
+    try:
+        return cli.main(args=argv, prog_name="crmtui", standalone_mode=False)
+    except CrmtuiError as exc:
+        click.echo(f"Error: {exc.user_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

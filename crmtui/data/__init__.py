@@ -1,0 +1,1 @@
+"""Instances, schemas and task loaders (the only package that imports ``datasets``)."""

@@ -1,0 +1,1 @@
+"""crmtui.org package."""

@@ -1,0 +1,1 @@
+"""crmtui.query package."""

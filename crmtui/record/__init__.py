@@ -1,0 +1,1 @@
+"""crmtui.record package."""

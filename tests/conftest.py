@@ -1,0 +1,56 @@
+"""Test-wide determinism: a private CRMTUI_HOME, offline flags, no network.
+
+Environment variables are set at import time because ``datasets`` reads ``HF_HOME`` when it
+is first imported.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_SESSION_HOME = Path(tempfile.mkdtemp(prefix="crmtui-test-home-"))
+os.environ["CRMTUI_HOME"] = str(_SESSION_HOME / "crmtui")
+os.environ["HF_HOME"] = str(_SESSION_HOME / "hf")
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["HF_UPDATE_DOWNLOAD_COUNTS"] = "0"
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+os.environ["LITELLM_OFFLINE_MODE"] = "true"
+os.environ.setdefault("NO_COLOR", "1")
+for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
+    os.environ.pop(_key, None)
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "crmarena"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", help="run tests marked slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: pass --run-slow to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def crmtui_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point CRMTUI_HOME at a fresh tmp dir for every test."""
+    home = tmp_path / "crmtui-home"
+    monkeypatch.setenv("CRMTUI_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    """The ../shared/crmarena folder; skips the test when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared/crmarena is not present")
+    return SHARED
