@@ -1,0 +1,205 @@
+"""Data access for the record browser, through the query engine.
+
+Everything a person sees in the browser is fetched by running the view's equivalent SOQL or
+SOSL through :func:`crmtui.query.run`, so humans, agents and replays see the same data the
+same way. Functions here are blocking: the UI calls them from worker threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from crmtui.data.schema import Schema, SObject
+from crmtui.play.views import (
+    RecordView,
+    TableView,
+    record_soql,
+    search_sosl,
+    soql_string,
+    table_columns,
+    table_soql,
+)
+
+RELATED_LIMIT = 20
+SEARCH_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a table view.
+
+    Attributes:
+        columns: Column (field) names.
+        rows: Cell values, one list per record, in column order.
+        ids: Record Ids of the rows.
+        offset: Index of the first row in the whole result.
+        query: The SOQL/SOSL that produced the page.
+    """
+
+    columns: list[str]
+    rows: list[list[Any]]
+    ids: list[str]
+    offset: int
+    query: str
+
+
+@dataclass(frozen=True)
+class FieldValue:
+    """One field of a record view; ``link`` is ``(object, id)`` when it can be followed."""
+
+    name: str
+    type: str
+    value: Any
+    link: tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class RelatedList:
+    """Child records of a record through one child relationship."""
+
+    name: str
+    child: str
+    field: str
+    total: int
+    ids: list[str]
+    labels: list[str]
+
+
+@dataclass(frozen=True)
+class RecordDetail:
+    """A record with all fields and its related lists."""
+
+    object: str
+    record_id: str
+    fields: list[FieldValue]
+    related: list[RelatedList]
+    query: str
+
+    @property
+    def label(self) -> str:
+        """A human label for the record."""
+        values = {f.name: f.value for f in self.fields}
+        return record_label(values, self.object) or self.record_id
+
+
+def record_label(values: dict[str, Any], object_name: str = "") -> str:
+    """A short human label from a record's values (Name, Subject, Title, person name...)."""
+    for key in ("Name", "Subject", "Title"):
+        if values.get(key):
+            return str(values[key])
+    first, last = values.get("FirstName"), values.get("LastName")
+    if first or last:
+        return " ".join(str(p) for p in (first, last) if p)
+    if values.get("Field__c"):
+        return str(values["Field__c"])
+    return ""
+
+
+def label_fields(obj: SObject) -> list[str]:
+    """Fields needed to label records of ``obj``."""
+    for key in ("Name", "Subject", "Title"):
+        if obj.field(key):
+            return [key]
+    if obj.field("FirstName") and obj.field("LastName"):
+        return ["FirstName", "LastName"]
+    if obj.field("Field__c"):
+        return ["Field__c"]
+    return []
+
+
+def _run(org: Any, text: str, today: date | None) -> Any:
+    from crmtui.query import run
+
+    return run(org, text, today=today)
+
+
+def object_counts(org: Any) -> list[tuple[str, int]]:
+    """Objects of the org in schema order with their row counts."""
+    return [(obj.name, org.count(obj.name)) for obj in org.schema]
+
+
+def count_rows(org: Any, view: TableView, today: date | None = None) -> int:
+    """Number of rows the table view has (search results are capped at 2,000)."""
+    schema: Schema = org.schema
+    if view.search:
+        result = _run(org, search_sosl(schema, view, ["Id"]) + f" LIMIT {SEARCH_LIMIT}", today)
+        return len(result.records)
+    soql = table_soql(schema, view, ["Id"]).replace("SELECT Id FROM", "SELECT COUNT() FROM", 1)
+    if " ORDER BY " in soql:
+        soql = soql[: soql.index(" ORDER BY ")]
+    return int(_run(org, soql, today).total_size)
+
+
+def fetch_page(
+    org: Any, view: TableView, offset: int, limit: int, today: date | None = None
+) -> Page:
+    """Fetch ``limit`` rows of a table view starting at ``offset``."""
+    schema: Schema = org.schema
+    obj = schema.require(view.object)
+    columns = table_columns(obj)
+    if view.search:
+        query = search_sosl(schema, view, columns)
+        result = _run(org, query + f" LIMIT {SEARCH_LIMIT}", today)
+        records = result.records[offset : offset + limit]
+    else:
+        query = table_soql(schema, view, columns)
+        order = "" if view.sort_field else " ORDER BY Id"
+        result = _run(org, f"{query}{order} LIMIT {limit} OFFSET {offset}", today)
+        records = result.records
+    rows = [[rec.get(c) for c in columns] for rec in records]
+    return Page(columns, rows, [str(rec.get("Id")) for rec in records], offset, query)
+
+
+def _link(schema: Schema, obj: SObject, name: str, value: Any) -> tuple[str, str] | None:
+    if not isinstance(value, str) or not value:
+        return None
+    f = obj.field(name)
+    if f is not None and f.type == "reference" and f.reference_to and f.reference_to in schema:
+        return (schema.require(f.reference_to).name, value)
+    if f is not None and f.type in {"string", "id"} and len(value) in (15, 18) and name != "Id":
+        # Values like CaseHistory__c.NewValue__c hold User Ids without being lookups.
+        target = schema.object_for_id(value)
+        if target is not None:
+            return (target.name, value)
+    return None
+
+
+def load_record(org: Any, view: RecordView, today: date | None = None) -> RecordDetail | None:
+    """Load one record with its fields and related lists; None when it does not exist."""
+    schema: Schema = org.schema
+    obj = schema.require(view.object)
+    query = record_soql(schema, view)
+    result = _run(org, query, today)
+    if not result.records:
+        return None
+    record = result.records[0]
+    fields = [
+        FieldValue(f.name, f.type, record.get(f.name), _link(schema, obj, f.name, record.get(f.name)))
+        for f in obj.fields
+    ]
+    related = []
+    for rel in schema.children(obj.name):
+        child = schema.require(rel.child)
+        wanted = ["Id", *label_fields(child)]
+        where = f"WHERE {rel.field} = {soql_string(view.record_id)}"
+        total = int(_run(org, f"SELECT COUNT() FROM {child.name} {where}", today).total_size)
+        rows = []
+        if total:
+            rows = _run(
+                org,
+                f"SELECT {', '.join(wanted)} FROM {child.name} {where} ORDER BY Id LIMIT {RELATED_LIMIT}",
+                today,
+            ).records
+        related.append(
+            RelatedList(
+                name=rel.name,
+                child=child.name,
+                field=rel.field,
+                total=total,
+                ids=[str(r["Id"]) for r in rows],
+                labels=[record_label(r, child.name) for r in rows],
+            )
+        )
+    return RecordDetail(obj.name, view.record_id, fields, related, query)

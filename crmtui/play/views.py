@@ -1,0 +1,225 @@
+"""What the record browser shows, as immutable values, and the SOQL each view is equal to.
+
+Every browse action a person takes is one of these views; its :func:`equivalent_query` is
+recorded beside the action so a human's trajectory can be laid beside an agent's and re-run
+through the query engine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+
+from crmtui.data.schema import NUMERIC_TYPES, Field, Schema, SObject
+from crmtui.errors import CrmtuiError
+
+OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "contains", "starts with", "LIKE")
+
+
+class FilterError(CrmtuiError):
+    """A browse filter names an unknown field, operator or an ill-typed value."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One field condition of a table filter, as a person typed it.
+
+    Attributes:
+        field: Field API name.
+        op: One of :data:`OPERATORS`.
+        value: The value as typed (``null`` for NULL).
+    """
+
+    field: str
+    op: str
+    value: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A page of records of one object with filter, sort, search and scroll position."""
+
+    object: str
+    conditions: tuple[Condition, ...] = ()
+    sort_field: str | None = None
+    sort_desc: bool = False
+    search: str | None = None
+    cursor_row: int = 0
+    kind: str = field(default="table", init=False)
+
+    def with_cursor(self, row: int) -> TableView:
+        """The same view scrolled to ``row``."""
+        return replace(self, cursor_row=max(0, row))
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """One record with all its fields and related lists."""
+
+    object: str
+    record_id: str
+    kind: str = field(default="record", init=False)
+
+
+View = TableView | RecordView
+
+
+def soql_string(value: str) -> str:
+    """Quote ``value`` as a SOQL string literal (backslash and quote escaped)."""
+    escaped = (
+        value.replace("\\", "\\\\")
+        .replace("'", "\\'")
+        .replace("\n", "\\n")
+        .replace("\r", "\\r")
+        .replace("\t", "\\t")
+    )
+    return f"'{escaped}'"
+
+
+def _like_pattern(value: str) -> str:
+    # SOQL LIKE escapes % and _ with a backslash.
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+def _literal(f: Field, raw: str) -> str:
+    value = raw.strip()
+    if value.lower() == "null":
+        return "null"
+    if f.type in NUMERIC_TYPES:
+        try:
+            float(value)
+        except ValueError as exc:
+            raise FilterError(f"{f.name} is a number field: {raw!r} is not a number") from exc
+        return value
+    if f.type == "boolean":
+        lowered = value.lower()
+        if lowered in {"true", "1", "yes"}:
+            return "TRUE"
+        if lowered in {"false", "0", "no"}:
+            return "FALSE"
+        raise FilterError(f"{f.name} is a checkbox: use true or false, not {raw!r}")
+    if f.type == "date":
+        if not _DATE.match(value):
+            raise FilterError(f"{f.name} is a date: write YYYY-MM-DD, not {raw!r}")
+        return value
+    if f.type == "datetime":
+        if _DATE.match(value):
+            return value  # widened to a day range by _datetime_condition
+        if not _DATETIME.match(value):
+            raise FilterError(
+                f"{f.name} is a date/time: write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, not {raw!r}"
+            )
+        if len(value) == 16:
+            value += ":00"
+        return value if value.endswith("Z") or "+" in value[10:] or "-" in value[10:] else value + "Z"
+    return soql_string(value)
+
+
+def _day_bounds(day: str) -> tuple[str, str]:
+    start = date.fromisoformat(day)
+    end = start + timedelta(days=1)
+    return f"{start.isoformat()}T00:00:00Z", f"{end.isoformat()}T00:00:00Z"
+
+
+def condition_soql(obj: SObject, cond: Condition) -> str:
+    """The SOQL boolean expression for one condition (raises :class:`FilterError`)."""
+    f = obj.field(cond.field)
+    if f is None:
+        raise FilterError(f"{obj.name} has no field {cond.field!r}")
+    op = cond.op
+    if op not in OPERATORS:
+        raise FilterError(f"unknown operator {op!r}; use one of {', '.join(OPERATORS)}")
+    name = f.name
+    if op in {"contains", "starts with", "LIKE"}:
+        if f.type not in {"string", "textarea", "email", "phone", "picklist", "id", "reference"}:
+            raise FilterError(f"{op!r} works on text fields; {name} is a {f.type} field")
+        if op == "LIKE":
+            return f"{name} LIKE {soql_string(cond.value)}"
+        pattern = _like_pattern(cond.value)
+        pattern = f"%{pattern}%" if op == "contains" else f"{pattern}%"
+        return f"{name} LIKE {soql_string(pattern)}"
+    literal = _literal(f, cond.value)
+    if f.type == "datetime" and _DATE.match(literal):
+        lo, hi = _day_bounds(literal)
+        return {
+            "=": f"({name} >= {lo} AND {name} < {hi})",
+            "!=": f"({name} < {lo} OR {name} >= {hi})",
+            "<": f"{name} < {lo}",
+            "<=": f"{name} < {hi}",
+            ">": f"{name} >= {hi}",
+            ">=": f"{name} >= {lo}",
+        }[op]
+    if literal == "null" and op not in {"=", "!="}:
+        raise FilterError(f"null can only be compared with = or !=, not {op!r}")
+    return f"{name} {op} {literal}"
+
+
+def table_columns(obj: SObject, limit: int | None = None) -> list[str]:
+    """Columns a table of ``obj`` shows: Id then the schema's fields in schema order."""
+    names = ["Id"] + [f.name for f in obj.fields if f.name != "Id"]
+    return names[:limit] if limit else names
+
+
+def table_soql(schema: Schema, view: TableView, columns: list[str] | None = None) -> str:
+    """The SOQL query a table view is equivalent to (without paging)."""
+    obj = schema.require(view.object)
+    cols = columns or table_columns(obj)
+    parts = [f"SELECT {', '.join(cols)} FROM {obj.name}"]
+    if view.conditions:
+        parts.append("WHERE " + " AND ".join(condition_soql(obj, c) for c in view.conditions))
+    if view.sort_field:
+        f = obj.field(view.sort_field)
+        if f is None:
+            raise FilterError(f"{obj.name} has no field {view.sort_field!r}")
+        parts.append(f"ORDER BY {f.name} {'DESC NULLS LAST' if view.sort_desc else 'ASC'}")
+    return " ".join(parts)
+
+
+def search_sosl(schema: Schema, view: TableView, columns: list[str] | None = None) -> str:
+    """The SOSL query a searched table view is equivalent to."""
+    obj = schema.require(view.object)
+    cols = columns or table_columns(obj)
+    inner = ", ".join(cols)
+    clauses = []
+    if view.conditions:
+        clauses.append("WHERE " + " AND ".join(condition_soql(obj, c) for c in view.conditions))
+    if view.sort_field:
+        clauses.append(f"ORDER BY {view.sort_field} {'DESC' if view.sort_desc else 'ASC'}")
+    if clauses:
+        inner += " " + " ".join(clauses)
+    term = (view.search or "").replace("\\", "\\\\").replace("}", "\\}").replace("{", "\\{")
+    return f"FIND {{{term}}} IN ALL FIELDS RETURNING {obj.name}({inner})"
+
+
+def record_soql(schema: Schema, view: RecordView) -> str:
+    """The SOQL query a record view is equivalent to."""
+    obj = schema.require(view.object)
+    return f"SELECT {', '.join(table_columns(obj))} FROM {obj.name} WHERE Id = {soql_string(view.record_id)}"
+
+
+def equivalent_query(schema: Schema, view: View) -> str:
+    """The SOQL or SOSL a view is equivalent to (what gets recorded)."""
+    if isinstance(view, RecordView):
+        return record_soql(schema, view)
+    if view.search:
+        return search_sosl(schema, view)
+    return table_soql(schema, view)
+
+
+def describe(view: View) -> str:
+    """A short human label for a view (breadcrumbs, history)."""
+    if isinstance(view, RecordView):
+        return f"{view.object} {view.record_id}"
+    bits = [view.object]
+    if view.search:
+        bits.append(f"search {view.search!r}")
+    bits.extend(f"{c.field} {c.op} {c.value}" for c in view.conditions)
+    if view.sort_field:
+        bits.append(f"by {view.sort_field}{' desc' if view.sort_desc else ''}")
+    return " · ".join(bits)
+
