@@ -1,0 +1,152 @@
+"""``crmtui tasks``: list and show CRMArena instances from any task source."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from crmtui.data.instances import Instance, TaskSet
+from crmtui.data.loaders import load_tasks
+from crmtui.data.tasktypes import TASK_TYPES, abbreviation
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+TASKS_SOURCE_HELP = (
+    "Task source: a .json/.jsonl/.parquet file in the HF row format, "
+    "hf:Salesforce/CRMArena, hf:Salesforce/CRMArenaPro[:b2b|b2c|b2b_interactive|"
+    "b2c_interactive], or 'sample' (default: the sample org's tasks)."
+)
+
+TASK_TYPE_HELP = (
+    "Only this task type: a leaderboard abbreviation (NCR, HTU, TCU, NED, PVI, KQA, TII, "
+    "MTA, BRI) or a task code such as handle_time."
+)
+
+
+def tasks_source_option(func: F) -> F:
+    """The shared ``--tasks SRC`` option; other commands may reuse it."""
+    return click.option("--tasks", "source", metavar="SRC", default=None, help=TASKS_SOURCE_HELP)(
+        func
+    )
+
+
+def _label(task: str) -> str:
+    abbrev = abbreviation(task)
+    return task if abbrev == task else f"{abbrev} {task}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _answer_text(inst: Instance) -> str:
+    return " | ".join(inst.gold_answers)
+
+
+@click.group(name="tasks")
+def tasks() -> None:
+    """List and show CRMArena instances (queries, context and gold answers)."""
+
+
+@tasks.command(name="list")
+@tasks_source_option
+@click.option("--task", "task_type", metavar="TYPE", default=None, help=TASK_TYPE_HELP)
+@click.option("--show-answers", is_flag=True, help="Add a column with each instance's gold answer.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="List at most N instances (the counts still cover all that match).",
+)
+def list_tasks(
+    source: str | None, task_type: str | None, show_answers: bool, limit: int | None
+) -> None:
+    """List instances: idx, task type and the start of the query, then counts per type."""
+    task_set = load_tasks(source).filter(task_type)
+    console = Console(highlight=False)
+    console.print(_instances_table(task_set, show_answers, limit))
+    console.print(_counts_table(task_set))
+    shown = len(task_set) if limit is None else min(limit, len(task_set))
+    console.print(f"Showing {shown} of {len(task_set)} instances from {task_set.source}.")
+
+
+def _instances_table(task_set: TaskSet, show_answers: bool, limit: int | None) -> Table:
+    table = Table(expand=True)
+    table.add_column("idx", justify="right", no_wrap=True)
+    table.add_column("task", no_wrap=True)
+    # A single line per instance: long queries are cut with an ellipsis, never wrapped.
+    table.add_column("query", no_wrap=True, overflow="ellipsis", ratio=1, min_width=24)
+    if show_answers:
+        table.add_column("answer", no_wrap=True, overflow="ellipsis", max_width=28)
+    for n, inst in enumerate(task_set):
+        if limit is not None and n >= limit:
+            break
+        cells = [str(inst.idx), _label(inst.task), Text(_one_line(inst.query))]
+        if show_answers:
+            cells.append(Text(_answer_text(inst)))
+        table.add_row(*cells)
+    return table
+
+
+def _counts_table(task_set: TaskSet) -> Table:
+    table = Table(title="Instances per task type")
+    table.add_column("abbr", no_wrap=True)
+    table.add_column("task", no_wrap=True)
+    table.add_column("name")
+    table.add_column("count", justify="right")
+    for code, count in task_set.counts().items():
+        known = TASK_TYPES.get(code)
+        table.add_row(abbreviation(code), code, known.name if known else "", str(count))
+    table.add_section()
+    table.add_row("", "total", "", str(len(task_set)))
+    return table
+
+
+@tasks.command(name="show")
+@click.argument("idx", type=int)
+@tasks_source_option
+@click.option("--show-answer", is_flag=True, help="Reveal the gold answer (hidden by default).")
+def show_task(idx: int, source: str | None, show_answer: bool) -> None:
+    """Show one instance in full: task, metric, query and metadata; IDX is its idx."""
+    task_set = load_tasks(source)
+    inst = task_set.get(idx)
+    console = Console(highlight=False)
+    known = TASK_TYPES.get(inst.task)
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold")
+    facts.add_column()
+    facts.add_row("idx", str(inst.idx))
+    facts.add_row("task", _label(inst.task) + (f" ({known.name})" if known else ""))
+    facts.add_row("reward metric", inst.reward_metric)
+    if inst.persona:
+        facts.add_row("persona", inst.persona)
+    if inst.today is not None:
+        facts.add_row("today", inst.today.isoformat())
+    for label, record_id in inst.context_ids.items():
+        facts.add_row(label, record_id)
+    facts.add_row("source", task_set.source)
+    answer = _answer_text(inst) if show_answer else "(hidden; pass --show-answer to reveal)"
+    console.print(
+        Group(
+            facts,
+            Panel(Text(inst.query), title="query", title_align="left"),
+            Panel(
+                Text(inst.metadata.required or "(empty)"),
+                title="metadata.required",
+                title_align="left",
+            ),
+            Panel(
+                Text(inst.metadata.optional or "(empty)"),
+                title="metadata.optional",
+                title_align="left",
+            ),
+            Panel(Text(answer), title="answer", title_align="left"),
+        )
+    )

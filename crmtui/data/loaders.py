@@ -1,0 +1,368 @@
+"""Load task sets and schemas from local files, the Hugging Face hub or the sample org.
+
+This is the only module that imports ``datasets``, always inside functions, so commands that
+never load tasks stay fast to start.
+
+Task sources (the ``--tasks`` option):
+
+* a local file in the HF row format: a JSON list, JSONL, or Parquet;
+* ``hf:Salesforce/CRMArena`` (config ``CRMArena``, split ``test``) or
+  ``hf:Salesforce/CRMArenaPro[:split]`` (config ``CRMArenaPro``; split ``b2b`` by default, or
+  ``b2c``, ``b2b_interactive``, ``b2c_interactive``);
+* ``sample`` or ``None``: the tasks generated with the built-in sample org.
+
+Local files go through ``datasets.load_dataset("json" | "parquet", ...)`` like hub data does.
+Arrow infers one type per column, which rows of mixed shape can defeat: ``answer`` is a string
+or null in CRMArena but a list in CRMArena-Pro, and a bad value can coerce a whole column (one
+float ``idx`` makes every ``idx`` a float). datasets 5 stores irreconcilable columns as its
+``Json`` feature; where it still fails, or where its rows do not validate, the file is re-read
+with the json module (pyarrow for Parquet) so the error names the row that is really at fault.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from crmtui import paths
+from crmtui.data.instances import TaskSet
+from crmtui.errors import DatasetError, OrgError
+
+HF_PREFIX = "hf:"
+SAMPLE_SOURCE = "sample"
+#: Seconds to wait for a TCP connection to the hub before declaring it unreachable.
+HUB_CONNECT_TIMEOUT = 2.0
+
+_JSON_SUFFIXES = {".json": "json", ".jsonl": "json", ".ndjson": "json", ".parquet": "parquet"}
+
+
+@dataclass(frozen=True)
+class HubSource:
+    """A parsed ``hf:`` source.
+
+    Attributes:
+        repo: Dataset repository, e.g. ``Salesforce/CRMArena``.
+        config: Dataset config name (``None``: the repository's default).
+        split: Split to load.
+    """
+
+    repo: str
+    config: str | None
+    split: str
+
+
+# repo -> (task config, default split, allowed splits); other repos are loaded as given.
+_KNOWN_REPOS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "Salesforce/CRMArena": ("CRMArena", "test", ("test",)),
+    "Salesforce/CRMArenaPro": (
+        "CRMArenaPro",
+        "b2b",
+        ("b2b", "b2c", "b2b_interactive", "b2c_interactive"),
+    ),
+}
+
+
+def parse_hub_source(source: str) -> HubSource:
+    """Parse ``hf:REPO[:SPLIT]`` into repository, config and split.
+
+    Raises:
+        DatasetError: The repository part is missing, or the split is not one of the known
+            repository's splits.
+    """
+    spec = source[len(HF_PREFIX) :] if source.startswith(HF_PREFIX) else source
+    repo, _, split = spec.partition(":")
+    repo = repo.strip()
+    if repo.count("/") != 1 or not all(repo.split("/")):
+        raise DatasetError(f"bad hub source {source!r}; expected hf:OWNER/NAME[:SPLIT]")
+    known = _KNOWN_REPOS.get(repo)
+    if known is None:
+        return HubSource(repo, None, split or "test")
+    config, default_split, splits = known
+    split = split or default_split
+    if split not in splits:
+        raise DatasetError(f"{repo} has no split {split!r}; valid splits: {', '.join(splits)}")
+    return HubSource(repo, config, split)
+
+
+def load_tasks(source: str | os.PathLike[str] | None = None) -> TaskSet:
+    """Load a task set from a local file, the hub, or the sample org.
+
+    Args:
+        source: A file path, ``hf:REPO[:SPLIT]``, ``sample``, or ``None`` (the sample).
+
+    Raises:
+        DatasetError: The file is missing or unreadable, a row is invalid (naming its idx or
+            position and the field), or the hub cannot be reached.
+        OrgError: The sample org's tasks are missing and the sample cannot be built.
+    """
+    if source is None or (isinstance(source, str) and source.strip() == SAMPLE_SOURCE):
+        path = _sample_tasks_path()
+        return _load_file(path, f"sample org tasks ({path})")
+    text = os.fspath(source)
+    if isinstance(source, str) and text.startswith(HF_PREFIX):
+        hub = parse_hub_source(text)
+        rows = _hub_rows(hub, hub.config, hub.split)
+        return _build(rows, text, None)
+    path = Path(text).expanduser()
+    return _load_file(path, str(path))
+
+
+def load_schema_source(source: str | os.PathLike[str] | None = None) -> Any:
+    """Load an org schema: ``hf:Salesforce/CRMArena[Pro[:b2b|b2c]]``, a file, or the builtin.
+
+    Args:
+        source: ``hf:Salesforce/CRMArena`` (config ``schema``), ``hf:Salesforce/CRMArenaPro``
+            (config ``b2b_schema``; ``:b2c`` for ``b2c_schema``), a schema file in either
+            format :meth:`Schema.load` reads, or ``None`` / ``builtin`` for the builtin schema.
+
+    Returns:
+        A :class:`crmtui.data.schema.Schema`.
+
+    Raises:
+        DatasetError: The hub cannot be reached or the source is not a known schema config.
+        SchemaError: The schema file or rows are invalid.
+    """
+    from crmtui.data.schema import Schema, builtin_schema
+
+    if source is None or (isinstance(source, str) and source.strip() == "builtin"):
+        return builtin_schema()
+    text = os.fspath(source)
+    if isinstance(source, str) and text.startswith(HF_PREFIX):
+        repo, _, variant = text[len(HF_PREFIX) :].partition(":")
+        if repo == "Salesforce/CRMArena" and variant in ("", "schema"):
+            config = split = "schema"
+        elif repo == "Salesforce/CRMArenaPro" and variant in ("", "b2b", "b2c"):
+            config = split = f"{variant or 'b2b'}_schema"
+        else:
+            raise DatasetError(
+                f"unknown schema source {text!r}; use hf:Salesforce/CRMArena, "
+                "hf:Salesforce/CRMArenaPro[:b2b|b2c], or a schema file"
+            )
+        rows = _hub_rows(HubSource(repo, config, split), config, split)
+        return Schema.from_json(schema_rows_from_dataset(rows))
+    return Schema.load(Path(text).expanduser())
+
+
+def schema_rows_from_dataset(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Undo Arrow's struct unification on upstream schema rows.
+
+    Arrow stores every object's ``fields`` as one struct holding the union of all objects'
+    field names, filling absent ones with null; dropping the nulls gives back each object's
+    own ``{name: description}`` mapping.
+    """
+    cleaned = []
+    for row in rows:
+        fields = row.get("fields")
+        if isinstance(fields, dict):
+            fields = {name: desc for name, desc in fields.items() if desc is not None}
+        cleaned.append({**row, "fields": fields})
+    return cleaned
+
+
+# ---------------------------------------------------------------------------------------
+# local files
+
+
+def _sample_tasks_path() -> Path:
+    path = paths.org_tasks_path(paths.SAMPLE_ORG_NAME)
+    if path.exists():
+        return path
+    try:
+        # Written by the org engineer; imported late so loading files never pulls in the org
+        # generator, and so a checkout without it still loads every other source.
+        sample = importlib.import_module("crmtui.org.sample")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("crmtui.org.sample", "crmtui.org"):
+            raise
+        raise OrgError(
+            "the sample org's tasks are missing; run `crmtui org build` to create them"
+        ) from None
+    sample.ensure_sample()
+    if not path.exists():
+        raise OrgError(
+            f"the sample org was built but its tasks file {path} is missing; "
+            "run `crmtui org build` again"
+        )
+    return path
+
+
+def _load_file(path: Path, description: str) -> TaskSet:
+    if not path.exists():
+        raise DatasetError(f"task file not found: {path}")
+    if path.is_dir():
+        raise DatasetError(f"task source is a directory, not a file: {path}")
+    builder = _JSON_SUFFIXES.get(path.suffix.lower())
+    if builder is None:
+        raise DatasetError(
+            f"unsupported task file type {path.suffix or '(none)'!r} for {path}; "
+            "use .json, .jsonl or .parquet"
+        )
+    try:
+        rows = _datasets_rows(path, builder)
+    except Exception:  # noqa: BLE001 - any failure inside datasets/Arrow: re-read below
+        # datasets gives up on some files Python's json reads fine (a non-object row, rows
+        # of irreconcilable types); the plain reader then reports the exact problem.
+        rows = None
+    return _build(rows, description, lambda: _plain_rows(path, builder))
+
+
+def _build(
+    rows: list[dict[str, Any]] | None,
+    description: str,
+    reread: Callable[[], list[Any]] | None,
+) -> TaskSet:
+    """Validate rows; on failure re-read them without Arrow to name the true culprit.
+
+    Arrow unifies each column's type across rows, so one bad value can change the others
+    (one float idx turns every idx into a float, e.g. ``0.0``) and the first error seen would
+    blame an innocent row. Rows read with the json module keep their types as written.
+    """
+    if rows is not None:
+        try:
+            return _nonempty(TaskSet.from_rows(rows, description), description)
+        except DatasetError as exc:
+            if reread is None:
+                raise _located(exc, description) from None
+    assert reread is not None
+    try:
+        return _nonempty(TaskSet.from_rows(reread(), description), description)
+    except DatasetError as exc:
+        raise _located(exc, description) from None
+
+
+def _nonempty(tasks: TaskSet, description: str) -> TaskSet:
+    if len(tasks) == 0:
+        raise DatasetError(f"no instances in {description}")
+    return tasks
+
+
+def _located(exc: DatasetError, description: str) -> DatasetError:
+    if exc.args and not str(exc.args[0]).startswith(description):
+        exc.args = (f"{description}: {exc.args[0]}",)
+    return exc
+
+
+def _plain_rows(path: Path, builder: str) -> list[Any]:
+    """Read rows with the json module (or pyarrow for Parquet), keeping types as written."""
+    if builder == "parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            return pq.read_table(path).to_pylist()
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds
+            raise DatasetError(f"cannot read Parquet file {path}: {exc}") from None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if text.lstrip().startswith("["):
+            raise DatasetError(f"{path} is not valid JSON: {exc}") from None
+        data = None  # not one JSON document: JSON lines, read below
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        if "idx" in data:
+            return [data]
+        raise DatasetError(f"{path} holds one JSON object, not a list of rows")
+    if data is not None:
+        raise DatasetError(f"{path} holds no rows; expected a JSON list or JSON lines")
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{path} line {number} is not valid JSON: {exc}") from None
+    return rows
+
+
+def _datasets_rows(path: Path, builder: str) -> list[dict[str, Any]]:
+    datasets = _import_datasets()
+    dataset = datasets.load_dataset(
+        builder,
+        data_files=str(path),
+        split="train",
+        cache_dir=str(paths.cache_dir() / "datasets"),
+    )
+    return dataset.to_list()
+
+
+def _import_datasets() -> Any:
+    # Local loads must not phone home: without these a load sends a download-count request
+    # (PLATFORM-NOTES). setdefault keeps a user's explicit choice.
+    os.environ.setdefault("HF_UPDATE_DOWNLOAD_COUNTS", "0")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    import datasets
+
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
+    return datasets
+
+
+# ---------------------------------------------------------------------------------------
+# the hub
+
+
+def _offline_flag() -> str | None:
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+        if os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on"):
+            return name
+    return None
+
+
+def _hub_address() -> tuple[str, int]:
+    """Host and port of the hub (``HF_ENDPOINT`` when set, else huggingface.co:443)."""
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    parts = urlsplit(endpoint)
+    port = parts.port or (80 if parts.scheme == "http" else 443)
+    return parts.hostname or "huggingface.co", port
+
+
+def _hub_unreachable(repo: str, why: str) -> DatasetError:
+    return DatasetError(
+        f"cannot reach the Hugging Face hub to load {repo} ({why}); use a local file with "
+        "--tasks PATH.json or the built-in sample with --tasks sample"
+    )
+
+
+def _check_hub_reachable(repo: str) -> None:
+    """Fail within ~HUB_CONNECT_TIMEOUT seconds when the hub is unreachable.
+
+    Without this, ``datasets`` retries for ~23 s before giving up on a dead network.
+    """
+    host, port = _hub_address()
+    try:
+        with socket.create_connection((host, port), timeout=HUB_CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        raise _hub_unreachable(repo, f"{host}:{port}: {exc.strerror or exc}") from None
+
+
+def _hub_rows(hub: HubSource, config: str | None, split: str) -> list[dict[str, Any]]:
+    flag = _offline_flag()
+    if flag is None:
+        _check_hub_reachable(hub.repo)
+    datasets = _import_datasets()
+    try:
+        dataset = datasets.load_dataset(
+            hub.repo, config, split=split, cache_dir=str(paths.cache_dir() / "datasets")
+        )
+    except Exception as exc:  # noqa: BLE001 - hub/network/cache failures come in many types
+        if flag is not None:
+            # Offline mode can still serve a cached copy; reaching here means there is none.
+            raise _hub_unreachable(hub.repo, f"{flag} is set and no cached copy") from None
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise DatasetError(f"cannot load {hub.repo} ({config}, {split}): {first_line}") from None
+    return dataset.to_list()

@@ -1,0 +1,133 @@
+"""`crmtui tasks list` / `crmtui tasks show` through the real CLI group."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from rowkit import make_row, sample_rows, write_json
+
+from crmtui import paths
+from crmtui.cli import cli, main
+from crmtui.commands.tasks import tasks
+
+
+def _run(*args: str, width: int = 100) -> str:
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": str(width)})
+    assert result.exception is None, result.output
+    assert result.exit_code == 0
+    return result.output
+
+
+def _error(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    return int(info.value.code or 0), capsys.readouterr().err
+
+
+def test_list_shows_rows_and_counts(json_tasks: Path) -> None:
+    out = _run("tasks", "list", "--tasks", str(json_tasks))
+    lines = out.splitlines()
+    row_lines = [line for line in lines if "handle_time" in line and "│" in line]
+    assert any("HTU handle_time" in line for line in row_lines)
+    assert "answer" not in lines[1]  # header row of the instances table
+    assert "Instances per task type" in out
+    total = next(line for line in lines if "total" in line)
+    assert total.split("│")[-2].strip() == "8"
+    assert f"Showing 8 of 8 instances from {json_tasks}" in out.replace("\n", "")
+
+
+def test_list_keeps_each_query_on_one_truncated_line(tmp_path: Path) -> None:
+    long_query = "Which agent closed the most cases " * 10
+    path = write_json(tmp_path / "t.json", [make_row(1, query=long_query + "\nsecond line")])
+    out = _run("tasks", "list", "--tasks", str(path), width=80)
+    row = next(line for line in out.splitlines() if "HTU handle_time" in line)
+    assert "Which agent closed" in row and "…" in row
+    assert "second line" not in out
+
+
+def test_list_filters_by_abbreviation_and_limits(json_tasks: Path) -> None:
+    out = _run("tasks", "list", "--tasks", str(json_tasks), "--task", "ned", "--limit", "1")
+    rows = [line for line in out.splitlines() if "NED named_entity" in line]
+    assert len(rows) == 1 and rows[0].split("│")[1].strip() == "12"
+    assert "handle_time" not in out
+    assert "Showing 1 of 2 instances" in out
+
+
+def test_list_show_answers_column(json_tasks: Path) -> None:
+    hidden = _run("tasks", "list", "--tasks", str(json_tasks), "--task", "handle_time")
+    assert "005Ws000001aaaaIAA" not in hidden
+    out = _run("tasks", "list", "--tasks", str(json_tasks), "--task", "NED", "--show-answers")
+    assert "answer" in out
+    assert all("None" in line for line in out.splitlines() if "NED named_entity" in line)
+
+
+def test_list_defaults_to_the_sample_tasks() -> None:
+    write_json(paths.org_tasks_path("sample"), sample_rows()[:3])
+    out = _run("tasks", "list")
+    assert "Showing 3 of 3 instances from sample org tasks" in out.replace("\n", "")
+
+
+def test_show_prints_everything_but_the_answer(json_tasks: Path) -> None:
+    out = _run("tasks", "show", "12", "--tasks", str(json_tasks))
+    for text in (
+        "NED named_entity_disambiguation (Named Entity Disambiguation)",
+        "exact_match",
+        "2020-06-15",
+        "Contact Id",
+        "003Ws000004Abc1IAC",
+        "Show me the trail shoes",
+        "metadata.required",
+        "metadata.optional",
+        "# Domain Details",
+        "hidden; pass --show-answer",
+    ):
+        assert text in out, text
+
+
+def test_show_answer_flag_reveals_it(json_tasks: Path) -> None:
+    out = _run("tasks", "show", "101", "--tasks", str(json_tasks), "--show-answer")
+    assert "005Ws000001aaaaIAA" in out
+    assert "hidden" not in out
+
+
+def test_unknown_task_type_is_a_one_line_error(
+    json_tasks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _error(capsys, "tasks", "list", "--tasks", str(json_tasks), "--task", "XYZ")
+    assert code == 2
+    assert err.startswith("Error: unknown task type 'XYZ'; valid values: NCR (case_routing)")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_show_missing_idx_and_bad_file_are_errors(
+    tmp_path: Path, json_tasks: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = _error(capsys, "tasks", "show", "999", "--tasks", str(json_tasks))
+    assert code == 1 and "no instance with idx 999" in err
+    bad = write_json(tmp_path / "bad.json", [make_row(3, metadata="x")])
+    code, err = _error(capsys, "tasks", "show", "3", "--tasks", str(bad))
+    assert code == 1 and "row idx 3, field 'metadata'" in err
+    code, err = _error(capsys, "tasks", "list", "--tasks", "hf:Salesforce/CRMArena")
+    assert code == 1 and "cannot reach the Hugging Face hub" in err
+
+
+def _all_commands(group: click.Group) -> list[click.Command]:
+    found: list[click.Command] = [group]
+    for sub in group.commands.values():
+        found += _all_commands(sub) if isinstance(sub, click.Group) else [sub]
+    return found
+
+
+def test_every_command_and_option_has_help() -> None:
+    commands = _all_commands(tasks)
+    assert {c.name for c in commands} == {"tasks", "list", "show"}
+    for command in commands:
+        assert command.help, command.name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"{command.name} {param.name}"
+    for args in (["tasks", "--help"], ["tasks", "list", "--help"], ["tasks", "show", "--help"]):
+        assert "Usage:" in _run(*args)
