@@ -1,0 +1,219 @@
+"""Shared pieces of the reference solvers: the result type, an index over org tables, ranking.
+
+The solvers are pure functions over the raw org tables (``{object name: [row dict, ...]}``,
+values as text in the org layout). Parsing every row on every call would make task generation
+slow, so a caller that runs many solvers over one org builds an :class:`OrgIndex` once with
+:func:`index_tables` and passes it instead of the raw tables; every solver accepts either.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from crmtui.errors import CrmtuiError
+
+Row = Mapping[str, str | None]
+Tables = Mapping[str, Sequence[Row]]
+Answer = str | list[str] | None
+
+OWNER_ASSIGNMENT = "Owner Assignment"
+CLOSED = "Closed"
+
+
+class SolverError(CrmtuiError):
+    """A reference solver was given parameters it cannot interpret (bad period, mode, date)."""
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """What a reference solver computed.
+
+    Attributes:
+        answer: The gold answer: one string, a list of strings when several candidates tie,
+            or None when the question has no answer in the data.
+        evidence: Ids of the records the answer rests on (cases, history rows, order items,
+            articles), sorted, without duplicates.
+    """
+
+    answer: Answer
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseRec:
+    """The Case fields the solvers use, parsed."""
+
+    id: str
+    owner_id: str | None
+    status: str | None
+    created: datetime | None
+    closed: datetime | None
+    account_id: str | None
+    issue_id: str | None
+    order_item_id: str | None
+
+
+@dataclass(frozen=True)
+class AssignmentRec:
+    """One ``CaseHistory__c`` row with ``Field__c = 'Owner Assignment'``."""
+
+    id: str
+    case_id: str | None
+    created: datetime | None
+    new_owner: str | None
+    old_owner: str | None
+
+
+@dataclass(frozen=True)
+class OrderRec:
+    """The Order fields the solvers use."""
+
+    id: str
+    account_id: str | None
+    effective_date: str | None
+    status: str | None
+
+
+@dataclass
+class OrgIndex:
+    """Parsed, cross-referenced view of org tables, built once by :func:`index_tables`."""
+
+    cases: list[CaseRec]
+    assignments: list[AssignmentRec]
+    orders: dict[str, OrderRec]
+    order_items_by_product: dict[str, list[str]]
+    order_items_by_order: dict[str, list[tuple[str, str | None]]]
+    account_states: dict[str, str | None]
+    contact_accounts: dict[str, str | None]
+    cases_by_order_item: dict[str, list[CaseRec]] = field(default_factory=dict)
+
+
+def parse_datetime(value: str | datetime | None) -> datetime | None:
+    """Parse a Salesforce-style datetime or date into a naive UTC datetime.
+
+    Accepts ``2024-05-26T06:58:00.000+0000``, ``...Z``, ``2024-05-26`` and datetime objects.
+
+    Raises:
+        SolverError: When the text is not a date or datetime.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise SolverError(f"not a date or datetime: {value!r}") from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def index_tables(tables: Tables | OrgIndex) -> OrgIndex:
+    """Build (or pass through) the :class:`OrgIndex` for ``tables``.
+
+    Missing objects count as empty tables, so a fixture only needs the objects a solver reads.
+    """
+    if isinstance(tables, OrgIndex):
+        return tables
+    cases = [
+        CaseRec(
+            id=str(row["Id"]),
+            owner_id=row.get("OwnerId"),
+            status=row.get("Status"),
+            created=parse_datetime(row.get("CreatedDate")),
+            closed=parse_datetime(row.get("ClosedDate")),
+            account_id=row.get("AccountId"),
+            issue_id=row.get("IssueId__c"),
+            order_item_id=row.get("OrderItemId__c"),
+        )
+        for row in tables.get("Case", ())
+    ]
+    assignments = [
+        AssignmentRec(
+            id=str(row["Id"]),
+            case_id=row.get("CaseId__c"),
+            created=parse_datetime(row.get("CreatedDate")),
+            new_owner=row.get("NewValue__c") or None,
+            old_owner=row.get("OldValue__c") or None,
+        )
+        for row in tables.get("CaseHistory__c", ())
+        if row.get("Field__c") == OWNER_ASSIGNMENT
+    ]
+    orders = {
+        str(row["Id"]): OrderRec(
+            id=str(row["Id"]),
+            account_id=row.get("AccountId"),
+            effective_date=_date_part(row.get("EffectiveDate")),
+            status=row.get("Status"),
+        )
+        for row in tables.get("Order", ())
+    }
+    by_product: dict[str, list[str]] = defaultdict(list)
+    by_order: dict[str, list[tuple[str, str | None]]] = defaultdict(list)
+    for row in tables.get("OrderItem", ()):
+        item_id, product_id = str(row["Id"]), row.get("Product2Id")
+        if product_id:
+            by_product[product_id].append(item_id)
+        if row.get("OrderId"):
+            by_order[str(row["OrderId"])].append((item_id, product_id))
+    by_item: dict[str, list[CaseRec]] = defaultdict(list)
+    for case in cases:
+        if case.order_item_id:
+            by_item[case.order_item_id].append(case)
+    return OrgIndex(
+        cases=cases,
+        assignments=assignments,
+        orders=orders,
+        order_items_by_product=dict(by_product),
+        order_items_by_order=dict(by_order),
+        account_states={str(r["Id"]): r.get("ShippingState") for r in tables.get("Account", ())},
+        contact_accounts={str(r["Id"]): r.get("AccountId") for r in tables.get("Contact", ())},
+        cases_by_order_item=dict(by_item),
+    )
+
+
+def elapsed_micros(start: datetime, end: datetime) -> int:
+    """Whole microseconds from ``start`` to ``end``; integers keep averages exact for ties."""
+    delta = end - start
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def _date_part(value: str | None) -> str | None:
+    # EffectiveDate is a date, but tolerate a datetime-shaped value by keeping its date.
+    return value[:10] if value else None
+
+
+def extreme_keys(values: Mapping[str, int | Fraction], mode: str) -> Answer:
+    """The key with the smallest (``mode='min'``) or largest (``'max'``) value.
+
+    Returns:
+        None for an empty mapping, the single best key, or a sorted list of keys that tie.
+
+    Raises:
+        SolverError: When ``mode`` is neither 'min' nor 'max'.
+    """
+    if mode not in ("min", "max"):
+        raise SolverError(f"mode must be 'min' or 'max', not {mode!r}")
+    if not values:
+        return None
+    best = min(values.values()) if mode == "min" else max(values.values())
+    winners = sorted(key for key, value in values.items() if value == best)
+    return winners[0] if len(winners) == 1 else winners
+
+
+def winners_of(answer: Answer) -> list[str]:
+    """The answer as a list of keys (empty for None)."""
+    if answer is None:
+        return []
+    return [answer] if isinstance(answer, str) else list(answer)
+
+
+def evidence_list(ids: Iterable[str | None]) -> list[str]:
+    """Sorted, de-duplicated, non-empty ids."""
+    return sorted({i for i in ids if i})

@@ -1,0 +1,319 @@
+"""One sampler per task type: draw parameters, word the question, run the reference solver.
+
+Every sampler has the signature ``(facts, rng, want_none) -> Candidate | None``. ``want_none``
+only nudges the draw toward questions without an answer (shorter or later windows, larger
+case-count filters); :mod:`crmtui.org.tasks` decides from the solver's answer whether the
+candidate is kept. Samplers over the truth pools (KQA, PVI, NCR) draw without replacement.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterator
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from crmtui.org import task_texts as texts
+from crmtui.org.solvers import (
+    best_region,
+    case_routing,
+    handle_time,
+    knowledge_qa,
+    monthly_trend,
+    named_entity,
+    policy_violation,
+    top_issue,
+    transfer_count,
+)
+from crmtui.org.solvers.periods import add_months, shift_back
+from crmtui.org.task_facts import (
+    AGENT_UNITS,
+    ISSUE_UNITS,
+    REGION_UNITS,
+    TREND_UNITS,
+    Candidate,
+    OrgFacts,
+    PoolExhausted,
+    random_day,
+    sample_period,
+)
+
+Sampler = Callable[[OrgFacts, random.Random, bool], Candidate | None]
+
+
+def _fill(template: str, period_text: str, **fields: str) -> str:
+    return template.format(when=period_text, When=texts.capitalized(period_text), **fields)
+
+
+def _agent_sampler(solver_name: str) -> Sampler:
+    """Sampler for handle_time / transfer_count (same parameters, different solver)."""
+    is_handle = solver_name == "handle_time"
+    solver = handle_time if is_handle else transfer_count
+    templates = texts.HANDLE_TIME_TEMPLATES if is_handle else texts.TRANSFER_COUNT_TEMPLATES
+    adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
+    policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+
+    def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+        period, window, today = sample_period(
+            facts,
+            rng,
+            units=AGENT_UNITS,
+            named_share=0.4,
+            late_share=0.35 if want_none else 0.05,
+        )
+        n_cases = rng.choice((2, 3, 3, 4)) if want_none else rng.choice((0, 1, 1, 2, 2, 3))
+        mode = rng.choice(("min", "max"))
+        result = solver(facts.index, window.start, window.end, n_cases, mode)
+        query = _fill(
+            rng.choice(templates),
+            texts.period_phrase(period, rng),
+            adj=rng.choice(adjectives[mode]),
+            past=texts.count_clause(n_cases, rng, gerund=False),
+            gerund=texts.count_clause(n_cases, rng, gerund=True),
+        )
+        required = f"{policy}\n{texts.today_line(today.isoformat(), heading=True)}"
+        params = {**window.as_params(), "n_cases": n_cases, "mode": mode}
+        return Candidate(
+            query + texts.AGENT_SUFFIX,
+            required,
+            result.answer,
+            solver_name,
+            params,
+            result.evidence,
+            {"today": today.isoformat(), "period": period},
+        )
+
+    return sample
+
+
+sample_handle_time = _agent_sampler("handle_time")
+sample_transfer_count = _agent_sampler("transfer_count")
+
+
+def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+    """A best-region question over a relative or named period."""
+    period, window, today = sample_period(facts, rng, units=REGION_UNITS, named_share=0.45)
+    result = best_region(facts.index, window.start, window.end)
+    query = _fill(rng.choice(texts.BEST_REGION_TEMPLATES), texts.period_phrase(period, rng))
+    return Candidate(
+        query + texts.STATE_SUFFIX,
+        texts.today_line(today.isoformat()),
+        result.answer,
+        "best_region",
+        window.as_params(),
+        result.evidence,
+        {"today": today.isoformat(), "period": period},
+    )
+
+
+def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+    """A top-issue question about a product that has cases (or, for no-answer, any product)."""
+    pool = list(facts.product_names) if want_none else facts.case_products
+    product_id = rng.choice(pool)
+    period, window, today = sample_period(
+        facts, rng, units=ISSUE_UNITS, named_share=0.5, late_share=0.3 if want_none else 0.0
+    )
+    result = top_issue(facts.index, product_id, window.start, window.end)
+    query = _fill(
+        rng.choice(texts.TOP_ISSUE_TEMPLATES),
+        texts.period_phrase(period, rng),
+        product=facts.product_names[product_id],
+    )
+    return Candidate(
+        query + texts.ISSUE_SUFFIX.format(product_id=product_id),
+        texts.today_line(today.isoformat()),
+        result.answer,
+        "top_issue",
+        {"product_id": product_id, **window.as_params()},
+        result.evidence,
+        {"today": today.isoformat(), "period": period},
+    )
+
+
+def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+    """A monthly-trend question over the past months or quarters of a product with cases."""
+    product_id = rng.choice(facts.case_products)
+    period, window, today = sample_period(facts, rng, units=TREND_UNITS, named_share=0.0)
+    result = monthly_trend(facts.index, product_id, window.start, window.end)
+    query = _fill(
+        rng.choice(texts.MONTHLY_TREND_TEMPLATES),
+        texts.period_phrase(period, rng),
+        product=facts.product_names[product_id],
+    )
+    return Candidate(
+        query + texts.MONTH_SUFFIX.format(product_id=product_id),
+        texts.today_line(today.isoformat()),
+        result.answer,
+        "monthly_trend",
+        {"product_id": product_id, **window.as_params()},
+        result.evidence,
+        {"today": today.isoformat(), "period": period},
+    )
+
+
+def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate | None:
+    """A customer asking for "the <keyword> I bought <interval> ago".
+
+    For an answer, the interval leads back to a real Activated order of the contact's account
+    that holds a product the keyword describes; for no answer, today is drawn at random.
+    """
+    if not facts.activated_orders:
+        return None
+    order = rng.choice(facts.activated_orders)
+    contacts = facts.contacts_by_account.get(order.account_id or "")
+    items = facts.index.order_items_by_order.get(order.id)
+    if not contacts or not items:
+        return None
+    contact_id = rng.choice(contacts)
+    product_id = rng.choice(items)[1]
+    keyword = _keyword(facts, product_id, rng)
+    if product_id is None or keyword is None:
+        return None
+    unit, count, phrasings = rng.choice(texts.PURCHASE_INTERVALS)
+    bought = date.fromisoformat(str(order.effective_date))
+    if want_none and rng.random() < 0.5:
+        today = random_day(rng, facts.data_start, facts.data_end)
+    elif want_none:
+        # A near miss: the customer did buy it, just not on the day they say.
+        today = _forward(bought, unit, count) + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 4)))
+    else:
+        today = _forward(bought, unit, count)
+        if today < facts.data_start:
+            return None
+    purchase = shift_back(datetime(today.year, today.month, today.day), unit, count)
+    candidates = _products_matching(facts, keyword)
+    result = named_entity(facts.index, contact_id, purchase, candidates)
+    query = rng.choice(texts.NAMED_ENTITY_TEMPLATES).format(item=keyword, ago=rng.choice(phrasings))
+    required = f"- Contact Id interacting: {contact_id}\n{texts.today_line(today.isoformat())}"
+    return Candidate(
+        query + texts.PRODUCT_SUFFIX,
+        required,
+        result.answer,
+        "named_entity",
+        {
+            "contact_id": contact_id,
+            "purchase_date": purchase.date().isoformat(),
+            "product_ids": candidates,
+        },
+        result.evidence,
+        {"today": today.isoformat(), "keyword": keyword, "interval": [unit, count]},
+    )
+
+
+def _forward(day: date, unit: str, count: int) -> date:
+    """``day`` moved ``count`` units ahead (the solver's window then steps back again)."""
+    if unit == "month":
+        return add_months(datetime(day.year, day.month, day.day), count).date()
+    return day + timedelta(days=count * (7 if unit == "week" else 1))
+
+
+def _keyword(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str | None:
+    """A way the customer names the product, preferring words vaguer than its full name."""
+    info = facts.truth.get("products", {}).get(product_id or "", {})
+    keywords = [k.strip() for k in info.get("keywords", ()) if k and k.strip()]
+    name = str(info.get("name", "")).strip().lower()
+    vague = [k for k in keywords if k.lower() != name]
+    return rng.choice(vague or keywords) if keywords else None
+
+
+def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
+    """Products the customer's words could mean: tagged with the keyword or naming it."""
+    wanted = keyword.lower()
+    found = {
+        pid
+        for pid, info in facts.truth.get("products", {}).items()
+        if wanted in (k.lower() for k in info.get("keywords", ()))
+    }
+    # Whole words only, so "tent" does not find a "potential" in some description.
+    pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
+    found.update(pid for pid, text in facts.product_texts.items() if pattern.search(text))
+    return sorted(found)
+
+
+def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:
+    """Make a sampler factory over the truth pool ``kind`` (kqa, pvi or ncr).
+
+    The factory shuffles the pool once with the given rng; the sampler then hands out entries
+    in that order, raising :class:`PoolExhausted` when none is left.
+    """
+
+    def factory(facts: OrgFacts, rng: random.Random) -> Sampler:
+        entries = list(facts.truth.get(kind, ()))
+        rng.shuffle(entries)
+        entries = _spread(entries, _POOL_KEYS[kind])
+        answered: Iterator[dict[str, Any]] = iter(
+            [e for e in entries if kind != "pvi" or e.get("article_id")]
+        )
+        unanswered: Iterator[dict[str, Any]] = iter(
+            [e for e in entries if kind == "pvi" and not e.get("article_id")]
+        )
+
+        def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+            entry = next(unanswered if want_none else answered, None)
+            if entry is None:
+                raise PoolExhausted(kind)
+            return _POOL_BUILDERS[kind](facts, rng, entry)
+
+        return sample
+
+    return factory
+
+
+def _kqa(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
+    result = knowledge_qa(facts.truth, entry["question"])
+    return Candidate(
+        entry["question"],
+        texts.KNOWLEDGE_QA_REQUIRED,
+        result.answer,
+        "knowledge_qa",
+        {"question": entry["question"]},
+        result.evidence,
+    )
+
+
+def _pvi(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
+    result = policy_violation(facts.truth, entry["case_id"])
+    return Candidate(
+        rng.choice(texts.POLICY_VIOLATION_TEMPLATES) + texts.ARTICLE_SUFFIX,
+        f"- Case Id to be considered is: {entry['case_id']}",
+        result.answer,
+        "policy_violation",
+        {"case_id": entry["case_id"]},
+        result.evidence,
+    )
+
+
+def _ncr(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
+    result = case_routing(facts.index, entry["issue_id"], entry["product_id"])
+    return Candidate(
+        texts.routing_query(entry["subject"], entry["description"]),
+        texts.CASE_ROUTING_POLICY,
+        result.answer,
+        "case_routing",
+        {"issue_id": entry["issue_id"], "product_id": entry["product_id"]},
+        result.evidence,
+    )
+
+
+_POOL_BUILDERS = {"kqa": _kqa, "pvi": _pvi, "ncr": _ncr}
+# What makes two pool entries alike (likely the same answer), for spreading answers out.
+_POOL_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "kqa": lambda e: e.get("answer"),
+    "pvi": lambda e: e.get("article_id"),
+    "ncr": lambda e: e.get("issue_id"),
+}
+
+
+def _spread(
+    entries: list[dict[str, Any]], key: Callable[[dict[str, Any]], Any]
+) -> list[dict[str, Any]]:
+    """Reorder entries round-robin over groups of alike entries, keeping order within groups."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for entry in entries:
+        groups.setdefault(key(entry), []).append(entry)
+    queues = list(groups.values())
+    out: list[dict[str, Any]] = []
+    for depth in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[depth] for q in queues if depth < len(q))
+    return out

@@ -1,0 +1,223 @@
+"""Wording of generated tasks: policies, domain details, question templates and phrases.
+
+The structure follows upstream CRMArena (where today's date sits, the fixed answer-format
+suffixes each task type appends, the ``## Given Case`` block of routing questions); the policy
+texts, domain details and question phrasings are our own.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+AGENT_SUFFIX = " Return only the Id of the agent."
+PRODUCT_SUFFIX = " Return only the Id of the product from the contact's relevant past transaction."
+ARTICLE_SUFFIX = " Return only the Id of the knowledge article or None if no violation is found."
+ISSUE_SUFFIX = (
+    " The associated product Id is {product_id}."
+    " Return only the issue Id of the most reported issue for this product."
+)
+MONTH_SUFFIX = " The associated product Id is {product_id}. Return only the month name."
+STATE_SUFFIX = " Return only the two-letter abbreviation of the most matching state (eg. CA)."
+
+_FIRST_OWNER_RULE = (
+    "- A condition on how many cases an agent managed or handled (for example 'agents who "
+    "handled more than 2 cases') counts only the cases the agent owned first, that is, cases "
+    "assigned to that agent when they were opened. Cases the agent received through a transfer "
+    "do not count: an agent with 2 cases assigned at opening and 1 case taken over from a "
+    "colleague has handled 2 cases, so 'more than 2 cases' leaves that agent out.\n"
+)
+_HISTORY_RULE = (
+    "- Case history shows transfers: a case that stayed with its first agent has exactly one "
+    "'Owner Assignment' entry, while a transferred case has two or more.\n"
+)
+
+HANDLE_TIME_POLICY = (
+    "## Handle Time Policy\n"
+    "- Handle time of a case: how long the case stayed open, from the moment it was created "
+    "until the moment it was closed.\n"
+    + _FIRST_OWNER_RULE
+    + "- Transferred cases are left out of handle time: an agent's average handle time is "
+    "taken over the closed cases that were never passed on to another agent.\n" + _HISTORY_RULE
+)
+TRANSFER_COUNT_POLICY = (
+    "## Transfer Count Policy\n"
+    "- Transfer count: how many times an agent handed a case over to another agent. A case "
+    "moved from agent A to agent B adds one to the count of agent A, not of agent B.\n"
+    + _FIRST_OWNER_RULE
+    + "- Only agents who transferred at least one case in the period are compared.\n"
+    + _HISTORY_RULE
+)
+CASE_ROUTING_POLICY = (
+    "## Case Routing Policy\n"
+    "Choose the agent for a new case by applying these rules in order; a later rule only "
+    "decides between the agents an earlier rule left tied.\n"
+    "- Issue Expertise: prefer the agent who has closed the most cases about the issue that "
+    "best matches the new case.\n"
+    "- Product Expertise: among those, prefer the agent who has closed the most cases about the "
+    "product the new case concerns.\n"
+    "- Workload: among those still tied, prefer the agent with the fewest cases whose Status "
+    "is anything other than 'Closed'.\n"
+)
+KNOWLEDGE_QA_REQUIRED = "- Answer the question briefly, using what the knowledge articles say."
+ROUTING_INSTRUCTION = (
+    "Apply the case routing policy to pick the most suitable agent for the given case."
+    + AGENT_SUFFIX
+)
+
+DOMAIN_DETAILS = """# Domain Details
+## Quarters of the Year
+- Q1: from January 1 through March 31, both days included.
+- Q2: from April 1 through June 30, both days included.
+- Q3: from July 1 through September 30, both days included.
+- Q4: from October 1 through December 31, both days included.
+## Seasons
+- Winter: from December 1 through the last day of February, both included. A winter is \
+named after the year of its December: Winter 2021 runs from 2021-12-01 to 2022-02-28.
+- Spring: from March 1 through May 31, both days included.
+- Summer: from June 1 through August 31, both days included.
+- Autumn/Fall: from September 1 through November 30, both days included.
+## Time Periods
+- Past N days, weeks, months or quarters: the period that ends at the start of today's date \
+and begins that many units earlier; a quarter counts as three months, so the past 2 quarters \
+are the six months before today.
+- A month with significantly more cases than other months: the month whose number of cases \
+is higher than that of every other month in the period. Months are told apart by name."""
+
+_NUMBER_WORDS = (
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
+    *("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    "eighteen",
+)
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def number(n: int, rng: random.Random) -> str:
+    """``n`` as digits or, sometimes, as an English word."""
+    if n < len(_NUMBER_WORDS) and rng.random() < 0.4:
+        return _NUMBER_WORDS[n]
+    return str(n)
+
+
+def today_line(today: str, *, heading: bool = False) -> str:
+    """The today's-date line of ``metadata.required`` in either house style."""
+    return f"## Today's date: {today}" if heading else f"- Today's date: {today}"
+
+
+def period_phrase(period: dict[str, Any], rng: random.Random) -> str:
+    """A period spec as words with a leading preposition, e.g. ``over the past 3 months``."""
+    if period["kind"] == "relative":
+        unit, count = period["unit"], period["count"]
+        lead = rng.choice(("in the past", "over the past", "in the last", "over the last"))
+        if count == 1:
+            return f"{lead} {unit}"
+        return f"{lead} {number(count, rng)} {unit}s"
+    name, year = period["name"], period["year"]
+    if name.startswith("Q"):
+        ordinal = _ORDINALS[int(name[1]) - 1]
+        text = rng.choice(
+            (f"{name} {year}", f"{name} of {year}", f"the {ordinal} quarter of {year}")
+        )
+        return rng.choice(("in ", "during ")) + text
+    if name in ("Winter", "Spring", "Summer", "Fall"):
+        label = "autumn" if name == "Fall" and rng.random() < 0.3 else name
+        text = rng.choice((f"{label} {year}", f"the {label.lower()} of {year}"))
+        if text[0].islower() and not text.startswith("the"):
+            text = text.capitalize()
+        return rng.choice(("in ", "during ")) + text
+    return f"in {name} {year}"
+
+
+def count_clause(n_cases: int, rng: random.Random, *, gerund: bool) -> str:
+    """The agent filter: 'handled more than 2 cases' or, gerund, 'handling more than 2 cases'."""
+    verbs = ("handling", "managing") if gerund else ("handled", "managed")
+    verb = rng.choice(verbs)
+    if n_cases == 0:
+        return rng.choice((f"{verb} at least one case", f"{verb} any cases"))
+    noun = "case" if n_cases == 1 else "cases"
+    more = rng.choice(("more than", "over")) if not gerund else "more than"
+    return f"{verb} {more} {number(n_cases, rng)} {noun}"
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-cased (leaves the rest alone)."""
+    return text[:1].upper() + text[1:]
+
+
+HANDLE_TIME_TEMPLATES = (
+    "Which agent had the {adj} average handle time {when} among agents {gerund}?",
+    "{When}, which agent {past} and had the {adj} handle time?",
+    "Find the agent with the {adj} handle time who {past} {when}.",
+    "Who had the {adj} average handle time {when}, counting only agents who {past}?",
+    "Identify the agent with the {adj} handle time {when} among those {gerund}.",
+)
+HANDLE_TIME_ADJ = {"min": ("shortest", "lowest"), "max": ("longest", "highest")}
+
+TRANSFER_COUNT_TEMPLATES = (
+    "Identify the agent with the {adj} {when} among those {gerund}.",
+    "Which agent had the {adj} {when} among agents who {past}?",
+    "{When}, find the agent who {past} and had the {adj}.",
+    "Determine the agent with the {adj} who {past} {when}.",
+)
+TRANSFER_COUNT_ADJ = {
+    "min": ("fewest transfers", "lowest number of transfers", "fewest case transfers"),
+    "max": ("most transfers", "highest number of transfers", "most case transfers"),
+}
+
+BEST_REGION_TEMPLATES = (
+    "Which states closed cases the fastest {when}?",
+    "{When}, which states had the quickest case closures?",
+    "Which states resolved cases most quickly {when}?",
+    "In which states were cases closed the quickest {when}?",
+)
+
+TOP_ISSUE_TEMPLATES = (
+    "What is the most frequent problem with the {product} {when}?",
+    "What was the most commonly reported issue for {product} {when}?",
+    "{When}, which problem was reported most often for the {product}?",
+    "What has been the most frequent complaint about {product} {when}?",
+)
+
+MONTHLY_TREND_TEMPLATES = (
+    "Is there a month {when} in which {product} cases were significantly higher than in "
+    "other months?",
+    "{When}, was there a particular month where we received significantly more cases for the "
+    "{product} than in the other months?",
+    "Did any single month {when} see significantly more {product} cases than the others?",
+    "Is there a specific month {when} when the number of cases for {product} clearly exceeded "
+    "the other months?",
+)
+
+NAMED_ENTITY_TEMPLATES = (
+    "Can you display the {item} I purchased {ago}?",
+    "Show me the {item} I bought {ago}.",
+    "Display the {item} I purchased {ago}.",
+    "Could you pull up the {item} I ordered {ago}?",
+    "Can you find the {item} I bought {ago}?",
+)
+#: Purchase intervals: (unit, count, ways a customer says it).
+PURCHASE_INTERVALS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
+    ("day", 3, ("3 days ago", "three days ago", "three days back")),
+    ("day", 5, ("5 days ago", "five days ago")),
+    ("week", 1, ("a week ago", "last week", "one week ago", "a week back")),
+    ("day", 10, ("10 days ago", "ten days ago")),
+    ("day", 14, ("two weeks ago", "a fortnight ago", "fourteen days ago")),
+    ("week", 3, ("three weeks ago", "3 weeks ago")),
+    ("month", 1, ("a month ago", "last month", "a month back")),
+)
+
+POLICY_VIOLATION_TEMPLATES = (
+    "Did the agent break company policy in this case? If so, which knowledge article was violated?",
+    "Was any policy breached by the agent handling this case? If yes, which knowledge article "
+    "did the agent go against?",
+    "Did the agent act against policy here? If they did, which knowledge article was broken?",
+    "Has the agent violated a policy in this case? If so, name the knowledge article breached.",
+)
+
+
+def routing_query(subject: str, description: str) -> str:
+    """The full case-routing question for a new case."""
+    return (
+        f"{ROUTING_INSTRUCTION}\n## Given Case\n- Case Subject: {subject}\n"
+        f"- Case Description: {description}"
+    )

@@ -1,0 +1,194 @@
+"""Build the nine CRMArena task types for a generated org, in the Hugging Face row format.
+
+Rows come in upstream's idx blocks (knowledge_qa first, best_region_identification last), each
+gold answer being the reference solver's answer for the parameters drawn. The five task types
+that upstream gives "None" answers get the same share of them (3 in 10); the others get none.
+Candidates whose solver reports a tie are dropped, and among acceptable candidates the one
+with the least-used answer is preferred, so answers spread over agents, states, months, issues.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from crmtui.org import task_samplers as samplers
+from crmtui.org import task_texts as texts
+from crmtui.org.solvers.common import Tables
+from crmtui.org.task_facts import (
+    Candidate,
+    OrgFacts,
+    PoolExhausted,
+    TaskBuildError,
+    gather_facts,
+)
+from crmtui.org.task_samplers import Sampler
+
+__all__ = ["NONE_TASKS", "TASK_ORDER", "TaskBuildError", "build_tasks", "none_count"]
+
+#: Task types in upstream idx-block order.
+TASK_ORDER = (
+    "knowledge_qa",
+    "monthly_trend_analysis",
+    "top_issue_identification",
+    "case_routing",
+    "named_entity_disambiguation",
+    "handle_time",
+    "transfer_count",
+    "policy_violation_identification",
+    "best_region_identification",
+)
+#: Task types whose gold answer is None in 30 % of upstream instances.
+NONE_TASKS = frozenset(
+    {
+        "handle_time",
+        "transfer_count",
+        "named_entity_disambiguation",
+        "policy_violation_identification",
+        "top_issue_identification",
+    }
+)
+NONE_SHARE_TENTHS = 3
+#: Draws allowed per instance before giving up on the org.
+MAX_ATTEMPTS = 400
+#: Acceptable candidates compared per instance when looking for a less-used answer.
+CHOICES = 6
+
+_SAMPLERS: dict[str, Callable[[OrgFacts, random.Random], Sampler]] = {
+    "knowledge_qa": samplers.pool_sampler("kqa"),
+    "monthly_trend_analysis": lambda facts, rng: samplers.sample_monthly_trend,
+    "top_issue_identification": lambda facts, rng: samplers.sample_top_issue,
+    "case_routing": samplers.pool_sampler("ncr"),
+    "named_entity_disambiguation": lambda facts, rng: samplers.sample_named_entity,
+    "handle_time": lambda facts, rng: samplers.sample_handle_time,
+    "transfer_count": lambda facts, rng: samplers.sample_transfer_count,
+    "policy_violation_identification": samplers.pool_sampler("pvi"),
+    "best_region_identification": lambda facts, rng: samplers.sample_best_region,
+}
+#: Pool samplers hand out each truth entry once, so comparing choices would waste them.
+_POOL_TASKS = frozenset({"knowledge_qa", "case_routing", "policy_violation_identification"})
+
+
+class GeneratedOrgLike(Protocol):
+    """What :func:`build_tasks` reads from the generator's output."""
+
+    @property
+    def tables(self) -> Tables:
+        """Object name -> rows, values as text."""
+
+    @property
+    def truth(self) -> Mapping[str, Any]:
+        """The generator's latent facts (see :mod:`crmtui.org.generator`)."""
+
+
+def none_count(task: str, per_type: int) -> int:
+    """How many of ``per_type`` instances of ``task`` have a None gold answer."""
+    if task not in NONE_TASKS:
+        return 0
+    return (per_type * NONE_SHARE_TENTHS + 5) // 10
+
+
+def build_tasks(
+    generated: GeneratedOrgLike, *, seed: int, per_type: int
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Build ``per_type`` instances of each of the nine task types.
+
+    Args:
+        generated: The generator's output (``.tables`` and ``.truth``).
+        seed: Seed of every random choice; the same org and seed give the same tasks.
+        per_type: Instances per task type.
+
+    Returns:
+        ``(rows, solutions)``: rows in the Hugging Face format
+        (``idx, answer, task, metadata{required, optional}, reward_metric, query``) with
+        contiguous idx from 0 in upstream block order, and ``solutions`` mapping ``str(idx)``
+        to ``{"solver", "params", "evidence", "context"}`` so every gold answer can be
+        recomputed with :func:`crmtui.org.solvers.run_solver`.
+
+    Raises:
+        TaskBuildError: When ``per_type`` is not positive or the org cannot supply enough
+            well-defined instances of some type.
+    """
+    if isinstance(per_type, bool) or not isinstance(per_type, int) or per_type < 1:
+        raise TaskBuildError(f"per_type must be a positive integer, got {per_type!r}")
+    facts = gather_facts(generated.tables, generated.truth)
+    rows: list[dict[str, Any]] = []
+    solutions: dict[str, dict[str, Any]] = {}
+    for task in TASK_ORDER:
+        rng = random.Random(f"crmtui-tasks:{seed}:{task}")
+        sampler = _SAMPLERS[task](facts, rng)
+        for candidate in _choose(task, sampler, facts, rng, per_type):
+            idx = len(rows)
+            rows.append(
+                {
+                    "idx": idx,
+                    "answer": candidate.answer,
+                    "task": task,
+                    "metadata": {"required": candidate.required, "optional": texts.DOMAIN_DETAILS},
+                    "reward_metric": "fuzzy_match" if task == "knowledge_qa" else "exact_match",
+                    "query": candidate.query,
+                }
+            )
+            solutions[str(idx)] = {
+                "solver": candidate.solver,
+                "params": candidate.params,
+                "evidence": candidate.evidence,
+                "context": candidate.context,
+            }
+    return rows, solutions
+
+
+def _choose(
+    task: str, sampler: Sampler, facts: OrgFacts, rng: random.Random, per_type: int
+) -> list[Candidate]:
+    """Draw candidates until ``per_type`` acceptable ones (with the right None share) exist."""
+    slots = [True] * none_count(task, per_type)
+    slots += [False] * (per_type - len(slots))
+    rng.shuffle(slots)
+    used: Counter[str] = Counter()
+    seen_questions: set[str] = set()
+    chosen: list[Candidate] = []
+    choices = 1 if task in _POOL_TASKS else CHOICES
+    for want_none in slots:
+        options: list[Candidate] = []
+        for _ in range(MAX_ATTEMPTS):
+            try:
+                candidate = sampler(facts, rng, want_none)
+            except PoolExhausted:
+                break
+            if candidate is None or not _acceptable(candidate, want_none, seen_questions):
+                continue
+            options.append(candidate)
+            if want_none or used[str(candidate.answer)] == 0 or len(options) >= choices:
+                break
+        if not options:
+            kind = "no-answer" if want_none else "answerable"
+            raise TaskBuildError(
+                f"could not find another {kind} {task} instance ({len(chosen)} of {per_type} "
+                "built); the org has too little suitable data for this task type"
+            )
+        best = min(options, key=lambda c: used[str(c.answer)])
+        used[str(best.answer)] += 1
+        seen_questions.update(_keys(best))
+        chosen.append(best)
+    return chosen
+
+
+def _acceptable(candidate: Candidate, want_none: bool, seen: set[str]) -> bool:
+    """A candidate is kept when its answer is single, of the wanted kind, and it is new."""
+    if isinstance(candidate.answer, list):
+        return False
+    if (candidate.answer is None) != want_none:
+        return False
+    return seen.isdisjoint(_keys(candidate))
+
+
+def _keys(candidate: Candidate) -> tuple[str, str]:
+    """Identities of a candidate: its wording, and its solver parameters (the same question
+    asked in other words is still the same question)."""
+    wording = json.dumps([candidate.query, candidate.required])
+    params = json.dumps([candidate.solver, candidate.params], sort_keys=True)
+    return wording, params
