@@ -1,0 +1,209 @@
+"""``crmtui org``: build, import, inspect and list org databases.
+
+Each subcommand is a thin layer over :mod:`crmtui.org`; errors are typed and shown as one
+line by :func:`crmtui.cli.main`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from crmtui import paths
+from crmtui.errors import ConfigError, OrgError
+from crmtui.org.store import Org, OrgInfo, open_org
+
+SCALES = ("small", "full", "stress")
+
+
+@click.group("org")
+def org() -> None:
+    """Build, import and inspect org databases (the SQLite files queries run against)."""
+
+
+def _default_name(scale: str, seed: int) -> str:
+    if scale == "small" and seed == 7:
+        return paths.SAMPLE_ORG_NAME
+    return f"{scale}-{seed}"
+
+
+def _size(n_bytes: int) -> str:
+    size = float(n_bytes)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"  # pragma: no cover - loop always returns
+
+
+@org.command("build")
+@click.option(
+    "--seed", type=int, default=7, show_default=True, help="Random seed of the generator."
+)
+@click.option(
+    "--scale",
+    type=click.Choice(SCALES),
+    default="small",
+    show_default=True,
+    help="How much data: small (sample), full (paper-sized) or stress (~2M rows).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the org (default: <data dir>/orgs/<name>.db).",
+)
+@click.option("--name", help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>).")
+@click.option("--force", is_flag=True, help="Replace an existing org file.")
+def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool) -> None:
+    """Generate a synthetic CRMArena-like org and its tasks."""
+    org_name = name or (out.stem if out else _default_name(scale, seed))
+    target = out if out is not None else paths.org_path(org_name)
+    if target.exists() and not force:
+        raise ConfigError(f"{target} already exists; pass --force to replace it")
+    try:
+        from crmtui.org.build import build_org
+    except ModuleNotFoundError as exc:
+        if exc.name != "crmtui.org.build":
+            raise
+        raise OrgError("the org generator (crmtui.org.build) is not installed") from exc
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description:<24}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("starting", total=1.0)
+
+        def on_progress(stage: str, fraction: float) -> None:
+            bar.update(task, description=stage, completed=max(0.0, min(1.0, fraction)))
+
+        result = build_org(target, seed=seed, scale=scale, name=org_name, progress=on_progress)
+
+    table = Table(title=f"Org {org_name!r} (seed {seed}, scale {scale})")
+    table.add_column("Object")
+    table.add_column("Rows", justify="right")
+    for obj_name, count in result.counts.items():
+        table.add_row(obj_name, f"{count:,}")
+    table.add_row("[b]total[/b]", f"[b]{sum(result.counts.values()):,}[/b]")
+    Console().print(table)
+    click.echo(f"Path:   {result.path}")
+    click.echo(f"Tasks:  {result.tasks_path}")
+    click.echo(f"Time:   {result.seconds:.1f} s")
+    click.echo(f"Digest: {result.digest}")
+
+
+@org.command("import")
+@click.argument("src", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--name", help="Name of the new org (default: the file name without .db).")
+@click.option(
+    "--schema",
+    "schema_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Expected schema JSON (crmtui or upstream format), e.g. a CRMArena-Pro schema.",
+)
+@click.option("--force", is_flag=True, help="Replace an existing org of the same name.")
+def import_(src: Path, name: str | None, schema_path: Path | None, force: bool) -> None:
+    """Import a database in upstream's layout (e.g. local_data/crmarena_data.db).
+
+    The source is validated against the schema, then copied into the data directory with
+    indexes and full-text search added; it is never modified.
+    """
+    from crmtui.org.importer import import_org
+
+    err = Console(stderr=True)
+
+    def warn(message: str) -> None:
+        err.print(f"[yellow]Warning:[/yellow] {message}", soft_wrap=True, highlight=False)
+
+    result = import_org(src, name=name, schema=schema_path, force=force, on_warning=warn)
+    info = result.info()
+    click.echo(f"Imported {len(info.objects)} objects, {info.total_rows:,} rows as {result.name!r}")
+    click.echo(f"Path:   {result.path}")
+    click.echo(f"Digest: {result.digest}")
+
+
+@org.command("info")
+@click.option("--org", "spec", help="Org name or .db path (default: the sample org).")
+def info(spec: str | None) -> None:
+    """Show an org's objects, row counts, date ranges, digest and search support."""
+    details = open_org(spec).info()
+    _print_info(details)
+
+
+def _print_info(details: OrgInfo) -> None:
+    table = Table(title=f"Org {details.name!r}")
+    table.add_column("Object")
+    table.add_column("Rows", justify="right")
+    table.add_column("From")
+    table.add_column("To")
+    table.add_column("FTS")
+    for obj in details.objects:
+        table.add_row(
+            obj.name,
+            f"{obj.rows:,}",
+            (obj.date_min or "")[:10],
+            (obj.date_max or "")[:10],
+            "yes" if obj.has_fts else "no",
+        )
+    Console().print(table)
+    low, high = details.date_range
+    click.echo(f"Path:       {details.path}")
+    click.echo(f"Size:       {_size(details.size)}")
+    click.echo(f"Rows:       {details.total_rows:,}")
+    click.echo(f"Dates:      {(low or '-')[:10]} .. {(high or '-')[:10]}")
+    click.echo(f"Digest:     {details.digest}")
+    click.echo(f"FTS:        {'yes' if details.has_fts else 'no (search scans tables)'}")
+    click.echo(f"Source:     {details.meta.get('source', 'raw file (no crmtui metadata)')}")
+    if "created_at" in details.meta:
+        click.echo(f"Created:    {details.meta['created_at']}")
+    if "seed" in details.meta:
+        click.echo(f"Seed/scale: {details.meta['seed']} / {details.meta.get('scale', '?')}")
+
+
+def _short_source(source: str | None) -> str:
+    """Imported orgs record an absolute path; the file name is enough in a listing."""
+    if not source:
+        return "raw file"
+    return f"import of {Path(source).name}" if os.sep in source else source
+
+
+@org.command("list")
+def list_() -> None:
+    """List the orgs built or imported into the data directory."""
+    files = sorted(paths.orgs_dir().glob("*.db"))
+    if not files:
+        click.echo(
+            f"No orgs in {paths.orgs_dir()} yet; run `crmtui org build` or `crmtui org import`."
+        )
+        return
+    table = Table(title=f"Orgs in {paths.orgs_dir()}")
+    for column in ("Name", "Objects", "Rows", "Size", "Created", "Source"):
+        table.add_column(
+            column,
+            justify="right" if column in {"Objects", "Rows"} else "left",
+            no_wrap=column != "Source",
+        )
+    for path in files:
+        try:
+            opened = Org.open(path)
+            rows = sum(opened.count(o.name) for o in opened.schema)
+        except OrgError as exc:
+            table.add_row(path.stem, "", "", _size(path.stat().st_size), "", f"invalid: {exc}")
+            continue
+        table.add_row(
+            opened.name,
+            str(len(opened.schema)),
+            f"{rows:,}",
+            _size(path.stat().st_size),
+            opened.meta.get("created_at", "")[:16].replace("T", " "),
+            _short_source(opened.meta.get("source")),
+        )
+    Console().print(table)

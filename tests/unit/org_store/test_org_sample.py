@@ -1,0 +1,88 @@
+"""ensure_sample / open_org(None): reuse a valid sample org, build it otherwise."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crmtui import paths
+from crmtui.data.schema import builtin_schema
+from crmtui.org.sample import ensure_sample
+from crmtui.org.store import Org, open_org, write_org
+
+from .conftest import FIXED_META, hand_rows
+
+
+@dataclass
+class FakeResult:
+    path: Path
+    tasks_path: Path
+    counts: dict[str, int]
+    seconds: float
+    digest: str
+
+
+@pytest.fixture
+def fake_build(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Stand in for crmtui.org.build (owned elsewhere): writes the hand-made org."""
+    calls: list[dict[str, Any]] = []
+
+    def build_org(
+        out: Path,
+        *,
+        seed: int = 7,
+        scale: str = "small",
+        name: str | None = None,
+        progress: Callable[[str, float], None] | None = None,
+    ) -> FakeResult:
+        calls.append({"out": out, "seed": seed, "scale": scale, "name": name})
+        if progress is not None:
+            progress("writing", 1.0)
+        org = write_org(out, builtin_schema(), hand_rows(), {**FIXED_META, "name": name or ""})
+        return FakeResult(out, out.with_suffix(".tasks.json"), {}, 0.0, org.digest)
+
+    module = types.ModuleType("crmtui.org.build")
+    module.build_org = build_org  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "crmtui.org.build", module)
+    return calls
+
+
+def test_missing_sample_is_built_with_seed_7_small(fake_build: list[dict[str, Any]]) -> None:
+    stages: list[tuple[str, float]] = []
+    org = ensure_sample(progress=lambda stage, frac: stages.append((stage, frac)))
+    assert fake_build == [
+        {"out": paths.org_path("sample"), "seed": 7, "scale": "small", "name": "sample"}
+    ]
+    assert stages == [("writing", 1.0)]
+    assert org.path == paths.org_path("sample") and org.name == "sample"
+
+
+def test_valid_sample_is_reused_without_building(fake_build: list[dict[str, Any]]) -> None:
+    first = ensure_sample()
+    second = ensure_sample()
+    assert len(fake_build) == 1
+    assert second.digest == first.digest
+
+
+def test_damaged_or_foreign_sample_is_rebuilt(
+    fake_build: list[dict[str, Any]], raw_db: Path
+) -> None:
+    target = paths.org_path("sample")
+    target.write_bytes(b"garbage, not sqlite")
+    assert ensure_sample().count("Case") == 2
+    target.write_bytes(raw_db.read_bytes())  # valid SQLite but no crmtui meta
+    assert "format_version" in ensure_sample().meta
+    assert len(fake_build) == 2
+
+
+def test_open_org_none_builds_the_sample(fake_build: list[dict[str, Any]]) -> None:
+    org = open_org(None)
+    assert isinstance(org, Org) and org.name == "sample"
+    assert open_org("sample").digest == org.digest
+    assert len(fake_build) == 1
