@@ -1,0 +1,55 @@
+"""``crmtui verify FILE...``: check recordings' hash chains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from crmtui.record.verify import verify as verify_file
+
+
+def _expand(paths: tuple[Path, ...]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        files.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
+    return files
+
+
+@click.command("verify")
+@click.argument(
+    "files",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=True, path_type=Path),
+)
+@click.option("-q", "--quiet", is_flag=True, help="Print only recordings that fail.")
+@click.pass_context
+def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool) -> None:
+    """Check that recordings are intact: every line parses, the header comes first,
+    seq numbers are contiguous, and each line's hash and prev link hold.
+
+    FILES are recording files (.jsonl) or folders searched recursively for them. Prints
+    "OK" with the event count for a good recording, or the first bad line and what is
+    wrong with it. Exits with status 1 if any recording is bad.
+
+    \b
+    Examples:
+      crmtui verify recordings/alice/20260102-030405-idx3-0123abcd.jsonl
+      crmtui verify recordings/
+    """
+    targets = _expand(files)
+    if not targets:
+        raise click.UsageError("no .jsonl recordings found in the given folders")
+    bad = 0
+    for path in targets:
+        report = verify_file(path)
+        if not report.ok:
+            bad += 1
+            click.echo(f"{path}: BAD {report.describe()}")
+        elif not quiet:
+            click.echo(f"{path}: {report.describe()}")
+    if len(targets) > 1 and not quiet:
+        click.echo(f"{len(targets) - bad} OK, {bad} bad")
+    if bad:
+        ctx.exit(1)

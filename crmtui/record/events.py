@@ -1,0 +1,392 @@
+"""Event types of a recording and the payload each one carries.
+
+Payloads are plain JSON objects (``dict``), typed here with :class:`TypedDict` and checked
+by :func:`validate_payload`, so the recorder refuses a malformed event at the moment it
+happens rather than leaving a replay to trip over it later. Unknown payload keys are refused
+too: a typo would otherwise silently lose data. Extending the format means adding the key
+here (and, for a breaking change, bumping ``FORMAT_VERSION`` in :mod:`crmtui.record.format`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
+
+from crmtui.record.errors import PayloadError
+
+# --- event type names -------------------------------------------------------------------
+OPEN_OBJECT = "open_object"
+SORT = "sort"
+FILTER = "filter"
+SEARCH = "search"
+OPEN_RECORD = "open_record"
+FOLLOW_LINK = "follow_link"
+BACK = "back"
+FORWARD = "forward"
+RUN_QUERY = "run_query"
+ANSWER_EDIT = "answer_edit"
+SUBMIT = "submit"
+PAUSE = "pause"
+RESUME = "resume"
+IDLE = "idle"
+MODEL_CALL = "model_call"
+THOUGHT = "thought"
+END = "end"
+
+#: Browse actions: each carries ``query``, the SOQL/SOSL a model would have run instead.
+BROWSE_TYPES = frozenset(
+    {OPEN_OBJECT, SORT, FILTER, SEARCH, OPEN_RECORD, FOLLOW_LINK, BACK, FORWARD}
+)
+
+
+# --- payload shapes (for type checkers and readers) --------------------------------------
+class OpenObjectPayload(TypedDict):
+    """The list view of an object was opened."""
+
+    object: str
+    query: str
+
+
+class SortPayload(TypedDict):
+    """The current list was sorted by a field."""
+
+    object: str
+    field: str
+    descending: bool
+    query: str
+
+
+class FilterPayload(TypedDict):
+    """The current list was filtered on a field."""
+
+    object: str
+    field: str
+    op: str
+    value: str | int | float | bool | list[Any] | None
+    query: str
+
+
+class SearchPayload(TypedDict):
+    """A free-text search (the SOSL equivalent is in ``query``)."""
+
+    text: str
+    query: str
+
+
+class OpenRecordPayload(TypedDict):
+    """One record's detail view was opened."""
+
+    object: str
+    id: str
+    query: str
+
+
+class FollowLinkPayload(TypedDict):
+    """A reference field was followed from one record to another."""
+
+    from_object: str
+    from_id: str
+    field: str
+    to_object: str
+    to_id: str
+    query: str
+
+
+class NavPayload(TypedDict):
+    """``back`` / ``forward`` in the browse history; ``query`` re-shows the target view."""
+
+    query: NotRequired[str | None]
+
+
+class RunQueryPayload(TypedDict):
+    """A SOQL/SOSL query (or, kind ``tool``, a function-calling tool) run by the actor.
+
+    ``rows`` is None for tools that return no row list; ``observation`` is the text the
+    model was shown (kept so a model transcript can be rebuilt from the recording).
+    """
+
+    text: str
+    kind: str
+    rows: int | None
+    ms: float
+    error_code: str | None
+    error: str | None
+    observation: NotRequired[str | None]
+    tool: NotRequired[str]
+
+
+class AnswerEditPayload(TypedDict):
+    """The answer box changed (debounced by the caller, see :class:`Debouncer`)."""
+
+    text: str
+
+
+class SubmitPayload(TypedDict):
+    """The answer was submitted and scored; the gold answer is revealed only now."""
+
+    answer: str
+    reward: float | None
+    scoring: str
+    gold: str | list[str | None] | None
+    details: NotRequired[dict[str, Any]]
+
+
+class ResumePayload(TypedDict):
+    """Work resumed: after a pause, or (``reopened``) after the process ended."""
+
+    reopened: NotRequired[bool]
+    gap_ms: NotRequired[int]
+    discarded_bytes: NotRequired[int]
+
+
+class IdlePayload(TypedDict):
+    """The actor did nothing for ``seconds``."""
+
+    seconds: float
+
+
+class ModelCallPayload(TypedDict):
+    """One LLM call made by a model actor."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None
+    latency_ms: float
+    content: str | None
+    tool_calls: NotRequired[list[Any] | None]
+    model: NotRequired[str]
+    finish_reason: NotRequired[str | None]
+    attempts: NotRequired[int]
+
+
+class ThoughtPayload(TypedDict):
+    """A model's stated reasoning for its next step."""
+
+    text: str
+
+
+class EndPayload(TypedDict):
+    """The session ended (always the last event of a finished recording)."""
+
+    reason: str
+    reward: NotRequired[float | None]
+    end_reason: NotRequired[dict[str, Any]]
+
+
+# --- validation -------------------------------------------------------------------------
+_STR = (str,)
+_OPT_STR = (str, type(None))
+_NUM = (int, float)
+_OPT_NUM = (int, float, type(None))
+_SCALAR = (str, int, float, bool, list, type(None))
+
+
+def _non_negative(value: Any) -> str | None:
+    if (
+        isinstance(value, bool)
+        or value < 0
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
+        return "must be a non-negative number"
+    return None
+
+
+def _query_kind(value: Any) -> str | None:
+    return None if value in ("soql", "sosl", "tool") else "must be 'soql', 'sosl' or 'tool'"
+
+
+def _gold(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return None
+    if isinstance(value, list) and all(v is None or isinstance(v, str) for v in value):
+        return None
+    return "must be a string, null, or a list of strings"
+
+
+@dataclass(frozen=True)
+class _Field:
+    types: tuple[type, ...]
+    required: bool = True
+    check: Callable[[Any], str | None] | None = None
+    #: The accepted types as a set, for a fast ``type(value) in exact`` test.
+    exact: frozenset[type] = frozenset()
+
+
+def _f(types: tuple[type, ...], check: Callable[[Any], str | None] | None = None) -> _Field:
+    return _Field(types, True, check, frozenset(types))
+
+
+def _opt(types: tuple[type, ...], check: Callable[[Any], str | None] | None = None) -> _Field:
+    return _Field(types, False, check, frozenset(types))
+
+
+_NAV = {"query": _opt(_OPT_STR)}
+
+PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
+    OPEN_OBJECT: {"object": _f(_STR), "query": _f(_STR)},
+    SORT: {"object": _f(_STR), "field": _f(_STR), "descending": _f((bool,)), "query": _f(_STR)},
+    FILTER: {
+        "object": _f(_STR),
+        "field": _f(_STR),
+        "op": _f(_STR),
+        "value": _f(_SCALAR),
+        "query": _f(_STR),
+    },
+    SEARCH: {"text": _f(_STR), "query": _f(_STR)},
+    OPEN_RECORD: {"object": _f(_STR), "id": _f(_STR), "query": _f(_STR)},
+    FOLLOW_LINK: {
+        "from_object": _f(_STR),
+        "from_id": _f(_STR),
+        "field": _f(_STR),
+        "to_object": _f(_STR),
+        "to_id": _f(_STR),
+        "query": _f(_STR),
+    },
+    BACK: _NAV,
+    FORWARD: _NAV,
+    RUN_QUERY: {
+        "text": _f(_STR),
+        "kind": _f(_STR, _query_kind),
+        "rows": _f((int, type(None)), _non_negative),
+        "ms": _f(_NUM, _non_negative),
+        "error_code": _f(_OPT_STR),
+        "error": _f(_OPT_STR),
+        "observation": _opt(_OPT_STR),
+        "tool": _opt(_STR),
+    },
+    ANSWER_EDIT: {"text": _f(_STR)},
+    SUBMIT: {
+        "answer": _f(_STR),
+        "reward": _f(_OPT_NUM),
+        "scoring": _f(_STR),
+        "gold": _f((str, list, type(None)), _gold),
+        "details": _opt((dict,)),
+    },
+    PAUSE: {},
+    RESUME: {
+        "reopened": _opt((bool,)),
+        "gap_ms": _opt((int,), _non_negative),
+        "discarded_bytes": _opt((int,), _non_negative),
+    },
+    IDLE: {"seconds": _f(_NUM, _non_negative)},
+    MODEL_CALL: {
+        "prompt_tokens": _f((int,), _non_negative),
+        "completion_tokens": _f((int,), _non_negative),
+        "cost": _f(_OPT_NUM),
+        "latency_ms": _f(_NUM, _non_negative),
+        "content": _f(_OPT_STR),
+        "tool_calls": _opt((list, type(None))),
+        "model": _opt(_STR),
+        "finish_reason": _opt(_OPT_STR),
+        "attempts": _opt((int,), _non_negative),
+    },
+    THOUGHT: {"text": _f(_STR)},
+    END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM), "end_reason": _opt((dict,))},
+}
+
+#: Every event type this format version knows.
+EVENT_TYPES = frozenset(PAYLOAD_FIELDS)
+
+_ALLOWED = {kind: frozenset(spec) for kind, spec in PAYLOAD_FIELDS.items()}
+_REQUIRED = {
+    kind: frozenset(name for name, field in spec.items() if field.required)
+    for kind, spec in PAYLOAD_FIELDS.items()
+}
+
+
+def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
+    # bool is an int subclass; a count or a duration must not silently accept True.
+    if isinstance(value, bool) and bool not in types:
+        return False
+    return isinstance(value, types)
+
+
+def validate_payload(event_type: str, payload: Mapping[str, Any]) -> None:
+    """Check that ``payload`` has exactly the fields ``event_type`` defines.
+
+    Args:
+        event_type: One of :data:`EVENT_TYPES`.
+        payload: The payload object.
+
+    Raises:
+        PayloadError: Naming the event type and the offending field.
+    """
+    spec = PAYLOAD_FIELDS.get(event_type)
+    if spec is None:
+        raise PayloadError(f"unknown event type {event_type!r}")
+    if not isinstance(payload, Mapping):
+        raise PayloadError(f"{event_type}: payload must be an object, not {type(payload).__name__}")
+    keys = payload.keys()
+    if not keys <= _ALLOWED[event_type]:
+        unknown = sorted(set(keys) - _ALLOWED[event_type])
+        raise PayloadError(f"{event_type}: unknown payload field {unknown[0]!r}")
+    if not _REQUIRED[event_type] <= keys:
+        missing = [name for name in spec if name in _REQUIRED[event_type] and name not in keys]
+        raise PayloadError(f"{event_type}: missing payload field {missing[0]!r}")
+    for name, value in payload.items():
+        field = spec[name]
+        # Exact-type lookup first: verify() runs this for every line of every recording.
+        if type(value) not in field.exact and not _type_ok(value, field.types):
+            allowed = "/".join("null" if t is type(None) else t.__name__ for t in field.types)
+            raise PayloadError(
+                f"{event_type}: payload field {name!r} must be {allowed}, "
+                f"not {type(value).__name__}"
+            )
+        if field.check is not None and value is not None:
+            problem = field.check(value)
+            if problem:
+                raise PayloadError(f"{event_type}: payload field {name!r} {problem}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a recording after the header.
+
+    Attributes:
+        seq: 1-based position among events (line number minus one).
+        t: Wall-clock time, ISO 8601 UTC with milliseconds and ``Z``.
+        ms: Monotonic milliseconds since the session started (never decreases).
+        actor: Id of the actor who caused the event.
+        type: One of :data:`EVENT_TYPES`.
+        payload: The type's payload object.
+        prev: Hash of the previous line (the header for ``seq`` 1).
+        hash: sha256 of the canonical JSON of this event without ``hash``.
+    """
+
+    seq: int
+    t: str
+    ms: int
+    actor: str
+    type: str
+    payload: dict[str, Any]
+    prev: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as the JSON object written on its line."""
+        return {
+            "seq": self.seq,
+            "t": self.t,
+            "ms": self.ms,
+            "actor": self.actor,
+            "type": self.type,
+            "payload": self.payload,
+            "prev": self.prev,
+            "hash": self.hash,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """Build an event from a parsed line whose keys were already checked."""
+        return cls(
+            seq=data["seq"],
+            t=data["t"],
+            ms=data["ms"],
+            actor=data["actor"],
+            type=data["type"],
+            payload=data["payload"],
+            prev=data["prev"],
+            hash=data["hash"],
+        )

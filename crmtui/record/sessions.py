@@ -1,0 +1,97 @@
+"""Finding sessions left unfinished (crashed or quit mid-way) so they can be resumed or closed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from crmtui.record import events as ev
+from crmtui.record.errors import RecordingError
+from crmtui.record.format import FORMAT_NAME
+from crmtui.record.verify import scan
+
+_BLOCK = 65536
+
+
+def _first_line(path: Path) -> bytes:
+    with path.open("rb") as handle:
+        return handle.readline()
+
+
+def _last_line(path: Path) -> bytes | None:
+    """The last line of ``path`` if it ends with a newline; None for a partial last line."""
+    with path.open("rb") as handle:
+        handle.seek(0, os.SEEK_END)
+        end = handle.tell()
+        if end == 0:
+            return None
+        handle.seek(end - 1)
+        if handle.read(1) != b"\n":
+            return None
+        # Read backwards block by block until the newline before the last line shows up.
+        tail = b""
+        pos = end - 1  # tail always covers [pos, end - 1): the last line, sans newline
+        while pos > 0:
+            step = min(_BLOCK, pos)
+            pos -= step
+            handle.seek(pos)
+            tail = handle.read(step) + tail
+            cut = tail.rfind(b"\n")
+            if cut >= 0:
+                return tail[cut + 1 :]
+        return tail
+
+
+def _parse(raw: bytes) -> dict[str, Any] | None:
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
+def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = None) -> list[Path]:
+    """Recordings under ``directory`` (recursively) that have no ``end`` event.
+
+    This is a quick check of each file's first and last line, meant for the "resume or
+    close?" prompt; :meth:`Recorder.resume` verifies the whole chain before appending.
+    Files that are not crmtui recordings are ignored.
+
+    Args:
+        directory: Folder to search (missing folder -> empty list).
+        actor_id: Only sessions whose header actor has this id.
+
+    Returns:
+        Paths sorted by name (the default names start with the start time, so oldest first).
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        return []
+    found = []
+    for path in sorted(root.rglob("*.jsonl")):
+        try:
+            header = _parse(_first_line(path))
+            if header is None or header.get("format") != FORMAT_NAME:
+                continue
+            actor = header.get("actor")
+            if actor_id is not None and (
+                not isinstance(actor, dict) or actor.get("id") != actor_id
+            ):
+                continue
+            last = _last_line(path)
+        except OSError:
+            continue
+        if last is None:
+            # A partial last line (crash mid-write): rare, so let the full check decide.
+            try:
+                if not scan(path)[0].finished:
+                    found.append(path)
+            except RecordingError:
+                continue
+            continue
+        last_obj = _parse(last)
+        if last_obj is None or last_obj.get("type") != ev.END or last_obj.get("kind") == "header":
+            found.append(path)
+    return found

@@ -1,0 +1,123 @@
+"""Text metrics for ``fuzzy_match`` instances (``knowledge_qa``), after upstream CRMArena.
+
+:func:`normalize_answer`, :func:`exact_match` and :func:`f1_score` follow upstream's
+``crm_sandbox/agents/utils.py`` exactly (SQuAD-style normalisation plus underscore and
+typographic-quote handling; bag-of-token F1). Upstream also reports BLEU (sacrebleu) and
+ROUGE (the ``rouge`` package); neither package is a dependency here, so :func:`bleu_score`
+re-implements sacrebleu 2.x sentence BLEU on the normalised text (13a tokenisation reduces
+to whitespace splitting once punctuation is gone) and :func:`rouge_l` computes the plain
+token-LCS ROUGE-L F1. The ``rouge`` package's own ROUGE-L differs in detail (unique-word
+denominators, union-LCS over sentences), so treat ``rouge_l`` as close, not identical. The
+reward is F1 in every mode, so these two never change a score.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections import Counter
+from typing import Any
+
+_PUNCTUATION = frozenset(string.punctuation) | {"\u2018", "\u2019", "\u00b4", "`"}
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+def normalize_answer(text: str) -> str:
+    """Upstream answer normalisation.
+
+    ``_`` -> space, lowercase, every ASCII punctuation character and ‘ ’ ´ ` -> space, the
+    words a/an/the removed, whitespace collapsed, stripped.
+    """
+    text = text.replace("_", " ").lower()
+    text = "".join(" " if ch in _PUNCTUATION else ch for ch in text)
+    text = _ARTICLES.sub(" ", text)
+    return " ".join(text.split()).strip()
+
+
+def exact_match(prediction: str, gold: str) -> bool:
+    """True when both normalise to the same string."""
+    return normalize_answer(prediction) == normalize_answer(gold)
+
+
+def f1_score(prediction: str, gold: str) -> float:
+    """Bag-of-tokens F1 between the normalised strings (0 when nothing overlaps)."""
+    pred_tokens = normalize_answer(prediction).split()
+    gold_tokens = normalize_answer(gold).split()
+    common = Counter(pred_tokens) & Counter(gold_tokens)
+    same = sum(common.values())
+    if same == 0:
+        return 0.0
+    precision = same / len(pred_tokens)
+    recall = same / len(gold_tokens)
+    return 2 * precision * recall / (precision + recall)
+
+
+def _ngrams(tokens: list[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def bleu_score(prediction: str, gold: str, max_order: int = 4) -> float:
+    """Sentence BLEU in [0, 1] as sacrebleu 2.x computes it with its defaults.
+
+    Defaults mirrored: ``exp`` smoothing, effective order off, brevity penalty, one reference.
+    With effective order off, a prediction shorter than ``max_order`` tokens scores ~0.
+    """
+    hyp = normalize_answer(prediction).split()
+    ref = normalize_answer(gold).split()
+    precisions = [0.0] * max_order
+    smooth = 1.0
+    for n in range(1, max_order + 1):
+        total = max(0, len(hyp) - n + 1)
+        if total == 0:
+            break
+        hyp_counts = _ngrams(hyp, n)
+        correct = sum((hyp_counts & _ngrams(ref, n)).values())
+        if correct == 0:
+            smooth *= 2
+            precisions[n - 1] = 100.0 / (smooth * total)
+        else:
+            precisions[n - 1] = 100.0 * correct / total
+    if not hyp:
+        return 0.0
+    bp = 1.0 if len(hyp) >= len(ref) else math.exp(1 - len(ref) / len(hyp))
+    # sacrebleu's my_log(0) is a huge negative number, so any zero precision gives ~0.
+    log_sum = sum(math.log(p) if p > 0 else -9999999999 for p in precisions)
+    return bp * math.exp(log_sum / max_order) / 100.0  # upstream reports score / 100
+
+
+def rouge_l(prediction: str, gold: str) -> float:
+    """ROUGE-L F1 over normalised tokens (longest common subsequence)."""
+    hyp = normalize_answer(prediction).split()
+    ref = normalize_answer(gold).split()
+    if not hyp or not ref:
+        return 0.0
+    # Two-row LCS table: O(len(hyp) * len(ref)) time, O(len(ref)) memory.
+    previous = [0] * (len(ref) + 1)
+    for token in hyp:
+        current = [0] * (len(ref) + 1)
+        for j, other in enumerate(ref, start=1):
+            current[j] = previous[j - 1] + 1 if token == other else max(previous[j], current[j - 1])
+        previous = current
+    lcs = previous[-1]
+    if lcs == 0:
+        return 0.0
+    precision, recall = lcs / len(hyp), lcs / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+def all_metrics(prediction: str, gold: str) -> dict[str, Any]:
+    """The fuzzy-match metrics dict: ``em``, ``f1``, ``bleu``, ``rouge_l``.
+
+    ``empty_prediction`` is set when the prediction normalises to nothing: upstream's
+    ROUGE raises there and run_tasks records reward 0, which F1 = 0 reproduces.
+    """
+    metrics: dict[str, Any] = {
+        "em": exact_match(prediction, gold),
+        "f1": f1_score(prediction, gold),
+        "bleu": bleu_score(prediction, gold),
+        "rouge_l": rouge_l(prediction, gold),
+    }
+    if not normalize_answer(prediction):
+        metrics["empty_prediction"] = True
+    return metrics

@@ -1,0 +1,76 @@
+"""Fuzzy-match metrics against hand-computed values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from crmtui.scoring import all_metrics, bleu_score, exact_match, f1_score, normalize_answer, rouge_l
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [
+        ("The Quick_Brown fox!", "quick brown fox"),
+        ("  An apple, a day.  ", "apple day"),
+        ("Don’t ‘quote’ me´s `now`", "don t quote me s now"),
+        ("theory anthem", "theory anthem"),  # only whole words are articles
+        ("A-B", "b"),  # '-' becomes a space, then the article 'a' goes
+        ("", ""),
+        ("e-mail:\tsupport@acme.com", "e mail support acme com"),
+    ],
+)
+def test_normalize_answer(raw: str, normalized: str) -> None:
+    assert normalize_answer(raw) == normalized
+
+
+def test_exact_match_is_on_normalised_text() -> None:
+    assert exact_match("The Answer.", "answer")
+    assert not exact_match("answers", "answer")
+
+
+def test_f1_hand_computed() -> None:
+    # pred tokens: reset router first (3); gold: reset router then modem (4); overlap 2.
+    # P = 2/3, R = 2/4, F1 = 2PR/(P+R) = (2/3) / (7/6) = 4/7.
+    assert f1_score("Reset the router first.", "reset router then modem") == pytest.approx(4 / 7)
+    # Repeated tokens count with multiplicity (Counter intersection): overlap min(3,1)=1.
+    # P = 1/3, R = 1/1 -> F1 = 0.5
+    assert f1_score("ok ok ok", "ok") == pytest.approx(0.5)
+    assert f1_score("nothing shared", "other words") == 0.0
+    assert f1_score("", "gold") == 0.0
+    assert f1_score("The same words", "same WORDS") == 1.0
+
+
+def test_rouge_l_hand_computed() -> None:
+    # hyp: a b c d (normalised: "b c d" because 'a' is an article) -> use non-article tokens.
+    # hyp x y z w, ref x z w q: LCS = x z w = 3; P = 3/4, R = 3/4 -> 0.75
+    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75)
+    assert rouge_l("", "x") == 0.0
+    assert rouge_l("p q", "r s") == 0.0
+
+
+def test_bleu_hand_computed() -> None:
+    assert bleu_score("the cat sat on mat today", "the cat sat on mat today") == pytest.approx(1.0)
+    # hyp = ref minus its last token: 4 tokens vs 5 (after 'the' is removed: cat sat on mat
+    # today vs cat sat on mat today now). precisions all 1 -> BLEU = BP = exp(1 - 6/5).
+    assert bleu_score("cat sat on mat today", "cat sat on mat today now") == pytest.approx(
+        math.exp(1 - 6 / 5)
+    )
+    # Fewer than four tokens with effective order off (sacrebleu default) -> ~0.
+    assert bleu_score("cat sat", "cat sat") < 1e-6
+    assert bleu_score("", "x") == 0.0
+
+
+def test_bleu_exp_smoothing_for_missing_ngrams() -> None:
+    # hyp w1..w4 = "p q r s", ref "p q x s": 1-grams 3/4, 2-grams 1/3 (p q),
+    # 3-grams 0 of 2 -> 100/(2*2) %, 4-grams 0 of 1 -> 100/(4*1) %.
+    expected = math.exp((math.log(0.75) + math.log(1 / 3) + math.log(1 / 4) + math.log(1 / 4)) / 4)
+    assert bleu_score("p q r s", "p q x s") == pytest.approx(expected)
+
+
+def test_all_metrics_shape_and_empty_prediction_flag() -> None:
+    metrics = all_metrics("Reset the router first.", "reset router then modem")
+    assert set(metrics) == {"em", "f1", "bleu", "rouge_l"}
+    assert metrics["em"] is False and metrics["f1"] == pytest.approx(4 / 7)
+    assert all_metrics("...", "x")["empty_prediction"] is True
