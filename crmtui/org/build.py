@@ -1,0 +1,121 @@
+"""Build a generated org file and its task files: generate -> write org -> build tasks.
+
+``build_org(out)`` writes three files side by side: ``out`` (the SQLite org),
+``out.with_suffix(".tasks.json")`` (task rows in the Hugging Face format) and
+``out.with_suffix(".solutions.json")`` (how each gold answer was computed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crmtui.errors import ConfigError
+from crmtui.org.generator.config import scale_config
+
+Progress = Callable[[str, float], None]
+
+#: Task instances per type for each scale (small keeps the sample org quick to build).
+PER_TYPE = {"small": 10, "full": 130, "stress": 130}
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What :func:`build_org` produced.
+
+    Attributes:
+        path: The org file.
+        tasks_path: The task rows (JSON list).
+        solutions_path: Solver name, parameters and evidence per task idx (JSON object).
+        counts: Rows per object.
+        seconds: Wall time of the whole build.
+        digest: Content digest of the org's tables.
+    """
+
+    path: Path
+    tasks_path: Path
+    solutions_path: Path
+    counts: dict[str, int]
+    seconds: float
+    digest: str
+
+
+def build_org(
+    out: Path,
+    *,
+    seed: int = 7,
+    scale: str = "small",
+    name: str | None = None,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Generate an org, write it to ``out`` and build its tasks beside it.
+
+    Args:
+        out: Destination org file (replaced atomically if it exists).
+        seed: Generator and task seed.
+        scale: ``small``, ``full`` or ``stress``.
+        name: Org name stored in the org's meta (default: the file stem).
+        progress: Called with ``(stage label, fraction 0..1)`` as the build advances.
+
+    Returns:
+        Paths, row counts, elapsed seconds and the org digest.
+
+    Raises:
+        ConfigError: Unknown scale or a seed that is not an integer.
+        OrgError: The org file cannot be written.
+        CrmtuiError: The task builder cannot make enough instances.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"seed must be an integer, got {seed!r}")
+    scale_config(scale)  # fail on a bad scale before any work
+    # Imported here: store and tasks pull in SQLite/FTS and solver code the CLI may not need.
+    from crmtui.data.schema import builtin_schema
+    from crmtui.org.generator import generate
+    from crmtui.org.store import write_org
+    from crmtui.org.tasks import build_tasks
+
+    out = Path(out).expanduser()
+    report = progress or (lambda stage, fraction: None)
+    started = time.perf_counter()
+
+    report("Generating data", 0.0)
+    generated = generate(seed=seed, scale=scale)
+    report("Writing org", 0.3)
+    meta = {
+        "seed": str(seed),
+        "scale": scale,
+        "source": "crmtui generator",
+        "name": name or out.stem,
+    }
+    org = write_org(out, builtin_schema(), generated.tables, meta=meta)
+    report("Building tasks", 0.7)
+    rows, solutions = build_tasks(generated, seed=seed, per_type=PER_TYPE[scale])
+    report("Writing tasks", 0.9)
+    tasks_path = out.with_suffix(".tasks.json")
+    solutions_path = out.with_suffix(".solutions.json")
+    _write_json(tasks_path, rows)
+    _write_json(solutions_path, solutions)
+    report("Done", 1.0)
+    return BuildResult(
+        path=out,
+        tasks_path=tasks_path,
+        solutions_path=solutions_path,
+        counts=generated.counts(),
+        seconds=time.perf_counter() - started,
+        digest=org.digest,
+    )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically so a reader never sees half a task file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

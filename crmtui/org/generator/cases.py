@@ -1,0 +1,240 @@
+"""Cases and their history: who got each case, transfers, handle time and status.
+
+Latent drivers, in the order they act: a product's popularity and seasonal month weights
+pick when cases about it arrive; its issue mix picks the problem; agents who specialise in an
+issue are routed more of it and close it faster; some agents hand cases on more often; the
+customer's state scales closure time.
+"""
+
+from __future__ import annotations
+
+import calendar
+import random
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from itertools import accumulate
+
+from crmtui.org.generator.catalog import ISSUES, Catalog
+from crmtui.org.generator.config import CASES_END, CASES_START, ScaleConfig, fmt_datetime
+from crmtui.org.generator.ids import IdFactory
+from crmtui.org.generator.people import People
+from crmtui.org.generator.texts import case_text
+
+Row = dict[str, str | None]
+
+# Typical hours to resolve each issue (same order as ISSUES).
+BASE_HOURS = (30.0, 40.0, 50.0, 6.0, 60.0, 70.0, 30.0, 45.0, 40.0, 55.0, 50.0, 8.0)
+# Priority weights (Low, Medium, High) per issue.
+PRIORITY_WEIGHTS = (
+    (5, 4, 1),
+    (2, 5, 3),
+    (2, 5, 3),
+    (4, 4, 2),
+    (2, 5, 3),
+    (1, 4, 5),
+    (5, 4, 1),
+    (1, 4, 5),
+    (2, 5, 3),
+    (1, 4, 5),
+    (4, 5, 1),
+    (6, 3, 1),
+)
+PRIORITIES = ("Low", "Medium", "High")
+# Cases still open at the end of the data window: the newest stay open.
+DATA_CLOSE_LIMIT = datetime(CASES_END.year, CASES_END.month, CASES_END.day, 23, 59)
+
+
+@dataclass
+class CasePlan:
+    """What a case is about, decided before orders exist."""
+
+    product: int
+    issue: int
+    customer: int
+    created: datetime
+    order_item_id: str = ""
+    order_date: date | None = None
+    # Planted policy check: (policy key, breached, "chat" or "email"), and the purchase lag
+    # in days it needs (see scenarios.py).
+    scenario: tuple[str, bool, str] | None = None
+    order_lag: int | None = None
+
+
+@dataclass
+class CaseRecord:
+    """A generated case with the timeline conversations need."""
+
+    id: str
+    plan: CasePlan
+    subject: str
+    description: str
+    status: str
+    # (agent index, time assigned), first assignment first
+    owners: list[tuple[int, datetime]] = field(default_factory=list)
+    closed: datetime | None = None
+
+
+def _month_years() -> dict[int, list[int]]:
+    years: dict[int, list[int]] = {}
+    for year in range(CASES_START.year, CASES_END.year + 1):
+        for month in range(1, 13):
+            if CASES_START <= datetime(year, month, 1).date() <= CASES_END:
+                years.setdefault(month, []).append(year)
+    return years
+
+
+def plan_cases(
+    cfg: ScaleConfig, rng: random.Random, catalog: Catalog, people: People
+) -> list[CasePlan]:
+    """Choose product, issue, customer and creation time for every case, oldest first."""
+    products = catalog.products
+    popularity = [p.popularity for p in products]
+    # Cumulative weights once: rng.choices re-sums plain weights on every call.
+    customer_cum = list(accumulate(c.weight for c in people.customers))
+    customer_range = range(len(people.customers))
+    years = _month_years()
+    plans = []
+    for product_index in rng.choices(range(len(products)), weights=popularity, k=cfg.cases):
+        product = products[product_index]
+        issues = list(product.issue_weights)
+        issue = rng.choices(issues, weights=[product.issue_weights[i] for i in issues])[0]
+        month = rng.choices(range(1, 13), weights=product.month_weights)[0]
+        year = rng.choice(years[month])
+        last_day = calendar.monthrange(year, month)[1]
+        if (year, month) == (CASES_END.year, CASES_END.month):
+            last_day = CASES_END.day
+        created = datetime(
+            year, month, rng.randint(1, last_day), rng.randint(7, 21), rng.randrange(60)
+        )
+        customer = rng.choices(customer_range, cum_weights=customer_cum)[0]
+        plans.append(CasePlan(product_index, issue, customer, created))
+    plans.sort(key=lambda p: p.created)
+    return plans
+
+
+def _route(rng: random.Random, people: People, issue: int) -> list[int]:
+    """Agent chain for one case: the first assignee, then each transfer target."""
+    agents = people.agents
+    weights = [6.0 if issue in a.specialties else 1.0 for a in agents]
+    chain = [rng.choices(range(len(agents)), weights=weights)[0]]
+    chance = agents[chain[0]].transfer_rate + (
+        0.0 if issue in agents[chain[0]].specialties else 0.08
+    )
+    while len(chain) < 4 and rng.random() < chance:
+        experts = [i for i, a in enumerate(agents) if issue in a.specialties and i != chain[-1]]
+        pool = experts or [i for i in range(len(agents)) if i != chain[-1]]
+        chain.append(rng.choice(pool))
+        chance = agents[chain[-1]].transfer_rate * 0.4
+    return chain
+
+
+def build_cases(
+    cfg: ScaleConfig,
+    rng: random.Random,
+    ids: dict[str, IdFactory],
+    catalog: Catalog,
+    people: People,
+    plans: list[CasePlan],
+) -> tuple[list[CaseRecord], dict[str, list[Row]]]:
+    """Generate Case and CaseHistory__c rows from the plans (orders must be built first)."""
+    case_rows: list[Row] = []
+    history: list[Row] = []
+    records: list[CaseRecord] = []
+    history_ids = ids["CaseHistory__c"]
+    for plan, case_id in zip(plans, ids["Case"].take(len(plans)), strict=True):
+        customer = people.customers[plan.customer]
+        product = catalog.products[plan.product]
+        chain = _route(rng, people, plan.issue)
+        last = people.agents[chain[-1]]
+        hours = (
+            BASE_HOURS[plan.issue]
+            * last.speed
+            * last.skill(plan.issue)
+            * people.state_speed[customer.state]
+            * rng.lognormvariate(0.0, 0.3)
+            * (1.0 + 0.5 * (len(chain) - 1))
+        )
+        first_assigned = plan.created + timedelta(minutes=rng.randint(1, 20))
+        closed: datetime | None = plan.created + timedelta(minutes=max(30, int(hours * 60)))
+        # The newest cases are mostly still open; a few older ones stall as well.
+        recent = (DATA_CLOSE_LIMIT - plan.created).days < 21
+        # Planted policy checks stay closed: the task asks about a finished conversation.
+        stalls = plan.scenario is None and rng.random() < (0.6 if recent else 0.03)
+        if closed > DATA_CLOSE_LIMIT or stalls:
+            closed = None
+        horizon = closed or min(DATA_CLOSE_LIMIT, plan.created + timedelta(days=10))
+        span = max((horizon - first_assigned).total_seconds(), 120.0)
+        marks = sorted(rng.uniform(0.1, 0.8) for _ in chain[1:])
+        times = [first_assigned] + [
+            first_assigned + timedelta(seconds=int(span * m) // 60 * 60) for m in marks
+        ]
+        if closed is not None:
+            status = "Closed"
+        elif len(chain) > 1 or rng.random() < 0.3:
+            status = "Escalated" if rng.random() < 0.4 else "Working"
+        else:
+            status = "New"
+        since = (plan.created.date() - plan.order_date).days if plan.order_date else None
+        subject, description = case_text(rng, ISSUES[plan.issue][0], product.name, since)
+        record = CaseRecord(
+            case_id,
+            plan,
+            subject,
+            description,
+            status,
+            list(zip(chain, times, strict=True)),
+            closed,
+        )
+        records.append(record)
+        case_rows.append(
+            {
+                "Id": case_id,
+                "AccountId": customer.account_id,
+                "ClosedDate": fmt_datetime(closed) if closed else None,
+                "ContactId": customer.contact_id,
+                "CreatedDate": fmt_datetime(plan.created),
+                "Description": description,
+                "IssueId__c": catalog.issue_ids[plan.issue],
+                "OrderItemId__c": plan.order_item_id,
+                "OwnerId": last.id,
+                "Priority": _priority(rng, plan),
+                "Status": status,
+                "Subject": subject,
+            }
+        )
+        history.append(_history(history_ids.next(), case_id, plan.created, "Case Creation"))
+        previous: str | None = None
+        for agent_index, when in record.owners:
+            agent_id = people.agents[agent_index].id
+            history.append(
+                _history(history_ids.next(), case_id, when, "Owner Assignment", previous, agent_id)
+            )
+            previous = agent_id
+        if closed is not None:
+            history.append(_history(history_ids.next(), case_id, closed, "Case Closed"))
+    return records, {"Case": case_rows, "CaseHistory__c": history}
+
+
+def _priority(rng: random.Random, plan: CasePlan) -> str:
+    # An agent who follows the safety policy marks the case High; keep the data consistent.
+    if plan.scenario is not None and plan.scenario[:2] == ("safety", False):
+        return "High"
+    return rng.choices(PRIORITIES, weights=PRIORITY_WEIGHTS[plan.issue])[0]
+
+
+def _history(
+    row_id: str,
+    case_id: str,
+    when: datetime,
+    what: str,
+    old: str | None = None,
+    new: str | None = None,
+) -> Row:
+    return {
+        "Id": row_id,
+        "CaseId__c": case_id,
+        "CreatedDate": fmt_datetime(when),
+        "Field__c": what,
+        "NewValue__c": new,
+        "OldValue__c": old,
+    }

@@ -1,0 +1,115 @@
+"""Orders and order items: one purchase behind every case plus background purchases.
+
+Each case's order is dated a few days to weeks before the case and contains the product the
+case is about, so ``Case.OrderItemId__c`` always points at a real purchase of the case's
+account. Prices come from the dated price book in force on the order date.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timedelta
+
+from crmtui.org.generator.cases import CasePlan
+from crmtui.org.generator.catalog import ISSUES, Catalog
+from crmtui.org.generator.config import (
+    CASES_END,
+    ORDERS_START,
+    ScaleConfig,
+    fmt_date,
+    fmt_number,
+    spread,
+)
+from crmtui.org.generator.ids import IdFactory
+from crmtui.org.generator.people import People
+
+Row = dict[str, str | None]
+# Mostly single items; pre-formatted because this is the hottest loop at large scales.
+QUANTITIES = tuple(fmt_number(q) for q in (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 3.0))
+
+
+# Days from purchase to case, for issues whose story needs a particular wait: cancelling
+# happens right away, a "late delivery" complaint needs the delivery estimate to have passed.
+ISSUE_LAGS = {"Cancel order": (1, 3), "Delayed delivery": (9, 30)}
+
+
+def _background_date(rng: random.Random, days: int) -> date:
+    # Holiday shopping: November and December get extra purchases.
+    while True:
+        day = ORDERS_START + timedelta(days=rng.randrange(days))
+        if day.month in (11, 12) or rng.random() < 0.75:
+            return day
+
+
+def build_orders(
+    cfg: ScaleConfig,
+    rng: random.Random,
+    ids: dict[str, IdFactory],
+    catalog: Catalog,
+    people: People,
+    plans: list[CasePlan],
+) -> dict[str, list[Row]]:
+    """Generate Order and OrderItem rows and set ``order_item_id`` on every plan."""
+    days = (CASES_END - ORDERS_START).days + 1
+    weights = [c.weight for c in people.customers]
+    # (date, customer index, plan index or -1)
+    specs: list[tuple[date, int, int]] = []
+    for index, plan in enumerate(plans):
+        lag = plan.order_lag
+        if lag is None:
+            lag = rng.randint(*ISSUE_LAGS.get(ISSUES[plan.issue][0], (2, 40)))
+        plan.order_date = max(plan.created.date() - timedelta(days=lag), ORDERS_START)
+        specs.append((plan.order_date, plan.customer, index))
+    background = max(cfg.orders - len(specs), 0)
+    customer_picks = rng.choices(range(len(people.customers)), weights=weights, k=background)
+    specs += [(_background_date(rng, days), c, -1) for c in customer_picks]
+    specs.sort()
+
+    n_products = len(catalog.products)
+    sizes = spread(cfg.order_items, len(specs), rng, minimum=1, maximum=n_products)
+    order_ids = ids["Order"].take(len(specs))
+    item_ids = ids["OrderItem"]
+    product_ids = [p.id for p in catalog.products]
+    prices = [
+        [(entry_id, fmt_number(price)) for entry_id, price in book] for book in catalog.entries
+    ]
+    draw = rng.random
+    orders: list[Row] = []
+    items: list[Row] = []
+    for (day, customer, plan_index), order_id, size in zip(specs, order_ids, sizes, strict=True):
+        book = catalog.book_for(datetime(day.year, day.month, day.day))
+        draft = plan_index < 0 and rng.random() < 0.08
+        orders.append(
+            {
+                "Id": order_id,
+                "AccountId": people.customers[customer].account_id,
+                "EffectiveDate": fmt_date(day),
+                "Pricebook2Id": catalog.book_ids[book],
+                "Status": "Draft" if draft else "Activated",
+            }
+        )
+        picks = rng.sample(range(n_products), size)
+        if plan_index >= 0:
+            wanted = plans[plan_index].product
+            if wanted in picks:
+                picks.remove(wanted)
+            else:
+                picks.pop()
+            picks.insert(0, wanted)
+        book_entries = prices[book]
+        for position, product_index in enumerate(picks):
+            entry_id, price = book_entries[product_index]
+            item_id = item_ids.next()
+            if position == 0 and plan_index >= 0:
+                plans[plan_index].order_item_id = item_id
+            items.append(
+                {
+                    "Id": item_id,
+                    "OrderId": order_id,
+                    "PriceBookEntryId": entry_id,
+                    "Product2Id": product_ids[product_index],
+                    "Quantity": QUANTITIES[int(draw() * len(QUANTITIES))],
+                    "UnitPrice": price,
+                }
+            )
+    return {"Order": orders, "OrderItem": items}
