@@ -1,0 +1,184 @@
+"""Prompt texts and prompt assembly for the agent strategies.
+
+The structure follows upstream CRMArena (instructions, few-shot examples, then
+``# Salesforce instance description`` + schema, then ``# Additional task context`` +
+``metadata.required`` and, in aided mode, ``metadata.optional``); the wording is our own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+__all__ = [
+    "ACT_INSTRUCTIONS",
+    "ACT_REMINDER",
+    "OBSERVATION_PREFIX",
+    "REACT_INSTRUCTIONS",
+    "REACT_REMINDER",
+    "TOOL_CALL_INSTRUCTIONS",
+    "TOOL_REMINDER",
+    "InstanceLike",
+    "build_messages",
+    "build_system_prompt",
+]
+
+OBSERVATION_PREFIX = "Salesforce instance output: "
+
+REACT_INSTRUCTIONS = """\
+You are an expert Salesforce user working with a {system}. Answer the user's request by \
+reasoning step by step and querying the data with SOQL or SOSL.
+
+Every reply you write must contain exactly two parts:
+1. one <thought> ... </thought> block with your reasoning for this step, and
+2. exactly one action: either <execute> a single SOQL or SOSL query </execute> to look \
+something up, or <respond> your final answer </respond> when you are done.
+
+Rules:
+- Write one action per reply and then stop; the result of an <execute> action is sent back to \
+you in the next message. Never write query results or observations yourself.
+- When the answer consists of several records, give them as one comma-separated string.
+- When nothing matches the request, respond with None.
+- Your last action must be a <respond> that contains only the answer, with no explanation.
+
+Example 1
+User: How many opportunities exist?
+<thought> Counting Opportunity records answers this. </thought>
+<execute> SELECT COUNT() FROM Opportunity </execute>
+Salesforce instance output: 100
+<thought> The count is 100, so that is the answer. </thought>
+<respond> 100 </respond>
+
+Example 2
+User: Find the phone number of the lead called Joe Smith.
+<thought> A text search over name fields will locate the lead. </thought>
+<execute> FIND {{Joe Smith}} IN NAME FIELDS RETURNING Lead(Name, Phone) </execute>
+Salesforce instance output: [{{'Name': 'Joe Smith', 'Phone': '(555) 010-2233'}}]
+<thought> The search returned exactly one lead with its phone number. </thought>
+<respond> (555) 010-2233 </respond>
+
+Example 3
+User: Which contacts have the last name Lee?
+<thought> Filtering Contact on LastName gives the matching records. </thought>
+<execute> SELECT Id, Name FROM Contact WHERE LastName = 'Lee' </execute>
+Salesforce instance output: [{{'Id': '003000000000001AAA', 'Name': 'Ana Lee'}}, \
+{{'Id': '003000000000002AAA', 'Name': 'Sam Lee'}}]
+<thought> Two contacts match; I list both Ids separated by a comma. </thought>
+<respond> 003000000000001AAA, 003000000000002AAA </respond>
+"""
+
+ACT_INSTRUCTIONS = """\
+You are an expert Salesforce user working with a {system}. Answer the user's request by \
+querying the data with SOQL or SOSL.
+
+Every reply you write must contain exactly one action: either <execute> a single SOQL or SOSL \
+query </execute> to look something up, or <respond> your final answer </respond> when you are \
+done. Do not add any other text.
+
+Rules:
+- Write one action per reply and then stop; the result of an <execute> action is sent back to \
+you in the next message. Never write query results or observations yourself.
+- When the answer consists of several records, give them as one comma-separated string.
+- When nothing matches the request, respond with None.
+- Your last action must be a <respond> that contains only the answer, with no explanation.
+
+Example 1
+User: How many opportunities exist?
+<execute> SELECT COUNT() FROM Opportunity </execute>
+Salesforce instance output: 100
+<respond> 100 </respond>
+
+Example 2
+User: Which contacts have the last name Lee?
+<execute> SELECT Id, Name FROM Contact WHERE LastName = 'Lee' </execute>
+Salesforce instance output: [{{'Id': '003000000000001AAA', 'Name': 'Ana Lee'}}, \
+{{'Id': '003000000000002AAA', 'Name': 'Sam Lee'}}]
+<respond> 003000000000001AAA, 003000000000002AAA </respond>
+"""
+
+TOOL_CALL_INSTRUCTIONS = """\
+You are an expert Salesforce user working with a {system}. Answer the user's request by \
+calling the tools you are given.
+
+Rules:
+- Call exactly one tool per reply; its result is sent back to you.
+- When you know the answer, call the respond tool with only the answer as its content, with no \
+explanation.
+- When the answer consists of several records, give them as one comma-separated string.
+- When nothing matches the request, respond with None.
+"""
+
+REACT_REMINDER = (
+    "Your reply did not follow the required format. Reply with <thought> your reasoning "
+    "</thought> followed by exactly one action: <execute> a SOQL or SOSL query </execute> or "
+    "<respond> your final answer </respond>."
+)
+
+ACT_REMINDER = (
+    "Your reply did not follow the required format. Reply with exactly one action: "
+    "<execute> a SOQL or SOSL query </execute> or <respond> your final answer </respond>."
+)
+
+TOOL_REMINDER = (
+    "Your reply did not contain a valid tool call. Call exactly one of the available tools "
+    "with arguments given as a JSON object; use the respond tool for your final answer."
+)
+
+_SYSTEM_NAME = "Salesforce instance"
+
+
+class _Metadata(Protocol):
+    required: str
+    optional: str
+
+
+class InstanceLike(Protocol):
+    """What prompt assembly needs from a task instance."""
+
+    @property
+    def query(self) -> str: ...
+
+    @property
+    def metadata(self) -> _Metadata: ...
+
+
+def build_system_prompt(
+    instructions: str,
+    *,
+    schema_text: str | None,
+    required: str | None,
+    optional: str | None,
+    aided: bool,
+) -> str:
+    """Instructions + schema section + additional task context, stripped.
+
+    Args:
+        instructions: One of the ``*_INSTRUCTIONS`` templates (``{system}`` is filled in).
+        schema_text: ``Schema.render_prompt_text()``; ``None`` leaves the schema out (upstream's
+            helper-tool prompt has none).
+        required: ``metadata.required``; the context section is added only when non-empty.
+        optional: ``metadata.optional``; added only when ``aided``.
+        aided: Upstream's ``--agent_eval_mode aided``.
+    """
+    prompt = instructions.format(system=_SYSTEM_NAME)
+    if schema_text:
+        prompt += "\n# Salesforce instance description\n" + schema_text + "\n"
+    if required and required.strip():
+        prompt += "\n# Additional task context\n" + required
+        if aided and optional and optional.strip():
+            prompt += "\n" + optional
+    elif aided and optional and optional.strip():
+        prompt += "\n" + optional
+    return prompt.strip()
+
+
+def build_messages(
+    system_prompt: str, query: str, *, single_user_message: bool
+) -> list[dict[str, Any]]:
+    """``[system, user]``, or one user message ``prompt + "\\n\\n" + query`` for models without
+    a system role (o1 family and the like)."""
+    if single_user_message:
+        return [{"role": "user", "content": system_prompt + "\n\n" + query.strip()}]
+    return [
+        {"role": "system", "content": system_prompt},
+        {"role": "user", "content": query.strip()},
+    ]

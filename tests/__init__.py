@@ -1,0 +1,1 @@
+"""crmtui test suite (a package so shared helpers import as ``tests.<module>``)."""

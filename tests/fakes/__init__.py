@@ -1,0 +1,1 @@
+"""Test doubles shared across test folders (fake OpenAI-compatible server)."""
