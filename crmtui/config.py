@@ -1,0 +1,58 @@
+"""Typed settings for the interactive app, built from CLI flags (and tests)."""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crmtui.play.timing import DEFAULT_IDLE_THRESHOLD
+
+
+def default_annotator() -> str:
+    """The annotator name: ``CRMTUI_ANNOTATOR``, else the login name."""
+    name = os.environ.get("CRMTUI_ANNOTATOR")
+    if name:
+        return name
+    try:
+        return getpass.getuser() or "annotator"
+    except (KeyError, OSError):  # no passwd entry (containers)
+        return "annotator"
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """Everything the play app needs to know before it starts.
+
+    Attributes:
+        tasks: Task source (``sample``, a file, ``hf:...``); None means the sample.
+        org: Org path or name; None means the sample org.
+        annotator: Who is playing (recorded as the actor id).
+        task: Only instances of this task type (code or abbreviation).
+        idx: Open this instance directly.
+        recordings: Root folder for recordings.
+        aided: Show ``metadata.optional`` (upstream's aided mode).
+        idle_threshold: Seconds without input that count as idle.
+        fsync: Sync every event to disk (turn off only in tests and benchmarks).
+    """
+
+    tasks: str | None = None
+    org: str | None = None
+    annotator: str = field(default_factory=default_annotator)
+    task: str | None = None
+    idx: int | None = None
+    recordings: Path = Path("recordings")
+    aided: bool = False
+    idle_threshold: float = DEFAULT_IDLE_THRESHOLD
+    fsync: bool = True
+
+    @property
+    def actor(self) -> dict[str, str]:
+        """The recorder's actor record for a human."""
+        return {"kind": "human", "id": self.annotator}
+
+    @property
+    def tasks_label(self) -> str:
+        """The task source as recorded in headers."""
+        return self.tasks or "sample"

@@ -1,0 +1,87 @@
+"""What an annotator has already done: results per instance from their recordings."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class InstanceStatus:
+    """The latest outcome of an actor's sessions on one instance.
+
+    Attributes:
+        idx: Instance idx.
+        reward: Reward of the latest submission, None if never submitted.
+        finished: Whether the latest session has an ``end`` event.
+        path: The latest session's recording.
+    """
+
+    idx: int
+    reward: float | None
+    finished: bool
+    path: Path
+
+    @property
+    def label(self) -> str:
+        """A short status for lists: ``✔ 1.00``, ``✘ 0.00``, ``open`` or ``abandoned``."""
+        if self.reward is not None:
+            return f"{'✔' if self.reward >= 1 else '✘'} {self.reward:.2f}"
+        return "abandoned" if self.finished else "unfinished"
+
+
+def actor_progress(
+    directory: str | os.PathLike[str], actor_id: str, tasks_source: str | None = None
+) -> dict[int, InstanceStatus]:
+    """Scan an actor's recordings; the newest session per instance wins.
+
+    A quick read (header, submit and end lines only, no hash check); corrupt files are
+    skipped here and reported by ``crmtui verify``.
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        return {}
+    found: dict[int, tuple[str, InstanceStatus]] = {}
+    for path in root.rglob("*.jsonl"):
+        status = _status(path, actor_id, tasks_source)
+        if status is None:
+            continue
+        started, item = status
+        if item.idx not in found or started >= found[item.idx][0]:
+            found[item.idx] = (started, item)
+    return {idx: item for idx, (_, item) in found.items()}
+
+
+def _status(
+    path: Path, actor_id: str, tasks_source: str | None
+) -> tuple[str, InstanceStatus] | None:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])
+    except (OSError, UnicodeDecodeError, IndexError, json.JSONDecodeError):
+        return None
+    if not isinstance(header, dict) or header.get("kind") != "header":
+        return None
+    if header.get("actor", {}).get("id") != actor_id:
+        return None
+    if tasks_source is not None and header.get("tasks_source") != tasks_source:
+        return None
+    reward: float | None = None
+    finished = False
+    for line in lines[1:]:
+        if '"type":"submit"' not in line and '"type":"end"' not in line:
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if event.get("type") == "submit":
+            reward = event.get("payload", {}).get("reward")
+        elif event.get("type") == "end":
+            finished = True
+    idx = header.get("instance", {}).get("idx")
+    if not isinstance(idx, int):
+        return None
+    return str(header.get("started_at", "")), InstanceStatus(idx, reward, finished, path)

@@ -1,0 +1,263 @@
+"""A play session: one actor solving one instance, with every action recorded.
+
+The Play screen calls these methods; they time, debounce, score and record. Nothing here
+imports textual, so the same session drives tests, the TUI and scripted humans.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crmtui.errors import CrmtuiError
+from crmtui.play.timing import DEFAULT_IDLE_THRESHOLD, ActiveTimer
+from crmtui.record.debounce import Debouncer
+from crmtui.record.recorder import Recorder
+
+ANSWER_DEBOUNCE_S = 1.0
+
+
+class SessionError(CrmtuiError):
+    """A play-session action that cannot happen now (e.g. submitting twice)."""
+
+
+@dataclass(frozen=True)
+class SessionScore:
+    """What a submission earned."""
+
+    reward: float
+    method: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+Scorer = Callable[[Any, str], SessionScore]
+
+
+def default_scorer(instance: Any, answer: str) -> SessionScore:
+    """Score with crmtui's default method (see :mod:`crmtui.scoring`)."""
+    from crmtui.scoring import score
+
+    result = score(instance.answer, instance.reward_metric, answer)
+    return SessionScore(float(result.reward), result.method, dict(result.details or {}))
+
+
+@dataclass
+class PlaySession:
+    """State and recording of one attempt at one instance.
+
+    Build with :meth:`begin`; call :meth:`start` when the instance is first shown.
+    """
+
+    instance: Any
+    org: Any
+    recorder: Recorder
+    timer: ActiveTimer
+    aided: bool = False
+    actor_label: str = ""
+    scorer: Scorer = default_scorer
+    debounce_s: float = ANSWER_DEBOUNCE_S
+    score: SessionScore | None = None
+    _answers: Debouncer[str] | None = None
+
+    def __post_init__(self) -> None:
+        self._answers = Debouncer(
+            lambda text: self._emit("answer_edit", {"text": text}),
+            window_ms=self.debounce_s * 1000,
+            clock=self.timer.clock,
+        )
+
+    @classmethod
+    def begin(
+        cls,
+        instance: Any,
+        org: Any,
+        *,
+        actor: dict[str, Any],
+        tasks_source: str,
+        recordings: str | Path | None = None,
+        aided: bool = False,
+        idle_threshold: float = DEFAULT_IDLE_THRESHOLD,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], dt.datetime] | None = None,
+        scorer: Scorer = default_scorer,
+        fsync: bool = True,
+    ) -> PlaySession:
+        """Create the recording (header written) and the session around it."""
+        recorder = Recorder.create(
+            recordings,
+            actor=actor,
+            instance=instance,
+            org=org,
+            tasks_source=tasks_source,
+            today=instance.today,
+            mode="aided" if aided else "default",
+            wall=wall,
+            monotonic=clock,
+            fsync=fsync,
+        )
+        return cls(
+            instance=instance,
+            org=org,
+            recorder=recorder,
+            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
+            aided=aided,
+            actor_label=f"{actor.get('kind', 'human')}: {actor.get('id', '?')}",
+            scorer=scorer,
+        )
+
+    @classmethod
+    def resume_from(
+        cls,
+        path: str | Path,
+        instance: Any,
+        org: Any,
+        *,
+        aided: bool = False,
+        idle_threshold: float = DEFAULT_IDLE_THRESHOLD,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], dt.datetime] | None = None,
+        scorer: Scorer = default_scorer,
+        fsync: bool = True,
+    ) -> PlaySession:
+        """Continue an unfinished recording (a ``resume`` event continues its hash chain)."""
+        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
+        actor = recorder.header.get("actor", {})
+        return cls(
+            instance=instance,
+            org=org,
+            recorder=recorder,
+            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
+            aided=aided,
+            actor_label=f"{actor.get('kind', 'human')}: {actor.get('id', '?')} (resumed)",
+            scorer=scorer,
+        )
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def today(self) -> dt.date | None:
+        """The instance's "today" (queries' date literals are relative to it)."""
+        return self.instance.today
+
+    @property
+    def active_seconds(self) -> float:
+        """Active time so far (pauses and idle periods excluded)."""
+        return self.timer.active()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the clock is paused."""
+        return self.timer.paused
+
+    @property
+    def submitted(self) -> bool:
+        """Whether an answer has been submitted."""
+        return self.score is not None
+
+    @property
+    def path(self) -> Path:
+        """The recording file."""
+        return self.recorder.path
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the clock (the instance is now on screen)."""
+        if not self.timer.started:
+            self.timer.start()
+
+    def note_input(self) -> None:
+        """Register user input; records an ``idle`` event after a long gap."""
+        idle = self.timer.note_input()
+        if idle is not None and not self.recorder.closed:
+            self.recorder.emit("idle", {"seconds": round(idle, 3)})
+
+    def record_browse(self, event_type: str, payload: dict[str, Any]) -> None:
+        """Record a browse action (open_object, sort, filter, search, ...)."""
+        self._emit(event_type, payload)
+
+    def record_query(
+        self,
+        text: str,
+        kind: str,
+        rows: int,
+        ms: float,
+        error_code: str | None,
+        error: str | None,
+    ) -> None:
+        """Record a console query and its outcome."""
+        self._emit(
+            "run_query",
+            {
+                "text": text,
+                "kind": kind,
+                "rows": int(rows),
+                "ms": round(float(ms), 3),
+                "error_code": error_code,
+                "error": error,
+            },
+        )
+
+    def answer_edited(self, text: str) -> None:
+        """Note an answer edit; edits within the debounce window become one event."""
+        if not self.submitted and self._answers is not None:
+            self._answers.push(text)
+
+    def flush_pending(self, force: bool = False) -> None:
+        """Record a pending answer edit once it has settled (or now, when ``force``)."""
+        if self._answers is None or self.recorder.closed:
+            return
+        if force:
+            self._answers.flush()
+        else:
+            self._answers.poll()
+
+    def submit(self, answer: str) -> SessionScore:
+        """Score ``answer``, record it with the revealed gold answer, and return the score."""
+        if self.submitted:
+            raise SessionError("this instance was already submitted")
+        self.flush_pending(force=True)
+        score = self.scorer(self.instance, answer)
+        self._emit(
+            "submit",
+            {
+                "answer": answer,
+                "reward": score.reward,
+                "scoring": score.method,
+                "gold": self.instance.answer,
+                "details": score.details,
+            },
+        )
+        self.score = score
+        return score
+
+    def pause(self) -> bool:
+        """Stop the clock (the screen hides the instance). False if already paused."""
+        if not self.timer.pause():
+            return False
+        self.flush_pending(force=True)
+        self._emit("pause", {})
+        return True
+
+    def resume(self) -> None:
+        """Restart the clock after a pause."""
+        if self.timer.paused:
+            self.timer.resume()
+            self._emit("resume", {})
+
+    def close(self, reason: str = "finished") -> None:
+        """Write the ``end`` event (idempotent)."""
+        if self.recorder.closed:
+            return
+        self.flush_pending(force=True)
+        reward = self.score.reward if self.score else None
+        self.recorder.close(reason, reward)
+
+    def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
+        if self.recorder.closed:
+            raise SessionError("the session is closed; open the instance again to continue")
+        self.recorder.emit(event_type, payload)

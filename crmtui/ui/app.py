@@ -1,0 +1,192 @@
+"""The crmtui Textual app: screens, app-wide commands and error handling only."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from crmtui.config import PlayConfig
+from crmtui.errors import CrmtuiError
+from crmtui.play.progress import actor_progress
+from crmtui.play.session import PlaySession, Scorer, default_scorer
+from crmtui.play.workspace import Workspace
+from crmtui.ui.screens.dialogs import ConfirmScreen
+from crmtui.ui.screens.loading import LoadingScreen
+from crmtui.ui.screens.picker import PickerScreen
+from crmtui.ui.screens.play import PlayScreen
+
+
+class CrmtuiApp(App[None]):
+    """Play CRMArena instances as a human annotator, with every action recorded."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "crmtui"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        config: PlayConfig,
+        *,
+        workspace: Workspace | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], dt.datetime] | None = None,
+        scorer: Scorer = default_scorer,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.workspace = workspace
+        self.clock = clock
+        self.wall = wall
+        self.scorer = scorer
+        self.picker: PickerScreen | None = None
+        self.session: PlaySession | None = None
+
+    def on_mount(self) -> None:
+        if self.workspace is not None:
+            self._workspace_ready(self.workspace)
+        else:
+            self.push_screen(LoadingScreen(self.config), self._workspace_ready)
+
+    # -- flow ------------------------------------------------------------------------------
+
+    def _status(self) -> dict[int, Any]:
+        assert self.workspace is not None
+        return actor_progress(
+            self.config.recordings, self.config.annotator, self.workspace.tasks_label
+        )
+
+    def _workspace_ready(self, workspace: Workspace | None) -> None:
+        if workspace is None:
+            return
+        self.workspace = workspace
+        self.picker = PickerScreen(workspace.tasks, self.config.annotator, self._status())
+        self.push_screen(self.picker)
+        if not self._offer_resume() and self.config.idx is not None:
+            self.open_instance(self.config.idx)
+
+    def _offer_resume(self) -> bool:
+        from crmtui.record.recorder import close_unfinished
+        from crmtui.record.sessions import find_unfinished
+
+        assert self.workspace is not None
+        unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
+        if not unfinished:
+            return False
+        latest, older = unfinished[-1], unfinished[:-1]
+        for path in older:
+            self._close_quietly(close_unfinished, path)
+        idx = _idx_of(latest)
+        if idx is None or idx not in self.workspace.tasks:
+            self._close_quietly(close_unfinished, latest)
+            return False
+
+        def answer(resume: bool | None) -> None:
+            if resume:
+                self.open_instance(idx, resume_path=latest)
+            else:
+                self._close_quietly(close_unfinished, latest)
+                if self.picker:
+                    self.picker.set_status(self._status())
+
+        self.push_screen(
+            ConfirmScreen(
+                f"An unfinished session on instance {idx} was found:\n{latest}\n\n"
+                "Resume it, or close it as abandoned?",
+                yes="Resume",
+                no="Close it",
+            ),
+            answer,
+        )
+        return True
+
+    def _close_quietly(self, close: Any, path: Any) -> None:
+        try:
+            close(path, "abandoned")
+        except CrmtuiError as exc:
+            self.notify(f"{path}: {exc}", severity="warning")
+
+    def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
+        self.open_instance(event.idx)
+
+    def open_instance(self, idx: int, resume_path: Any = None) -> None:
+        """Start (or resume) a recorded session on instance ``idx``."""
+        assert self.workspace is not None
+        try:
+            instance = self.workspace.tasks.get(idx)
+            options = dict(
+                aided=self.config.aided,
+                idle_threshold=self.config.idle_threshold,
+                clock=self.clock,
+                wall=self.wall,
+                scorer=self.scorer,
+                fsync=self.config.fsync,
+            )
+            if resume_path is not None:
+                session = PlaySession.resume_from(
+                    resume_path, instance, self.workspace.org, **options
+                )
+            else:
+                session = PlaySession.begin(
+                    instance,
+                    self.workspace.org,
+                    actor=self.config.actor,
+                    tasks_source=self.workspace.tasks_label,
+                    recordings=self.config.recordings,
+                    **options,
+                )
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return
+        self.session = session
+        self.push_screen(PlayScreen(session, next_instance=self._next_instance), self._play_ended)
+
+    def _play_ended(self, _: None) -> None:
+        self.session = None
+        if self.picker is not None:
+            self.picker.set_status(self._status())
+
+    def _next_instance(self) -> None:
+        self.pop_screen()
+        self._play_ended(None)
+        if self.picker is None:
+            return
+        idx = self.picker.next_unsolved()
+        if idx is None:
+            self.notify("Every instance in this list has been answered.")
+        else:
+            self.open_instance(idx)
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close("quit")
+
+    # -- command palette -------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.description:
+                action = binding.action
+                yield SystemCommand(
+                    binding.description,
+                    f"key: {binding.key}",
+                    lambda action=action: self.call_later(screen.run_action, action),
+                )
+
+
+def _idx_of(path: Any) -> int | None:
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            header = json.loads(handle.readline())
+        idx = header["instance"]["idx"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return idx if isinstance(idx, int) else None

@@ -1,0 +1,208 @@
+"""Small modal screens that dismiss with a typed value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from crmtui.play.views import OPERATORS, Condition
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask a yes/no question; dismisses with True for yes."""
+
+    BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes")]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "Cancel") -> None:
+        super().__init__()
+        self.question, self.yes_label, self.no_label = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, classes="dialog-text")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.yes_label, id="yes", variant="primary")
+                yield Button(self.no_label, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class TextPromptScreen(ModalScreen[str | None]):
+    """Ask for one line of text (search terms); dismisses with it, or None on Escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, placeholder: str = "", value: str = "") -> None:
+        super().__init__()
+        self.title_text, self.placeholder, self.value = title, placeholder, value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class FilterScreen(ModalScreen[Condition | None]):
+    """Build one field condition: field, operator, value."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, object_name: str, fields: list[str], field: str | None = None) -> None:
+        super().__init__()
+        self.object_name, self.fields, self.initial = object_name, fields, field
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"Filter {self.object_name}", classes="dialog-title")
+            yield Select(
+                [(f, f) for f in self.fields],
+                value=self.initial if self.initial in self.fields else self.fields[0],
+                id="filter-field",
+                allow_blank=False,
+            )
+            yield Select(
+                [(op, op) for op in OPERATORS], value="=", id="filter-op", allow_blank=False
+            )
+            yield Input(
+                placeholder="value (dates as YYYY-MM-DD; null for empty)", id="filter-value"
+            )
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Apply", id="apply", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#filter-value", Input).focus()
+
+    def _result(self) -> Condition:
+        return Condition(
+            field=str(self.query_one("#filter-field", Select).value),
+            op=str(self.query_one("#filter-op", Select).value),
+            value=self.query_one("#filter-value", Input).value,
+        )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(self._result())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(self._result() if event.button.id == "apply" else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PickScreen(ModalScreen[str | None]):
+    """Pick one entry from a filterable list (query history search)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, entries: list[str]) -> None:
+        super().__init__()
+        self.title_text, self.entries = title, entries
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Input(placeholder="type to filter", id="pick-filter")
+            yield OptionList(*self._options(""), id="pick-list")
+
+    def _options(self, needle: str) -> list[Option]:
+        lowered = needle.lower()
+        return [
+            Option(" ".join(e.split())[:200], id=str(i))
+            for i, e in enumerate(self.entries)
+            if lowered in e.lower()
+        ]
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        options = self.query_one("#pick-list", OptionList)
+        options.clear_options()
+        options.add_options(self._options(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        options = self.query_one("#pick-list", OptionList)
+        if options.option_count:
+            self.dismiss(self.entries[int(options.get_option_at_index(0).id or 0)])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.entries[int(event.option.id or 0)])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PauseScreen(ModalScreen[None]):
+    """Covers the instance while the clock is stopped."""
+
+    BINDINGS = [Binding("p", "resume", "Resume"), Binding("escape", "resume", "Resume")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(
+                "⏸  Paused — the instance is hidden and the clock is stopped.\n\n"
+                "Press p to resume.",
+                classes="dialog-text",
+            )
+
+    def action_resume(self) -> None:
+        self.dismiss(None)
+
+
+HELP_TEXT = """\
+[b]Regions[/b] (F-keys work anywhere; the letters when you are not typing)
+  F2  b      record browser                 F3  c      SOQL/SOSL console
+  F4  a      answer box                     Tab        next widget
+[b]Record browser[/b]
+  o          object list                    Enter      open table / record / follow link
+  s          sort by the column (again: desc)   /      full-text search (SOSL)
+  f          filter by a field              x          clear filter and search
+  [  ]       back / forward
+[b]Console[/b]
+  F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
+  F6         search the query history
+[b]Session[/b]
+  Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)
+  F7  p      pause: hide instance, stop clock   Escape back to the instance list
+  Ctrl+P     command palette                F1  ?      this help
+  Ctrl+Q     quit (the session is closed and recorded as quit)
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the keys."""
+
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog dialog-wide"):
+            yield Label("Help", classes="dialog-title")
+            yield Static(HELP_TEXT, classes="dialog-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def fields_of(schema: Any, object_name: str) -> list[str]:
+    """Field names of an object, for the filter dialog."""
+    return [f.name for f in schema.require(object_name).fields]

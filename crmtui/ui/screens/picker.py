@@ -1,0 +1,140 @@
+"""The instance picker: filter by task type, see what this annotator already did, pick one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label, Select
+
+from crmtui.data.tasktypes import TASK_ORDER, abbreviation
+from crmtui.play.progress import InstanceStatus
+
+
+def _excerpt(query: str, width: int = 90) -> str:
+    text = " ".join(query.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class PickerScreen(Screen[None]):
+    """Lists the instances; Enter opens one, n opens the next unsolved one."""
+
+    CSS_PATH = "picker.tcss"
+    BINDINGS = [
+        Binding("n", "next_unsolved", "Next unsolved"),
+        Binding("t", "focus_filter", "Task filter"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    class InstanceChosen(Message):
+        """Open this instance."""
+
+        def __init__(self, idx: int) -> None:
+            self.idx = idx
+            super().__init__()
+
+    def __init__(self, tasks: Any, annotator: str, status: dict[int, InstanceStatus]) -> None:
+        super().__init__()
+        self.tasks = tasks
+        self.annotator = annotator
+        self.status = status
+        self.task_filter: str | None = None
+
+    def compose(self) -> ComposeResult:
+        codes = [c for c in TASK_ORDER if c in set(self.tasks.task_codes)]
+        codes += [c for c in self.tasks.task_codes if c not in codes]
+        with Horizontal(id="picker-top"):
+            yield Label(f"Annotator: [b]{self.annotator}[/b]  ", id="picker-annotator")
+            yield Select(
+                [(f"{abbreviation(c)} · {c}", c) for c in codes],
+                prompt="All task types",
+                id="picker-filter",
+            )
+            yield Label("", id="picker-summary")
+        yield DataTable(id="picker-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_rows()
+        self.query_one("#picker-table").focus()
+
+    def set_status(self, status: dict[int, InstanceStatus]) -> None:
+        """Update done-markers (after a session ends)."""
+        self.status = status
+        self.refresh_rows()
+
+    def visible(self) -> list[Any]:
+        """Instances shown under the current filter."""
+        tasks = self.tasks.filter(task=self.task_filter) if self.task_filter else self.tasks
+        return list(tasks)
+
+    def refresh_rows(self) -> None:
+        """Rebuild the table."""
+        table = self.query_one("#picker-table", DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        table.add_column("idx", key="idx")
+        table.add_column("type", key="type")
+        table.add_column("done", key="done")
+        table.add_column("query", key="query")
+        rows = self.visible()
+        done = 0
+        for inst in rows:
+            status = self.status.get(inst.idx)
+            if status is not None and status.reward is not None:
+                done += 1
+            mark: Text | str = (
+                Text(status.label, style="green" if status and (status.reward or 0) >= 1 else "red")
+                if status
+                else ""
+            )
+            table.add_row(
+                str(inst.idx),
+                abbreviation(inst.task),
+                mark,
+                _excerpt(inst.query),
+                key=str(inst.idx),
+            )
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+        self.query_one("#picker-summary", Label).update(
+            f"  {done} of {len(rows)} solved · Enter: open · n: next unsolved"
+        )
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self.task_filter = None if event.value is Select.BLANK else str(event.value)
+        self.refresh_rows()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(self.InstanceChosen(int(event.row_key.value)))
+
+    def next_unsolved(self) -> int | None:
+        """The first visible instance without a submission, if any."""
+        for inst in self.visible():
+            status = self.status.get(inst.idx)
+            if status is None or status.reward is None:
+                return int(inst.idx)
+        return None
+
+    def action_next_unsolved(self) -> None:
+        idx = self.next_unsolved()
+        if idx is None:
+            self.notify("Every instance in this list has been answered.")
+        else:
+            self.post_message(self.InstanceChosen(idx))
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#picker-filter").focus()
+
+    def action_help(self) -> None:
+        from crmtui.ui.screens.dialogs import HelpScreen
+
+        self.app.push_screen(HelpScreen())

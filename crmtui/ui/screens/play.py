@@ -1,0 +1,258 @@
+"""The Play screen: metadata, query, record browser + console, and the answer box.
+
+Widgets post messages up; this screen forwards them to the :class:`PlaySession`
+(which records them) and asks the user through modal dialogs. No query, scoring or file
+work happens here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, TabbedContent, TabPane
+
+from crmtui.errors import CrmtuiError
+from crmtui.play.session import PlaySession
+from crmtui.ui.screens.dialogs import (
+    ConfirmScreen,
+    FilterScreen,
+    HelpScreen,
+    PauseScreen,
+    PickScreen,
+    TextPromptScreen,
+    fields_of,
+)
+from crmtui.ui.widgets.answer_box import AnswerBox
+from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
+from crmtui.ui.widgets.record_browser import RecordBrowser
+
+
+class PlayScreen(Screen[None]):
+    """A human solves one instance while every action is recorded."""
+
+    CSS_PATH = "play.tcss"
+    # F-keys work wherever focus is (letters would be typed into the editor or answer box);
+    # the single letters are shortcuts for when focus is not in a text field.
+    BINDINGS = [
+        Binding("f2", "focus_browser", "Browse"),
+        Binding("f3", "focus_console", "Console"),
+        Binding("f4", "focus_answer", "Answer"),
+        Binding("f7", "pause", "Pause"),
+        Binding("f9", "next_instance", "Next"),
+        Binding("f1", "help", "Help"),
+        Binding("p", "pause", "Pause", show=False),
+        Binding("a", "focus_answer", "Answer", show=False),
+        Binding("c", "focus_console", "Console", show=False),
+        Binding("b", "focus_browser", "Browse", show=False),
+        Binding("n", "next_instance", "Next", show=False),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("escape", "leave", "Instances"),
+    ]
+
+    def __init__(self, session: PlaySession, *, next_instance: Any = None) -> None:
+        super().__init__()
+        self.session = session
+        self._next_instance = next_instance
+        self._submitted = False
+
+    def compose(self) -> ComposeResult:
+        inst = self.session.instance
+        label = f"idx {inst.idx} · {inst.task} · {self.session.actor_label}"
+        yield StatusBar(label, id="status-bar")
+        with Horizontal(id="play-body"):
+            yield MetadataPanel(id="metadata-panel")
+            with Vertical(id="play-main"):
+                yield QueryPanel(id="query-panel")
+                with TabbedContent(id="work-tabs"):
+                    with TabPane("Browse", id="tab-browse"):
+                        yield RecordBrowser(
+                            self.session.org, self.session.today, id="record-browser"
+                        )
+                    with TabPane("Console", id="tab-console"):
+                        yield QueryConsole(self.session.org, self.session.today, id="query-console")
+                yield AnswerBox(id="answer-box")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        inst = self.session.instance
+        today = self.session.today.isoformat() if self.session.today else None
+        self.query_one(MetadataPanel).show(
+            inst.metadata.required,
+            inst.metadata.optional,
+            today,
+            self.session.org.schema,
+            self.session.aided,
+        )
+        self.query_one(QueryPanel).show(inst.query)
+        self.session.start()
+        self.set_interval(1.0, self._tick)
+        self._tick()
+        self.query_one("#object-list").focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(self.size.width < 150, "narrow")
+
+    # -- clock -----------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.session.flush_pending()
+        bar = self.query_one(StatusBar)
+        bar.active_seconds = self.session.active_seconds
+        bar.state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+
+    def on_key(self, event: events.Key) -> None:
+        self.session.note_input()
+
+    def on_click(self, event: events.Click) -> None:
+        self.session.note_input()
+
+    # -- recorded actions ------------------------------------------------------------------
+
+    def on_record_browser_browsed(self, event: RecordBrowser.Browsed) -> None:
+        self._safely(self.session.record_browse, event.event_type, event.payload)
+
+    def on_query_console_query_ran(self, event: QueryConsole.QueryRan) -> None:
+        self._safely(
+            self.session.record_query,
+            event.text,
+            event.kind,
+            event.rows,
+            event.ms,
+            event.error_code,
+            event.error,
+        )
+
+    def on_answer_box_edited(self, event: AnswerBox.Edited) -> None:
+        self.session.answer_edited(event.text)
+
+    def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
+        answer = event.text.strip()
+        question = (
+            f"Submit the answer [b]{answer}[/b]?\nYou cannot change it afterwards."
+            if answer
+            else "Submit an EMPTY answer?\nYou cannot change it afterwards."
+        )
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._submit(answer)
+
+        self.app.push_screen(ConfirmScreen(question, yes="Submit"), done)
+
+    def _submit(self, answer: str) -> None:
+        try:
+            score = self.session.submit(answer)
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Submit failed")
+            return
+        self._submitted = True
+        self.query_one(AnswerBox).show_result(
+            score.reward, self.session.instance.answer, score.method
+        )
+        self._tick()
+
+    # -- dialogs asked for by widgets ------------------------------------------------------
+
+    def on_record_browser_filter_wanted(self, event: RecordBrowser.FilterWanted) -> None:
+        browser = self.query_one(RecordBrowser)
+        fields = fields_of(self.session.org.schema, event.object_name)
+
+        def done(condition: Any) -> None:
+            if condition is not None:
+                browser.apply_filter(condition)
+
+        self.app.push_screen(FilterScreen(event.object_name, fields, event.field), done)
+
+    def on_record_browser_search_wanted(self, event: RecordBrowser.SearchWanted) -> None:
+        browser = self.query_one(RecordBrowser)
+
+        def done(text: str | None) -> None:
+            if text:
+                browser.apply_search(text)
+
+        self.app.push_screen(
+            TextPromptScreen(f"Search {event.object_name}", "words; * and ? are wildcards"), done
+        )
+
+    def on_query_console_history_search_wanted(
+        self, event: QueryConsole.HistorySearchWanted
+    ) -> None:
+        console = self.query_one(QueryConsole)
+        entries = list(reversed(console.history.entries))
+        if not entries:
+            self.notify("No queries yet")
+            return
+
+        def done(choice: str | None) -> None:
+            if choice:
+                console.set_text(choice)
+
+        self.app.push_screen(PickScreen("Query history", entries), done)
+
+    # -- key actions -----------------------------------------------------------------------
+
+    def action_pause(self) -> None:
+        if not self.session.pause():
+            return
+        self._tick()
+
+        def resumed(_: None) -> None:
+            self.session.resume()
+            self._tick()
+
+        self.app.push_screen(PauseScreen(), resumed)
+
+    def action_focus_answer(self) -> None:
+        self.query_one("#answer-input").focus()
+
+    def action_focus_console(self) -> None:
+        self.query_one(TabbedContent).active = "tab-console"
+        self.query_one("#console-editor").focus()
+
+    def action_focus_browser(self) -> None:
+        self.query_one(TabbedContent).active = "tab-browse"
+        self.query_one("#object-list").focus()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_next_instance(self) -> None:
+        if not self._submitted:
+            self.notify("Submit an answer first (Ctrl+S)", severity="warning")
+            return
+        self.session.close("next")
+        if self._next_instance is not None:
+            self._next_instance()
+        else:
+            self.dismiss(None)
+
+    def action_leave(self) -> None:
+        if self._submitted:
+            self.session.close("next")
+            self.dismiss(None)
+            return
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self.session.close("abandoned")
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Leave this instance without submitting?\nThe session is recorded as abandoned.",
+                yes="Leave",
+            ),
+            done,
+        )
+
+    def _safely(self, fn: Any, *args: Any) -> None:
+        try:
+            fn(*args)
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Recording error")

@@ -1,0 +1,88 @@
+"""The answer box: free text, submit with confirmation, the reward after submission."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Input, Static
+
+
+class AnswerBox(Vertical):
+    """Type the answer; Ctrl+S (or the button) asks to submit it."""
+
+    BINDINGS = [Binding("ctrl+s", "submit", "Submit answer")]
+
+    class Edited(Message):
+        """The answer text changed."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    class SubmitRequested(Message):
+        """The user asked to submit ``text`` (the screen confirms first)."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Answer"
+        self.locked = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="answer-row"):
+            yield Input(
+                placeholder="Type the answer (an Id, a state, a month, None...)", id="answer-input"
+            )
+            yield Button("Submit", id="answer-submit", variant="primary")
+        yield Static("", id="answer-result")
+
+    @property
+    def text(self) -> str:
+        """The current answer text."""
+        return self.query_one("#answer-input", Input).value
+
+    def set_text(self, text: str) -> None:
+        """Set the answer text (agents and replay fill it)."""
+        self.query_one("#answer-input", Input).value = text
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if not self.locked:
+            self.post_message(self.Edited(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self.locked:
+            self.notify("Already submitted: press n for the next instance")
+            return
+        self.post_message(self.SubmitRequested(self.text))
+
+    def show_result(self, reward: float, gold: Any, method: str) -> None:
+        """Lock the box and show the reward and the (now revealed) gold answer."""
+        self.locked = True
+        self.query_one("#answer-input", Input).disabled = True
+        self.query_one("#answer-submit", Button).disabled = True
+        good = reward >= 1.0
+        text = Text(
+            "✔ correct" if good else ("✘ wrong" if reward == 0 else "≈ partial"),
+            style="bold green" if good else "bold red",
+        )
+        text.append(f"   reward {reward:.2f} ({method})   gold: ")
+        text.append(str(gold if gold is not None else "None"), style="bold")
+        text.append("   · n: next instance", style="dim")
+        self.query_one("#answer-result", Static).update(text)

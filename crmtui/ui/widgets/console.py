@@ -1,0 +1,168 @@
+"""The SOQL/SOSL console: a highlighted multi-line editor, results table, errors, history."""
+
+from __future__ import annotations
+
+import time
+from datetime import date
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Label, TextArea
+
+from crmtui.errors import CrmtuiError
+from crmtui.play.query_history import QueryHistory
+from crmtui.ui.widgets.records_table import cell
+
+MAX_SHOWN_ROWS = 2000
+
+
+class QueryConsole(Vertical):
+    """Write and run SOQL or SOSL against the org; results appear in a table below."""
+
+    BINDINGS = [
+        Binding("f5", "run_query", "Run query"),
+        Binding("ctrl+r", "run_query", "Run query", show=False),
+        Binding("ctrl+up", "history_older", "Older query", show=False),
+        Binding("ctrl+down", "history_newer", "Newer query", show=False),
+        Binding("f6", "history_search", "Query history"),
+    ]
+
+    class QueryRan(Message):
+        """A query finished (successfully or not): record it."""
+
+        def __init__(
+            self,
+            text: str,
+            kind: str,
+            rows: int,
+            ms: float,
+            error_code: str | None,
+            error: str | None,
+        ) -> None:
+            self.text, self.kind, self.rows, self.ms = text, kind, rows, ms
+            self.error_code, self.error = error_code, error
+            super().__init__()
+
+    class HistorySearchWanted(Message):
+        """The user wants to search the query history (the screen shows a picker)."""
+
+    class _Finished(Message):
+        def __init__(self, text: str, result: Any, error: CrmtuiError | None, ms: float) -> None:
+            self.text, self.result, self.error, self.ms = text, result, error, ms
+            super().__init__()
+
+    def __init__(self, org: Any, today: date | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.org = org
+        self.today = today
+        self.history = QueryHistory()
+        self.border_title = "SOQL / SOSL console"
+
+    def compose(self) -> ComposeResult:
+        editor = TextArea.code_editor("", language="sql", id="console-editor", soft_wrap=True)
+        editor.show_line_numbers = False
+        yield editor
+        yield Label(
+            "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
+        )
+        yield DataTable(id="console-results", zebra_stripes=True, cursor_type="row")
+
+    @property
+    def text(self) -> str:
+        """The editor's text."""
+        return self.query_one("#console-editor", TextArea).text
+
+    def set_text(self, text: str) -> None:
+        """Replace the editor's text (history recall, replay)."""
+        editor = self.query_one("#console-editor", TextArea)
+        editor.load_text(text)
+        editor.move_cursor(editor.document.end)
+
+    def run(self, text: str | None = None) -> None:
+        """Run ``text`` (default: the editor's text) in a worker."""
+        query = (text if text is not None else self.text).strip()
+        if not query:
+            self._status("Nothing to run: type a SOQL or SOSL query first.", error=True)
+            return
+        if text is not None:
+            self.set_text(query)
+        self.history.add(query)
+        self._status("Running…")
+        self._execute(query)
+
+    def action_run_query(self) -> None:
+        self.run()
+
+    def action_history_older(self) -> None:
+        entry = self.history.older()
+        if entry is not None:
+            self.set_text(entry)
+
+    def action_history_newer(self) -> None:
+        entry = self.history.newer()
+        if entry is not None:
+            self.set_text(entry)
+
+    def action_history_search(self) -> None:
+        self.post_message(self.HistorySearchWanted())
+
+    @work(thread=True, exclusive=True, group="console")
+    def _execute(self, text: str) -> None:
+        from crmtui.query import run
+
+        started = time.perf_counter()
+        try:
+            result = run(self.org, text, today=self.today)
+            error = None
+        except CrmtuiError as exc:
+            result, error = None, exc
+        self.post_message(
+            self._Finished(text, result, error, (time.perf_counter() - started) * 1000)
+        )
+
+    def on_query_console__finished(self, event: _Finished) -> None:
+        event.stop()
+        table = self.query_one("#console-results", DataTable)
+        kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
+        if event.error is not None:
+            table.clear(columns=True)
+            self._status(str(event.error), error=True)
+            self.post_message(
+                self.QueryRan(
+                    event.text,
+                    kind,
+                    0,
+                    event.ms,
+                    getattr(event.error, "code", type(event.error).__name__),
+                    str(event.error),
+                )
+            )
+            return
+        self.show_result(event.result)
+        rows = len(event.result.records)
+        total = getattr(event.result, "total_size", rows)
+        self._status(f"{total:,} rows · {event.ms:.0f} ms")
+        self.post_message(self.QueryRan(event.text, kind, total, event.ms, None, None))
+
+    def show_result(self, result: Any) -> None:
+        """Show a query result in the results table."""
+        table = self.query_one("#console-results", DataTable)
+        table.clear(columns=True)
+        columns = list(result.columns)
+        if not columns and getattr(result, "total_size", 0):
+            table.add_column("totalSize")
+            table.add_row(str(result.total_size))
+            return
+        for name in columns:
+            table.add_column(name, key=name)
+        for row in result.flat_rows()[:MAX_SHOWN_ROWS]:
+            table.add_row(*(cell(v) for v in row))
+
+    def _status(self, text: str, error: bool = False) -> None:
+        label = self.query_one("#console-status", Label)
+        label.update(text)
+        label.set_class(error, "error")

@@ -1,0 +1,99 @@
+"""The static regions of the play layout: system metadata, the query, and the status bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.markdown import Markdown
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from crmtui.data.schema import Schema
+
+
+def schema_text(schema: Schema) -> Text:
+    """The schema as rich text: objects, their fields with types and descriptions."""
+    text = Text()
+    for obj in schema:
+        text.append(obj.name, style="bold underline")
+        if obj.description:
+            text.append(f"  {obj.description}", style="dim italic")
+        text.append("\n")
+        for f in obj.fields:
+            text.append(f"  {f.name}", style="bold")
+            kind = f"→ {f.reference_to}" if f.reference_to else f.type
+            text.append(f" ({kind})", style="cyan")
+            if f.description:
+                text.append(f" {f.description}", style="dim")
+            text.append("\n")
+        text.append("\n")
+    return text
+
+
+class MetadataPanel(VerticalScroll):
+    """System metadata: task context, today's date, optional domain details and the schema."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "System metadata"
+
+    def compose(self) -> Any:
+        yield Static(id="metadata-text")
+
+    def show(
+        self,
+        required: str,
+        optional: str | None,
+        today: str | None,
+        schema: Schema,
+        aided: bool,
+    ) -> None:
+        """Render the context for one instance."""
+        parts: list[Any] = [Text("Task context", style="bold reverse"), Markdown(required or "-")]
+        if today and "today's date" not in (required or "").lower():
+            parts.append(Text(f"Today's date: {today}", style="bold yellow"))
+        if aided and optional:
+            parts += [
+                Text("\nDomain details (aided mode)", style="bold reverse"),
+                Markdown(optional),
+            ]
+        parts += [Text("\nSchema", style="bold reverse"), schema_text(schema)]
+        self.query_one("#metadata-text", Static).update(Group(*parts))
+
+
+class QueryPanel(VerticalScroll):
+    """The instance's query, as the agent would receive it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Query"
+
+    def compose(self) -> Any:
+        yield Static(id="query-text")
+
+    def show(self, query: str) -> None:
+        """Render the query text."""
+        self.query_one("#query-text", Static).update(Markdown(query))
+
+
+class StatusBar(Static):
+    """One line: instance, actor, active time and state."""
+
+    active_seconds: reactive[float] = reactive(0.0)
+    state: reactive[str] = reactive("")
+
+    def __init__(self, label: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.label = label
+
+    def render(self) -> Text:
+        from crmtui.play.timing import format_duration
+
+        text = Text(self.label, style="bold")
+        text.append(f"   ⏱ {format_duration(self.active_seconds)} active", style="green")
+        if self.state:
+            text.append(f"   {self.state}", style="bold yellow")
+        return text

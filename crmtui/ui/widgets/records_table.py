@@ -1,0 +1,107 @@
+"""A table of records that pages lazily: rows load in pages as the cursor nears the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable
+
+CELL_WIDTH = 40
+
+
+def cell(value: Any) -> Text | str:
+    """Render one value for a table cell: one line, truncated, NULL dimmed."""
+    if value is None:
+        return Text("—", style="dim")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = " ".join(str(value).split())
+    return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
+
+
+class RecordsTable(DataTable[Any]):
+    """A DataTable fed page by page; it asks for more rows instead of holding them all."""
+
+    BINDINGS = [
+        Binding("s", "sort_column", "Sort", tooltip="Sort by the column under the cursor"),
+    ]
+
+    class MoreRowsWanted(Message):
+        """The cursor is near the last loaded row; the owner should load the next page."""
+
+        def __init__(self, offset: int) -> None:
+            self.offset = offset
+            super().__init__()
+
+    class SortRequested(Message):
+        """The user asked to sort by a column."""
+
+        def __init__(self, column: str) -> None:
+            self.column = column
+            super().__init__()
+
+    class RecordChosen(Message):
+        """The user pressed Enter on a row."""
+
+        def __init__(self, record_id: str) -> None:
+            self.record_id = record_id
+            super().__init__()
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.columns_names: list[str] = []
+        self.ids: list[str] = []
+        self.total = 0
+        self._loading = False
+
+    def reset(self, columns: list[str], total: int) -> None:
+        """Clear the table and set its columns and total row count."""
+        self.clear(columns=True)
+        self.columns_names = list(columns)
+        self.ids = []
+        self.total = total
+        # The owner is already fetching the first page: don't ask for it a second time.
+        self._loading = True
+        for name in columns:
+            self.add_column(name, key=name)
+
+    def append_page(self, ids: list[str], rows: list[list[Any]]) -> None:
+        """Append a fetched page of rows."""
+        for record_id, row in zip(ids, rows, strict=True):
+            key = f"{len(self.ids)}:{record_id}"
+            self.ids.append(record_id)
+            self.add_row(*(cell(v) for v in row), key=key)
+        self._loading = False
+
+    @property
+    def complete(self) -> bool:
+        """Whether every row of the view is loaded."""
+        return len(self.ids) >= self.total
+
+    def _want_more(self) -> None:
+        if not self._loading and not self.complete:
+            self._loading = True
+            self.post_message(self.MoreRowsWanted(len(self.ids)))
+
+    def watch_cursor_coordinate(self, old: Any, new: Any) -> None:
+        super().watch_cursor_coordinate(old, new)
+        if self.ids and new.row >= len(self.ids) - 20:
+            self._want_more()
+
+    def action_sort_column(self) -> None:
+        """Sort by the column under the cursor."""
+        if self.columns_names:
+            column = self.columns_names[min(self.cursor_column, len(self.columns_names) - 1)]
+            self.post_message(self.SortRequested(column))
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        self.post_message(self.SortRequested(str(event.column_key.value)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if 0 <= event.cursor_row < len(self.ids):
+            self.post_message(self.RecordChosen(self.ids[event.cursor_row]))

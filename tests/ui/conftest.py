@@ -1,0 +1,74 @@
+"""UI test fixtures: one small sample org per test session, a fake clock, a frozen wall."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crmtui.config import PlayConfig
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FrozenWall:
+    """A wall clock that advances 1 ms per call (deterministic timestamps)."""
+
+    def __init__(self) -> None:
+        self.moment = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        self.moment += dt.timedelta(milliseconds=1)
+        return self.moment
+
+
+@pytest.fixture(scope="session")
+def sample_org_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small sample org (and its tasks file) built once for the UI tests."""
+    from crmtui.org.build import build_org
+
+    out = tmp_path_factory.mktemp("ui-org") / "sample.db"
+    build_org(out, seed=7, scale="small", name="sample")
+    return out
+
+
+@pytest.fixture
+def workspace(sample_org_path: Path) -> Any:
+    """The org and its tasks, loaded."""
+    from crmtui.data.loaders import load_tasks
+    from crmtui.org.store import Org
+    from crmtui.play.workspace import Workspace
+
+    tasks_path = sample_org_path.with_suffix(".tasks.json")
+    return Workspace(
+        org=Org.open(sample_org_path), tasks=load_tasks(str(tasks_path)), tasks_label="sample"
+    )
+
+
+@pytest.fixture
+def play_config(tmp_path: Path) -> PlayConfig:
+    """Settings for a deterministic play session recorded under tmp."""
+    return PlayConfig(annotator="tester", recordings=tmp_path / "recordings", fsync=False)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def wall() -> FrozenWall:
+    return FrozenWall()

@@ -1,0 +1,218 @@
+"""Pilot tests: a human plays an instance end to end and every action is recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import DataTable, TabbedContent
+
+from crmtui.factory import build_play_app
+from crmtui.record.verify import load, verify
+from crmtui.ui.screens.picker import PickerScreen
+from crmtui.ui.screens.play import PlayScreen
+from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.record_browser import RecordBrowser
+from crmtui.ui.widgets.records_table import RecordsTable
+
+SIZE = (160, 48)
+
+
+async def _wait(pilot: Any, condition: Any, tries: int = 100) -> None:
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        await pilot.app.workers.wait_for_complete()
+        if condition():
+            return
+    raise AssertionError("condition not met in time")
+
+
+def _recording(config: Any, idx: int | None = None) -> Path:
+    files = sorted(Path(config.recordings).rglob("*.jsonl"))
+    if idx is not None:
+        files = [f for f in files if f"-idx{idx}-" in f.name]
+    assert files, "no recording written"
+    return files[-1]
+
+
+async def _open_first(pilot: Any) -> PlayScreen:
+    app = pilot.app
+    await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+    await pilot.press("enter")
+    await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
+    return app.screen
+
+
+async def test_picker_lists_instances_and_filters_by_type(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        table = app.screen.query_one("#picker-table", DataTable)
+        assert table.row_count == len(workspace.tasks)
+        app.screen.task_filter = "handle_time"
+        app.screen.refresh_rows()
+        assert table.row_count == len(workspace.tasks.filter(task="handle_time"))
+
+
+async def test_browse_query_answer_submit_is_recorded(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        browser = screen.query_one(RecordBrowser)
+        objects = screen.query_one("#object-list")
+        await _wait(pilot, lambda: objects.option_count == 16)
+
+        # Open the Case table: the first page loads and the total is known.
+        objects.focus()
+        objects.highlighted = [o.id for o in objects._options].index("Case")
+        await pilot.press("enter")
+        table = screen.query_one(RecordsTable)
+        await _wait(pilot, lambda: table.row_count > 0)
+        assert table.total == workspace.org.count("Case")
+
+        # Sort by the column under the cursor, then open a record and follow a link.
+        table.focus()
+        await pilot.press("s")
+        await _wait(pilot, lambda: browser.current.sort_field == "Id" and table.row_count > 0)
+        await pilot.press("enter")
+        await _wait(pilot, lambda: browser.current.kind == "record")
+        panel = screen.query_one("#record-panel")
+        await _wait(pilot, lambda: panel.row_count > 0)
+        first_link = next(i for i, link in enumerate(panel._links) if link)
+        panel.focus()
+        panel.move_cursor(row=first_link)
+        await pilot.press("enter")
+        await _wait(
+            pilot,
+            lambda: (
+                browser.history.can_go_back
+                and browser.current.kind == "record"
+                and browser.current.object != "Case"
+            ),
+        )
+        await pilot.press("left_square_bracket")
+        await _wait(pilot, lambda: browser.current.object == "Case")
+
+        # Run a console query, then a broken one.
+        await pilot.press("f3")
+        console = screen.query_one(QueryConsole)
+        assert screen.query_one(TabbedContent).active == "tab-console"
+        console.set_text("SELECT Id, Name FROM Issue__c ORDER BY Name LIMIT 3")
+        await pilot.press("f5")
+        results = console.query_one("#console-results", DataTable)
+        await _wait(pilot, lambda: results.row_count == 3)
+        console.set_text("SELECT Nope FROM Case")
+        await pilot.press("f5")
+        await _wait(
+            pilot, lambda: "INVALID_FIELD" in str(console.query_one("#console-status").render())
+        )
+
+        # Answer, submit, confirm.
+        await pilot.press("f4")
+        await pilot.press(*"None")
+        clock.advance(2)
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.05)
+        await pilot.press("y")
+        await _wait(pilot, lambda: screen.session.submitted)
+        first_idx = screen.session.instance.idx
+        # Next opens the next unsolved instance in a new session.
+        await pilot.press("f9")
+        await _wait(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen is not screen)
+        assert app.screen.session.instance.idx != first_idx
+
+    path = _recording(play_config, first_idx)
+    assert verify(path).ok
+    rec = load(path)
+    types = [e.type for e in rec.events]
+    for expected in [
+        "open_object",
+        "sort",
+        "open_record",
+        "follow_link",
+        "back",
+        "run_query",
+        "answer_edit",
+        "submit",
+        "end",
+    ]:
+        assert expected in types, (expected, types)
+    browse = [e for e in rec.events if e.type in {"open_object", "sort", "open_record"}]
+    assert all(e.payload["query"].startswith("SELECT") for e in browse)
+    queries = [e.payload for e in rec.events if e.type == "run_query"]
+    assert queries[0]["rows"] == 3 and queries[0]["error_code"] is None
+    assert queries[1]["error_code"] == "INVALID_FIELD"
+    submit = next(e for e in rec.events if e.type == "submit")
+    assert submit.payload["answer"] == "None"
+    assert submit.payload["gold"] == screen.session.instance.answer
+    assert rec.events[-1].type == "end"
+
+
+async def test_pause_hides_the_instance_and_stops_the_clock(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        clock.advance(10)
+        await pilot.press("p")
+        await pilot.pause(0.05)
+        assert app.screen.__class__.__name__ == "PauseScreen"
+        clock.advance(300)
+        assert screen.session.active_seconds == 10
+        await pilot.press("p")
+        await pilot.pause(0.05)
+        assert app.screen is screen
+        clock.advance(5)
+        await pilot.press("tab")
+        assert 14.9 < screen.session.active_seconds < 15.1
+    types = [e.type for e in load(_recording(play_config)).events]
+    assert types.count("pause") == 1 and types.count("resume") == 1
+
+
+async def test_idle_gap_is_recorded(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first(pilot)
+        clock.advance(61)
+        await pilot.press("tab")
+        await pilot.pause(0.05)
+    idle = [e for e in load(_recording(play_config)).events if e.type == "idle"]
+    assert len(idle) == 1 and idle[0].payload["seconds"] >= 61
+
+
+async def test_unfinished_session_is_offered_for_resume(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        idx = screen.session.instance.idx
+        # Simulate a crash: release the file without an end event.
+        screen.session.recorder.suspend()
+        app.session = None
+    app2 = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app2.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: app2.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await _wait(pilot, lambda: isinstance(app2.screen, PlayScreen))
+        assert app2.screen.session.instance.idx == idx
+    path = _recording(play_config)
+    assert verify(path).ok
+    types = [e.type for e in load(path).events]
+    assert "resume" in types and types[-1] == "end"
+
+
+async def test_table_pages_without_duplicates(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        browser = screen.query_one(RecordBrowser)
+        from crmtui.play.views import TableView
+
+        browser.show(TableView("OrderItem"))
+        table = screen.query_one(RecordsTable)
+        await _wait(pilot, lambda: table.row_count > 0)
+        assert table.row_count == 200
+        # Scrolling to the end of the loaded rows fetches the next page, once.
+        table.focus()
+        table.move_cursor(row=199)
+        await _wait(pilot, lambda: table.row_count >= 400)
+        assert len(set(table.ids)) == len(table.ids) == 400
+        assert table.total == workspace.org.count("OrderItem")

@@ -1,0 +1,126 @@
+"""PlaySession: timing, debounced answers, scoring and the recording it writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from crmtui.data.instances import Instance
+from crmtui.play.session import PlaySession, SessionError
+from crmtui.record.verify import load, verify
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def wall() -> dt.datetime:
+    return dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+
+INSTANCE = Instance.from_row(
+    {
+        "idx": 7,
+        "task": "best_region_identification",
+        "query": "Which state closes cases fastest?",
+        "answer": "OR",
+        "metadata": {"required": "- Today's date: 2024-03-01", "optional": "x"},
+        "reward_metric": "exact_match",
+    }
+)
+ORG = {"path": "/tmp/org.db", "digest": "d" * 64, "name": "sample"}
+
+
+def _session(tmp_path: Path, clock: Clock) -> PlaySession:
+    return PlaySession.begin(
+        INSTANCE,
+        ORG,
+        actor={"kind": "human", "id": "ann"},
+        tasks_source="sample",
+        recordings=tmp_path,
+        clock=clock,
+        wall=wall,
+        fsync=False,
+    )
+
+
+def test_full_session_is_recorded_and_verifies(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    assert session.today == dt.date(2024, 3, 1)
+    session.start()
+    session.record_browse("open_object", {"object": "Case", "query": "SELECT Id FROM Case"})
+    session.record_query("SELECT Id FROM Account", "soql", 3, 1.5, None, None)
+    for text in ["O", "OR", "ORR", "OR"]:
+        clock.now += 0.1
+        session.answer_edited(text)
+    clock.now += 5
+    session.flush_pending()
+    score = session.submit(" 'OR' ")
+    assert score.reward == 1.0 and score.method == "strict"
+    with pytest.raises(SessionError):
+        session.submit("OR")
+    session.close("finished")
+    session.close("again")  # idempotent
+
+    assert verify(session.path).ok
+    rec = load(session.path)
+    assert rec.header["instance"] == {
+        "idx": 7,
+        "task": "best_region_identification",
+        "query": "Which state closes cases fastest?",
+        "reward_metric": "exact_match",
+    }
+    types = [e.type for e in rec.events]
+    assert types == ["open_object", "run_query", "answer_edit", "submit", "end"]
+    assert rec.events[2].payload == {"text": "OR"}
+    assert rec.events[3].payload["gold"] == "OR"
+    assert rec.events[-1].payload["reward"] == 1.0
+
+
+def test_pause_and_idle_are_recorded(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    session.start()
+    clock.now += 5
+    assert session.pause() is True
+    assert session.pause() is False
+    clock.now += 100
+    session.resume()
+    clock.now += 70
+    session.note_input()
+    session.close("quit")
+    events = load(session.path).events
+    assert [e.type for e in events] == ["pause", "resume", "idle", "end"]
+    assert events[2].payload["seconds"] == pytest.approx(70)
+    assert session.active_seconds == pytest.approx(5)
+
+
+def test_closed_session_refuses_actions(tmp_path: Path) -> None:
+    session = _session(tmp_path, Clock())
+    session.close("abandoned")
+    with pytest.raises(SessionError):
+        session.record_browse("back", {"query": None})
+
+
+def test_resume_continues_the_chain(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    session.start()
+    session.record_browse("open_object", {"object": "Case", "query": "SELECT Id FROM Case"})
+    session.recorder.suspend()
+    resumed = PlaySession.resume_from(session.path, INSTANCE, ORG, clock=clock, wall=wall,
+                                      fsync=False)
+    resumed.start()
+    resumed.submit("CA")
+    resumed.close("finished")
+    rec = load(session.path)
+    assert verify(session.path).ok
+    assert [e.type for e in rec.events] == ["open_object", "resume", "submit", "end"]
+    assert rec.events[2].payload["reward"] == 0.0
