@@ -1,0 +1,124 @@
+"""``crmtui compare``: two or more attempts at one instance, aligned step by step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from crmtui.errors import ConfigError
+from crmtui.record.verify import Recording, load
+from crmtui.scoring.compare import (
+    compare as compare_recordings,
+)
+from crmtui.scoring.compare import (
+    default_solutions_path,
+    load_solutions,
+    recordings_for_idx,
+)
+from crmtui.scoring.rerun import result_ids_for
+from crmtui.scoring.trajectory import ResultIds
+
+DEFAULT_DIR = Path("recordings")
+
+
+def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
+    if idx is None:
+        if len(paths) < 2:
+            raise click.UsageError("give two recordings (FILE_A FILE_B), or --idx N [DIR]")
+        for path in paths:
+            if path.is_dir():
+                raise click.UsageError(
+                    f"{path} is a folder; use --idx N {path} to compare "
+                    "every recording of one instance in it"
+                )
+        return [load(path) for path in paths]
+    if len(paths) > 1:
+        raise click.UsageError("with --idx give at most one folder")
+    root = paths[0] if paths else DEFAULT_DIR
+    if not root.is_dir():
+        raise ConfigError(f"no such folder: {root}")
+    found, skipped = recordings_for_idx(root, idx)
+    for item in skipped:
+        click.echo(f"Skipped {item.path}: {item.reason}", err=True)
+    if len(found) < 2:
+        raise ConfigError(
+            f"found {len(found)} valid recording(s) of idx {idx} in {root}; need two to compare"
+        )
+    return found
+
+
+def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], list[str]]:
+    runners: dict[tuple[object, object, object], ResultIds | None] = {}
+    lookups: list[ResultIds | None] = []
+    notes: list[str] = []
+    for recording in recordings:
+        org = recording.header["org"]
+        key = (org.get("path"), org.get("digest"), recording.header.get("today"))
+        if key not in runners:
+            runners[key], note = result_ids_for(recording)
+            if note not in notes:
+                notes.append(note)
+        lookups.append(runners[key])
+    return lookups, notes
+
+
+@click.command("compare")
+@click.argument(
+    "paths", nargs=-1, type=click.Path(path_type=Path), metavar="FILE_A FILE_B... | --idx N [DIR]"
+)
+@click.option(
+    "--idx",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Compare every recording of instance N found under DIR "
+    "(default ./recordings), humans first.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json"]),
+    default=None,
+    help="md: Markdown (the default); json: the full comparison for scripts.",
+)
+@click.option(
+    "--solutions",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The org's solutions file (str(idx) -> evidence Ids). Default: "
+    "<org>.solutions.json beside the org named in the first recording, if present.",
+)
+@click.option(
+    "--rerun/--no-rerun",
+    default=True,
+    show_default=True,
+    help="Re-run each typed query on the recording's org (when present and unchanged) "
+    "so the records it returned (or aggregated) count as looked at.",
+)
+def compare(
+    paths: tuple[Path, ...], idx: int | None, fmt: str | None, solutions: Path | None, rerun: bool
+) -> None:
+    """Lay attempts at one instance side by side, aligned by the queries they ran and the
+    records they touched, with the first divergence marked.
+
+    For each actor: the answer, the reward, active time, number of queries and records
+    viewed, tokens and cost. With a solutions file, also which of the records the gold
+    answer rests on each actor looked at, and a verdict: solved, lucky guess (right
+    without the evidence), reasoning error (evidence seen, wrong answer) or missed
+    evidence. Records "looked at" are those a step names (opened, followed, or quoted in
+    a query) plus, with --rerun, the rows each typed query returns when re-run on the same org.
+
+    \b
+    Examples:
+      crmtui compare recordings/alice/a.jsonl recordings/gpt-4o/b.jsonl
+      crmtui compare --idx 650 recordings --format json
+    """
+    recordings = _gather(paths, idx)
+    source = solutions if solutions is not None else default_solutions_path(recordings[0])
+    solved = load_solutions(source) if source is not None else None
+    lookups, notes = _rerunners(recordings) if rerun else (None, [])
+    comparison = compare_recordings(recordings, solved, lookups)
+    comparison.notes.extend(notes)
+    text = comparison.to_json() + "\n" if fmt == "json" else comparison.to_markdown()
+    click.echo(text, nl=False)

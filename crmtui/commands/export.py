@@ -1,0 +1,45 @@
+"""``crmtui export DIR``: recordings as a Hugging Face dataset, flat JSONL or CSV results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from crmtui.record.export import FORMATS, export_folder
+
+
+@click.command("export")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    required=True,
+    help="hf: a Hugging Face dataset saved as Parquet (one row per session, events "
+    "included); jsonl: the same rows as JSON lines; csv: per-instance results.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet.",
+)
+def export(directory: Path, fmt: str, out: Path) -> None:
+    """Export every valid recording under DIRECTORY (searched recursively).
+
+    Tampered or unreadable recordings are skipped and listed on stderr. Each row says
+    whether the report counts the session (the latest finished, submitted one per actor
+    and instance). Load an hf export with
+    datasets.load_dataset("parquet", data_files="OUT/sessions.parquet").
+
+    \b
+    Examples:
+      crmtui export recordings --format hf --out baseline-dataset
+      crmtui export recordings --format csv --out results.csv
+    """
+    result = export_folder(directory, fmt, out)
+    for skipped in result.skipped:
+        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+    click.echo(f"Exported {result.sessions} session(s) to {result.path}")

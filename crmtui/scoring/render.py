@@ -1,0 +1,54 @@
+"""Small text helpers shared by the comparison and report renderers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+DASH = "—"
+
+
+def md_escape(text: object, limit: int | None = None) -> str:
+    """A Markdown table cell: one line, pipes escaped, optionally shortened with ``…``."""
+    value = " ".join(str(text).split())
+    if limit is not None and len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return value.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A GitHub-flavoured Markdown table (cells already formatted)."""
+    lines = ["| " + " | ".join(md_escape(h) for h in headers) + " |"]
+    lines.append("|" + "|".join("---" for _ in headers) + "|")
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def duration(seconds: float | None) -> str:
+    """``M:SS`` or ``H:MM:SS`` (rounded to the second); a dash for None."""
+    if seconds is None:
+        return DASH
+    total = int(round(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def cost(value: float | None) -> str:
+    """US dollars with four decimals; a dash for unknown."""
+    return DASH if value is None else f"${value:.4f}"
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    """A number with thousands separators, integers without decimals; dash for None."""
+    if value is None:
+        return DASH
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"
+
+
+def reward(value: float | None) -> str:
+    """A reward: ``1``/``0`` for exact match, three decimals for F1; dash for None."""
+    if value is None:
+        return DASH
+    return f"{value:g}" if value in (0, 1) else f"{value:.3f}"
