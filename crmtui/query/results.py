@@ -1,0 +1,67 @@
+""":class:`QueryResult`: records shaped like the Salesforce REST API via simple_salesforce."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+API_VERSION = "v60.0"
+
+
+def record_url(sobject: str, record_id: str) -> str:
+    """The ``attributes.url`` Salesforce gives a record."""
+    return f"/services/data/{API_VERSION}/sobjects/{sobject}/{record_id}"
+
+
+def _walk(record: dict[str, Any], dotted: str) -> Any:
+    value: Any = record
+    for part in dotted.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    if isinstance(value, dict) and "records" in value:
+        # A child relationship: its records without their attributes.
+        return [{k: v for k, v in child.items() if k != "attributes"} for child in value["records"]]
+    return value
+
+
+@dataclass
+class QueryResult:
+    """The result of a SOQL or SOSL query.
+
+    Attributes:
+        kind: ``soql`` or ``sosl``.
+        records: Salesforce-shaped records (with ``attributes``).
+        total_size: ``totalSize`` (for ``SELECT COUNT()`` the count, with no records).
+        done: Always True (everything is returned at once, like ``query_all``).
+        columns: Dotted column names for table display.
+        elapsed_ms: Execution time.
+        compile_ms: Parse + compile time (near zero on a cache hit).
+        sql: The compiled SQL text (for debugging).
+        object: The main sObject (None for SOSL across objects).
+        is_count: Whether this is a ``SELECT COUNT()`` result (count only in total_size).
+    """
+
+    kind: Literal["soql", "sosl"]
+    records: list[dict[str, Any]]
+    total_size: int
+    done: bool = True
+    columns: list[str] = field(default_factory=list)
+    elapsed_ms: float = 0.0
+    compile_ms: float = 0.0
+    sql: str = ""
+    object: str | None = None
+    is_count: bool = False
+
+    def to_salesforce(self) -> dict[str, Any]:
+        """The JSON body simple_salesforce returns (``query_all`` / ``search``)."""
+        if self.kind == "sosl":
+            return {"searchRecords": self.records}
+        return {"totalSize": self.total_size, "done": self.done, "records": self.records}
+
+    def flat_rows(self) -> list[list[Any]]:
+        """One list per record, values in :attr:`columns` order (dotted paths walked).
+
+        A child-relationship column holds the list of child records (attributes dropped).
+        """
+        return [[_walk(rec, col) for col in self.columns] for rec in self.records]
