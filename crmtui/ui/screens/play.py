@@ -75,7 +75,12 @@ class PlayScreen(Screen[None]):
                             self.session.org, self.session.today, id="record-browser"
                         )
                     with TabPane("Console", id="tab-console"):
-                        yield QueryConsole(self.session.org, self.session.today, id="query-console")
+                        yield QueryConsole(
+                            self.session.org,
+                            self.session.today,
+                            clock=self.session.timer.clock,
+                            id="query-console",
+                        )
                 yield AnswerBox(id="answer-box")
         yield Footer()
 

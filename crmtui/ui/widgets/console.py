@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -55,15 +56,26 @@ class QueryConsole(Vertical):
             self.text, self.result, self.error, self.ms = text, result, error, ms
             super().__init__()
 
-    def __init__(self, org: Any, today: date | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        org: Any,
+        today: date | None = None,
+        *,
+        clock: Callable[[], float] = time.perf_counter,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.org = org
         self.today = today
+        # Query timing goes through the session's clock so tests and snapshots are stable.
+        self.clock = clock
         self.history = QueryHistory()
         self.border_title = "SOQL / SOSL console"
 
     def compose(self) -> ComposeResult:
-        editor = TextArea.code_editor("", language="sql", id="console-editor", soft_wrap=True)
+        editor = TextArea.code_editor(
+            "", language="sql", theme="vscode_dark", id="console-editor", soft_wrap=True
+        )
         editor.show_line_numbers = False
         yield editor
         yield Label(
@@ -114,14 +126,14 @@ class QueryConsole(Vertical):
     def _execute(self, text: str) -> None:
         from crmtui.query import run
 
-        started = time.perf_counter()
+        started = self.clock()
         try:
             result = run(self.org, text, today=self.today)
             error = None
         except CrmtuiError as exc:
             result, error = None, exc
         self.post_message(
-            self._Finished(text, result, error, (time.perf_counter() - started) * 1000)
+            self._Finished(text, result, error, (self.clock() - started) * 1000)
         )
 
     def on_query_console__finished(self, event: _Finished) -> None:

@@ -30,7 +30,7 @@ class ObjectList(OptionList):
         width = max((len(name) for name, _ in counts), default=0)
         for name, count in counts:
             label = Text(name.ljust(width + 1), no_wrap=True, overflow="ellipsis")
-            label.append(f"{count:>9,}", style="dim")
+            label.append(f"{count:>7,}", style="dim")
             self.add_option(Option(label, id=name))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -20,7 +20,8 @@ def schema_text(schema: Schema) -> Text:
     for obj in schema:
         text.append(obj.name, style="bold underline")
         if obj.description:
-            text.append(f"  {obj.description}", style="dim italic")
+            text.append(" — ")
+            text.append(obj.description, style="dim italic")
         text.append("\n")
         for f in obj.fields:
             text.append(f"  {f.name}", style="bold")
@@ -93,7 +94,7 @@ class StatusBar(Static):
         from crmtui.play.timing import format_duration
 
         text = Text(self.label, style="bold")
-        text.append(f"   ⏱ {format_duration(self.active_seconds)} active", style="green")
+        text.append(f"   active {format_duration(self.active_seconds)}", style="green")
         if self.state:
             text.append(f"   {self.state}", style="bold yellow")
         return text

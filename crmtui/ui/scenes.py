@@ -1,0 +1,123 @@
+"""Scripted views of the play app, shared by the SVG snapshot tests and the README screenshots.
+
+Each scene is an async function taking a Textual Pilot; it drives the app into a state
+worth looking at and waits until every worker has finished, so the picture is stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+Scene = Callable[[Any], Awaitable[None]]
+
+
+async def settle(pilot: Any, rounds: int = 4) -> None:
+    """Wait for workers and message queues to drain."""
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+
+
+async def wait_for(pilot: Any, condition: Callable[[], bool], tries: int = 200) -> None:
+    """Wait until ``condition()`` holds (raises after ``tries`` short pauses)."""
+    for _ in range(tries):
+        await settle(pilot, 1)
+        if condition():
+            return
+    raise TimeoutError("scene did not reach the expected state")
+
+
+async def picker(pilot: Any) -> None:
+    """The instance picker."""
+    from crmtui.ui.screens.picker import PickerScreen
+
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+    await settle(pilot)
+
+
+async def _open(pilot: Any, idx: int) -> Any:
+    from crmtui.ui.screens.play import PlayScreen
+
+    await picker(pilot)
+    pilot.app.open_instance(idx)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PlayScreen))
+    screen = pilot.app.screen
+    await wait_for(pilot, lambda: screen.query_one("#object-list").option_count > 0)
+    return screen
+
+
+def _first_of(pilot: Any, task: str) -> int:
+    return next(inst.idx for inst in pilot.app.workspace.tasks if inst.task == task)
+
+
+async def play_table(pilot: Any) -> None:
+    """A case-routing instance with the Case table open, sorted by CreatedDate."""
+    from crmtui.play.views import TableView
+
+    screen = await _open(pilot, _first_of(pilot, "case_routing"))
+    browser = screen.query_one("#record-browser")
+    browser.show(TableView("Case", sort_field="CreatedDate", sort_desc=True))
+    table = screen.query_one("#records-table")
+    await wait_for(pilot, lambda: table.row_count > 0)
+    table.focus()
+    await settle(pilot)
+
+
+async def play_record(pilot: Any) -> None:
+    """A policy-violation instance showing its case with fields and related lists."""
+    from crmtui.play.views import RecordView
+
+    idx = _first_of(pilot, "policy_violation_identification")
+    screen = await _open(pilot, idx)
+    case_id = pilot.app.workspace.tasks.get(idx).context_ids.get("Case Id")
+    screen.query_one("#record-browser").show(RecordView("Case", case_id))
+    panel = screen.query_one("#record-panel")
+    await wait_for(pilot, lambda: panel.row_count > 0)
+    panel.focus()
+    await settle(pilot)
+
+
+async def play_console(pilot: Any) -> None:
+    """A handle-time instance with an aggregate query in the console."""
+    screen = await _open(pilot, _first_of(pilot, "handle_time"))
+    await pilot.press("f3")
+    console = screen.query_one("#query-console")
+    console.set_text(
+        "SELECT OwnerId, COUNT(Id) n FROM Case\n"
+        "WHERE Status = 'Closed' AND CreatedDate = LAST_N_MONTHS:12\n"
+        "GROUP BY OwnerId ORDER BY COUNT(Id) DESC LIMIT 8"
+    )
+    console.run()
+    results = console.query_one("#console-results")
+    await wait_for(pilot, lambda: results.row_count > 0)
+    results.focus()
+    await settle(pilot)
+
+
+async def play_submitted(pilot: Any) -> None:
+    """A best-region instance after the correct answer was submitted."""
+    idx = _first_of(pilot, "best_region_identification")
+    screen = await _open(pilot, idx)
+    gold = pilot.app.workspace.tasks.get(idx).answer
+    screen.query_one("#answer-box").set_text(str(gold))
+    screen._submit(str(gold))
+    screen.query_one("#object-list").focus()
+    await settle(pilot)
+
+
+async def help_screen(pilot: Any) -> None:
+    """The key help over the play screen."""
+    await _open(pilot, 0)
+    await pilot.press("f1")
+    await settle(pilot)
+
+
+SCENES: dict[str, Scene] = {
+    "picker": picker,
+    "play-table": play_table,
+    "play-record": play_record,
+    "play-console": play_console,
+    "play-submitted": play_submitted,
+    "help": help_screen,
+}

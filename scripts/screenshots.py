@@ -1,0 +1,63 @@
+"""Save SVG screenshots of crmtui's screens into assets/ for the README.
+
+Usage: python scripts/screenshots.py [--out assets] [SCENE ...]
+
+Builds the small sample org into a temporary CRMTUI_HOME, then drives the app through the
+scripted scenes in ``crmtui.ui.scenes`` (the same ones the snapshot tests use) with frozen
+clocks, so the pictures are reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _frozen_wall() -> dt.datetime:
+    return dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+
+async def _shoot(name: str, out: Path, workspace: object, recordings: Path) -> Path:
+    from crmtui.config import PlayConfig
+    from crmtui.factory import build_play_app
+    from crmtui.ui.scenes import SCENES
+
+    config = PlayConfig(annotator="alice", recordings=recordings, fsync=False)
+    app = build_play_app(config, workspace=workspace, clock=lambda: 100.0, wall=_frozen_wall)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await SCENES[name](pilot)
+        path = out / f"{name}.svg"
+        app.save_screenshot(filename=path.name, path=str(out))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("assets"))
+    parser.add_argument("scenes", nargs="*")
+    args = parser.parse_args(argv)
+    home = Path(tempfile.mkdtemp(prefix="crmtui-shots-"))
+    os.environ["CRMTUI_HOME"] = str(home)
+
+    from crmtui.data.loaders import load_tasks
+    from crmtui.org.build import build_org
+    from crmtui.org.store import Org
+    from crmtui.play.workspace import Workspace
+    from crmtui.ui.scenes import SCENES
+
+    built = build_org(home / "sample.db", seed=7, scale="small", name="sample")
+    workspace = Workspace(Org.open(built.path), load_tasks(str(built.tasks_path)), "sample")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in args.scenes or list(SCENES):
+        path = asyncio.run(_shoot(name, args.out, workspace, home / "recordings"))
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
