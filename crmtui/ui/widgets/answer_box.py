@@ -84,5 +84,5 @@ class AnswerBox(Vertical):
         )
         text.append(f"   reward {reward:.2f} ({method})   gold: ")
         text.append(str(gold if gold is not None else "None"), style="bold")
-        text.append("   · n: next instance", style="dim")
+        text.append("   · F9: next instance", style="dim")
         self.query_one("#answer-result", Static).update(text)
