@@ -43,6 +43,24 @@ class Page:
     ids: list[str]
     offset: int
     query: str
+    last_key: tuple[Any, str] | None = None
+
+    @property
+    def cursor(self) -> PageCursor | None:
+        """Where the next page starts (None when this page is empty)."""
+        return PageCursor(*self.last_key) if self.last_key else None
+
+
+@dataclass(frozen=True)
+class PageCursor:
+    """The sort value and Id of the last row shown: the next page starts after it.
+
+    Pages are fetched with keyset conditions rather than OFFSET, because SOQL caps OFFSET at
+    2,000 (as Salesforce does) and because deep OFFSETs rescan every skipped row.
+    """
+
+    value: Any
+    record_id: str
 
 
 @dataclass(frozen=True)
@@ -132,10 +150,56 @@ def count_rows(org: Any, view: TableView, today: date | None = None) -> int:
     return int(_run(org, soql, today).total_size)
 
 
+def _soql_value(f: Any, value: Any) -> str:
+    """A SOQL literal for a value as the engine returned it (typed)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return repr(value)
+    if f.type == "datetime" and isinstance(value, str):
+        return value[:23] + "Z" if value.endswith("+0000") else value
+    if f.type == "date":
+        return str(value)
+    return soql_string(str(value))
+
+
+def _after(schema: Schema, view: TableView, cursor: PageCursor) -> str:
+    """The keyset condition selecting the rows after ``cursor`` in the view's order."""
+    last_id = soql_string(cursor.record_id)
+    if not view.sort_field:
+        return f"Id > {last_id}"
+    f = schema.require(view.object).require_field(view.sort_field)
+    name = f.name
+    if cursor.value is None:  # nulls come last: only later nulls remain
+        return f"({name} = null AND Id > {last_id})"
+    literal = _soql_value(f, cursor.value)
+    if f.type == "boolean":
+        # SOQL allows only = and != on checkboxes: spell out "beyond" (false < true).
+        later = "TRUE" if not view.sort_desc else "FALSE"
+        more = f"{name} = {later} OR " if literal != later else ""
+        return f"({more}({name} = {literal} AND Id > {last_id}) OR {name} = null)"
+    beyond = "<" if view.sort_desc else ">"
+    return (
+        f"({name} {beyond} {literal} OR ({name} = {literal} AND Id > {last_id}) "
+        f"OR {name} = null)"
+    )
+
+
 def fetch_page(
-    org: Any, view: TableView, offset: int, limit: int, today: date | None = None
+    org: Any,
+    view: TableView,
+    offset: int,
+    limit: int,
+    today: date | None = None,
+    after: PageCursor | None = None,
 ) -> Page:
-    """Fetch ``limit`` rows of a table view starting at ``offset``."""
+    """Fetch ``limit`` rows of a table view, starting after ``after`` (or at the top).
+
+    ``offset`` only labels the page (the index of its first row). Searched views (SOSL,
+    capped at 2,000 hits as Salesforce caps them) are sliced instead.
+    """
     schema: Schema = org.schema
     obj = schema.require(view.object)
     columns = table_columns(obj)
@@ -145,11 +209,19 @@ def fetch_page(
         records = result.records[offset : offset + limit]
     else:
         query = table_soql(schema, view, columns)
-        order = "" if view.sort_field else " ORDER BY Id"
-        result = _run(org, f"{query}{order} LIMIT {limit} OFFSET {offset}", today)
+        keyset = _after(schema, view, after) if after is not None else None
+        text = table_soql(schema, view, columns, extra_condition=keyset)
+        if not view.sort_field:
+            text += " ORDER BY Id"
+        result = _run(org, f"{text} LIMIT {limit}", today)
         records = result.records
     rows = [[rec.get(c) for c in columns] for rec in records]
-    return Page(columns, rows, [str(rec.get("Id")) for rec in records], offset, query)
+    last_key = None
+    if records:
+        last = records[-1]
+        sort_key = obj.require_field(view.sort_field).name if view.sort_field else None
+        last_key = (last.get(sort_key) if sort_key else None, str(last.get("Id")))
+    return Page(columns, rows, [str(rec.get("Id")) for rec in records], offset, query, last_key)
 
 
 def _link(schema: Schema, obj: SObject, name: str, value: Any) -> tuple[str, str] | None:

@@ -165,18 +165,32 @@ def table_columns(obj: SObject, limit: int | None = None) -> list[str]:
     return names[:limit] if limit else names
 
 
-def table_soql(schema: Schema, view: TableView, columns: list[str] | None = None) -> str:
-    """The SOQL query a table view is equivalent to (without paging)."""
+def table_soql(
+    schema: Schema,
+    view: TableView,
+    columns: list[str] | None = None,
+    *,
+    extra_condition: str | None = None,
+) -> str:
+    """The SOQL query a table view is equivalent to (without paging).
+
+    ``extra_condition`` (the browser's keyset condition for the next page) is ANDed in.
+    """
     obj = schema.require(view.object)
     cols = columns or table_columns(obj)
     parts = [f"SELECT {', '.join(cols)} FROM {obj.name}"]
-    if view.conditions:
-        parts.append("WHERE " + " AND ".join(condition_soql(obj, c) for c in view.conditions))
+    conditions = [condition_soql(obj, c) for c in view.conditions]
+    if extra_condition:
+        conditions.insert(0, extra_condition)
+    if conditions:
+        parts.append("WHERE " + " AND ".join(conditions))
     if view.sort_field:
         f = obj.field(view.sort_field)
         if f is None:
             raise FilterError(f"{obj.name} has no field {view.sort_field!r}")
-        parts.append(f"ORDER BY {f.name} {'DESC NULLS LAST' if view.sort_desc else 'ASC'}")
+        # Nulls last either way, and Id as the tie-breaker: a total order the browser can
+        # page through with keyset conditions (see crmtui.play.browser.fetch_page).
+        parts.append(f"ORDER BY {f.name} {'DESC' if view.sort_desc else 'ASC'} NULLS LAST, Id")
     return " ".join(parts)
 
 

@@ -8,9 +8,10 @@ aligned rows, jump to the first divergence and show a row's steps in full.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import HorizontalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -25,6 +26,11 @@ from crmtui.ui.widgets.comparison import (
     StepsTable,
     one_line,
 )
+
+#: Widths (cells) of the evidence panel and of the narrowest readable actor card; the
+#: first must match ``#evidence-panel`` in compare.tcss.
+EVIDENCE_WIDTH = 52
+CARD_MIN_WIDTH = 34
 
 
 def title_text(comparison: Comparison) -> Text:
@@ -63,7 +69,7 @@ class CompareScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(title_text(self.comparison), id="compare-title")
-        with Horizontal(id="compare-cards"):
+        with HorizontalScroll(id="compare-cards"):
             for n in range(len(self.comparison.actors)):
                 yield ActorCard(self.comparison, n, classes="actor-card")
             yield EvidencePanel(self.comparison, id="evidence-panel")
@@ -73,6 +79,12 @@ class CompareScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(StepsTable).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Cards narrower than this are unreadable: give them a fixed width and let the row
+        # scroll sideways instead.
+        room = self.size.width - EVIDENCE_WIDTH
+        self.set_class(room < CARD_MIN_WIDTH * len(self.comparison.actors), "crowded")
 
     @property
     def table(self) -> StepsTable:

@@ -70,10 +70,10 @@ class ReplayScreen(Screen[None]):
 
     CSS_PATH = ["play.tcss", "replay.tcss"]
     BINDINGS = [
-        _key("left", "step(-1)", "Back"),
-        _key("right", "step(1)", "Step"),
-        _key("home", "jump_start", "Start"),
-        _key("end", "jump_end", "End"),
+        _key("left", "step(-1)", "Prev"),
+        _key("right", "step(1)", "Next"),
+        _key("home", "jump_start", "Start", show=False),
+        _key("end", "jump_end", "End", show=False),
         _key("space", "toggle_play", "Play/pause"),
         _key("plus", "speed(1)", "Faster", show=False),
         _key("equals_sign", "speed(1)", "Faster", show=False),
@@ -240,7 +240,7 @@ class ReplayScreen(Screen[None]):
             state.append("SUBMITTED")
         if frame.ended:
             state.append(f"ENDED ({frame.ended})")
-        counts = f"{frame.queries} queries ({frame.errors} failed)"
+        counts = f"queries: {frame.queries} ({frame.errors} failed)"
         if frame.tokens:
             cost = "" if frame.cost is None else f" · ${frame.cost:.4f}"
             counts += f" · {frame.tokens:,} tokens{cost}"

@@ -102,7 +102,10 @@ class ReportScreen(Screen[None]):
             table.add_column(Text(header, justify="left" if n < names else "right"), key=str(n))
         for row in body:
             table.add_row(
-                *(Text(cell, justify="left" if n < names else "right") for n, cell in enumerate(row))
+                *(
+                    Text(cell, justify="left" if n < names else "right")
+                    for n, cell in enumerate(row)
+                )
             )
         return table
 

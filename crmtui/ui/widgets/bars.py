@@ -71,7 +71,9 @@ def chart_columns(report: Report) -> list[str]:
     """Task columns with data for some actor, then ``Overall`` (when anyone has data)."""
     series = series_of(report)
     used = [
-        task for task in report.tasks if any(s.cells.get(task, (None, 0))[0] is not None for s in series)
+        task
+        for task in report.tasks
+        if any(s.cells.get(task, (None, 0))[0] is not None for s in series)
     ]
     return [*used, OVERALL] if used else []
 

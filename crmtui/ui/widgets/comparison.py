@@ -123,7 +123,9 @@ class ActorCard(Static):
         self.position = position
         summary = comparison.actors[position]
         self.border_title = f"{position + 1} {summary.actor_label}"
-        self.border_subtitle = summary.actor_kind + (" · reference" if position == 0 else "")
+        # The reference is marked by its border colour and its "diverges" line.
+        started = summary.started_at[:16].replace("T", " ")
+        self.border_subtitle = f"{summary.actor_kind} · {started}"
         self.set_class(position == 0, "reference")
 
     def render(self) -> Text:
@@ -148,7 +150,9 @@ def evidence_renderable(comparison: Comparison) -> RenderableType:
             Text(f"The gold answer rests on {comparison.evidence_total} record(s).", style="bold")
         )
         verdicts = Table.grid(padding=(0, 1))
-        for n, (actor, found) in enumerate(zip(comparison.actors, comparison.evidence, strict=True)):
+        for n, (actor, found) in enumerate(
+            zip(comparison.actors, comparison.evidence, strict=True)
+        ):
             verdicts.add_row(
                 f"{n + 1}",
                 one_line(actor.actor_label, 18),

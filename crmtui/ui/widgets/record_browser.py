@@ -238,7 +238,8 @@ class RecordBrowser(Vertical):
         event.stop()
         view = self.history.current
         if isinstance(view, TableView):
-            self._load_page(view, event.offset)
+            table = self.query_one(RecordsTable)
+            self._load_page(view, event.offset, table.next_cursor)
 
     def on_records_table_record_chosen(self, event: RecordsTable.RecordChosen) -> None:
         event.stop()
@@ -280,12 +281,13 @@ class RecordBrowser(Vertical):
         if event.first:
             table.reset(event.page.columns, event.total)
         table.append_page(event.page.ids, event.page.rows)
+        table.next_cursor = event.page.cursor
         current = self.history.current
         if event.first and isinstance(current, TableView) and current.cursor_row:
             if current.cursor_row < len(table.ids):
                 table.move_cursor(row=current.cursor_row)
             else:
-                self._load_page(event.view, len(table.ids))
+                self._load_page(event.view, len(table.ids), table.next_cursor)
         self._set_status(f"{len(table.ids):,} of {table.total:,} rows loaded")
 
     def on_record_browser__record_loaded(self, event: _RecordLoaded) -> None:
@@ -361,10 +363,10 @@ class RecordBrowser(Vertical):
             self.post_message(self._LoadFailed(str(exc)))
 
     @work(thread=True, exclusive=False, group="browse-page")
-    def _load_page(self, view: TableView, offset: int) -> None:
+    def _load_page(self, view: TableView, offset: int, after: browser.PageCursor | None) -> None:
         view = self._without_cursor(view)  # type: ignore[assignment]
         try:
-            page = browser.fetch_page(self.org, view, offset, PAGE_SIZE, self.today)
+            page = browser.fetch_page(self.org, view, offset, PAGE_SIZE, self.today, after)
             self.post_message(self._TableLoaded(view, -1, page, first=False))
         except CrmtuiError as exc:
             self.post_message(self._LoadFailed(str(exc)))

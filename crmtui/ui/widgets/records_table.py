@@ -55,6 +55,8 @@ class RecordsTable(DataTable[Any]):
         self.columns_names: list[str] = []
         self.ids: list[str] = []
         self.total = 0
+        #: Where the next page starts (set by the owner after each page).
+        self.next_cursor: Any = None
         self._loading = False
 
     def reset(self, columns: list[str], total: int) -> None:
@@ -63,6 +65,7 @@ class RecordsTable(DataTable[Any]):
         self.columns_names = list(columns)
         self.ids = []
         self.total = total
+        self.next_cursor = None
         # The owner is already fetching the first page: don't ask for it a second time.
         self._loading = True
         for name in columns:

@@ -90,7 +90,7 @@ class Timeline(Widget):
         here = self._cell(self.position, width) if self.total else 0
         for column, (glyph, style) in enumerate(cells):
             text.append(glyph, style="reverse bold" if column == here and self.total else style)
-        state = "▶" if self.playing else "⏸"
+        state = "▶ playing" if self.playing else "■ paused"
         ms = self.times[self.position] if 0 <= self.position < len(self.times) else 0
         where = f"{self.position + 1}/{self.total}" if self.total else "0/0"
         text.append(f"\n{state} {where} · {format_ms(ms)} · ×{self.speed:g}  ", style="bold")

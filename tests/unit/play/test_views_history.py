@@ -41,7 +41,7 @@ def test_filters_and_sort_compile_with_types() -> None:
     assert soql == (
         "SELECT Id, Status FROM Case WHERE Status = 'Closed' AND "
         "CreatedDate >= 2021-03-01T00:00:00Z AND Subject LIKE '%50\\\\%\\\\_off%' "
-        "ORDER BY CreatedDate DESC NULLS LAST"
+        "ORDER BY CreatedDate DESC NULLS LAST, Id"
     )
 
 
