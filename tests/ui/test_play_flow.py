@@ -216,3 +216,57 @@ async def test_table_pages_without_duplicates(workspace, play_config, clock, wal
         await _wait(pilot, lambda: table.row_count >= 400)
         assert len(set(table.ids)) == len(table.ids) == 400
         assert table.total == workspace.org.count("OrderItem")
+
+
+async def test_filter_then_back_restores_the_filtered_view(workspace, play_config, clock, wall):
+    from crmtui.play.views import TableView
+    from crmtui.ui.screens.dialogs import FilterScreen
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        browser = screen.query_one(RecordBrowser)
+        table = screen.query_one(RecordsTable)
+        browser.show(TableView("Case"))
+        await _wait(pilot, lambda: table.row_count > 0)
+        # f asks for a filter on the column under the cursor: Status = Closed.
+        table.focus()
+        table.move_cursor(column=table.columns_names.index("Status"))
+        await pilot.press("f")
+        await _wait(pilot, lambda: isinstance(app.screen, FilterScreen))
+        await pilot.press(*"Closed")
+        await pilot.press("enter")
+        await _wait(pilot, lambda: browser.current.conditions and table.row_count > 0)
+        closed = table.total
+        assert 0 < closed < workspace.org.count("Case")
+        # Open the 3rd record, follow its Account link, then go back twice.
+        table.move_cursor(row=2, column=0)
+        await pilot.press("enter")
+        await _wait(pilot, lambda: browser.current.kind == "record")
+        panel = screen.query_one("#record-panel")
+        await _wait(pilot, lambda: panel.row_count > 0)
+        account_row = next(i for i, link in enumerate(panel._links) if link and link[1] == "Account")
+        panel.focus()
+        panel.move_cursor(row=account_row)
+        await pilot.press("enter")
+        await _wait(pilot, lambda: browser.current.kind == "record" and browser.current.object == "Account")
+        await pilot.press("left_square_bracket")
+        await _wait(pilot, lambda: browser.current.kind == "record" and browser.current.object == "Case")
+        await pilot.press("left_square_bracket")
+        await _wait(pilot, lambda: browser.current.kind == "table" and table.row_count > 0)
+        # The filter is back, and so is the cursor row.
+        assert browser.current.conditions[0].field == "Status"
+        assert table.total == closed
+        assert table.cursor_row == 2
+
+    rec = load(_recording(play_config))
+    types = [e.type for e in rec.events]
+    browse = [t for t in types if t in {"filter", "open_record", "follow_link", "back"}]
+    assert browse == ["filter", "open_record", "follow_link", "back", "back"]
+    filt = next(e for e in rec.events if e.type == "filter")
+    assert filt.payload["field"] == "Status" and filt.payload["value"] == "Closed"
+    assert "WHERE Status = 'Closed'" in filt.payload["query"]
+    link = next(e for e in rec.events if e.type == "follow_link")
+    assert link.payload["to_object"] == "Account" and link.payload["field"] == "AccountId"
+    backs = [e for e in rec.events if e.type == "back"]
+    assert len(backs) == 2 and "WHERE Status = 'Closed'" in backs[-1].payload["query"]
