@@ -284,8 +284,7 @@ class Schema:
         unlisted fields omitted, as upstream shows them).
         """
         lines = [
-            "The objects available in the Salesforce instance are: "
-            + ", ".join(self._objects),
+            "The objects available in the Salesforce instance are: " + ", ".join(self._objects),
             "",
             "## The fields available for the objects along with their descriptions and "
             "dependencies are:",
@@ -344,9 +343,7 @@ class Schema:
         types from the builtin schema where the field exists there.
         """
         builtin = builtin_schema()
-        object_names = {
-            row.get("object") for row in rows if isinstance(row, dict)
-        }
+        object_names = {row.get("object") for row in rows if isinstance(row, dict)}
         objects = []
         for i, row in enumerate(rows):
             if not isinstance(row, dict) or not isinstance(row.get("object"), str):
@@ -402,22 +399,26 @@ def infer_field_type(
 ) -> tuple[FieldType, str | None]:
     """Infer a field's type (and reference target) from its name and description."""
     match = _REFERENCES.search(description)
-    if match:
-        # "NewValue__c ... References User object if ..." is a conditional value, not a lookup.
-        if " if " not in description[match.end() :]:
-            return "reference", match.group(1)
+    # "NewValue__c ... References User object if ..." is a conditional value, not a lookup.
+    if match and " if " not in description[match.end() :]:
+        return "reference", match.group(1)
     lowered = name.lower()
     desc = description.lower()
     if lowered == "id":
         return "id", None
-    if "yyyy-mm-ddthh" in desc or lowered.endswith(("datetime", "time")) or lowered in {
-        "createddate",
-        "closeddate",
-        "lastmodifieddate",
-        "messagedate",
-        "validfrom",
-        "validto",
-    }:
+    if (
+        "yyyy-mm-ddthh" in desc
+        or lowered.endswith(("datetime", "time"))
+        or lowered
+        in {
+            "createddate",
+            "closeddate",
+            "lastmodifieddate",
+            "messagedate",
+            "validfrom",
+            "validto",
+        }
+    ):
         return "datetime", None
     if "yyyy-mm-dd" in desc or lowered.endswith("date"):
         return "date", None

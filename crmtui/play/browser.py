@@ -182,8 +182,7 @@ def _after(schema: Schema, view: TableView, cursor: PageCursor) -> str:
         return f"({more}({name} = {literal} AND Id > {last_id}) OR {name} = null)"
     beyond = "<" if view.sort_desc else ">"
     return (
-        f"({name} {beyond} {literal} OR ({name} = {literal} AND Id > {last_id}) "
-        f"OR {name} = null)"
+        f"({name} {beyond} {literal} OR ({name} = {literal} AND Id > {last_id}) OR {name} = null)"
     )
 
 
@@ -248,7 +247,9 @@ def load_record(org: Any, view: RecordView, today: date | None = None) -> Record
         return None
     record = result.records[0]
     fields = [
-        FieldValue(f.name, f.type, record.get(f.name), _link(schema, obj, f.name, record.get(f.name)))
+        FieldValue(
+            f.name, f.type, record.get(f.name), _link(schema, obj, f.name, record.get(f.name))
+        )
         for f in obj.fields
     ]
     related = []
@@ -261,7 +262,8 @@ def load_record(org: Any, view: RecordView, today: date | None = None) -> Record
         if total:
             rows = _run(
                 org,
-                f"SELECT {', '.join(wanted)} FROM {child.name} {where} ORDER BY Id LIMIT {RELATED_LIMIT}",
+                f"SELECT {', '.join(wanted)} FROM {child.name} {where} "
+                f"ORDER BY Id LIMIT {RELATED_LIMIT}",
                 today,
             ).records
         related.append(

@@ -116,7 +116,9 @@ def _literal(f: Field, raw: str) -> str:
             )
         if len(value) == 16:
             value += ":00"
-        return value if value.endswith("Z") or "+" in value[10:] or "-" in value[10:] else value + "Z"
+        return (
+            value if value.endswith("Z") or "+" in value[10:] or "-" in value[10:] else value + "Z"
+        )
     return soql_string(value)
 
 
@@ -213,7 +215,8 @@ def search_sosl(schema: Schema, view: TableView, columns: list[str] | None = Non
 def record_soql(schema: Schema, view: RecordView) -> str:
     """The SOQL query a record view is equivalent to."""
     obj = schema.require(view.object)
-    return f"SELECT {', '.join(table_columns(obj))} FROM {obj.name} WHERE Id = {soql_string(view.record_id)}"
+    fields = ", ".join(table_columns(obj))
+    return f"SELECT {fields} FROM {obj.name} WHERE Id = {soql_string(view.record_id)}"
 
 
 def equivalent_query(schema: Schema, view: View) -> str:
@@ -236,4 +239,3 @@ def describe(view: View) -> str:
     if view.sort_field:
         bits.append(f"by {view.sort_field}{' desc' if view.sort_desc else ''}")
     return " · ".join(bits)
-

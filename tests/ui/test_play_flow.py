@@ -245,13 +245,19 @@ async def test_filter_then_back_restores_the_filtered_view(workspace, play_confi
         await _wait(pilot, lambda: browser.current.kind == "record")
         panel = screen.query_one("#record-panel")
         await _wait(pilot, lambda: panel.row_count > 0)
-        account_row = next(i for i, link in enumerate(panel._links) if link and link[1] == "Account")
+        account_row = next(
+            i for i, link in enumerate(panel._links) if link and link[1] == "Account"
+        )
         panel.focus()
         panel.move_cursor(row=account_row)
         await pilot.press("enter")
-        await _wait(pilot, lambda: browser.current.kind == "record" and browser.current.object == "Account")
+        await _wait(
+            pilot, lambda: browser.current.kind == "record" and browser.current.object == "Account"
+        )
         await pilot.press("left_square_bracket")
-        await _wait(pilot, lambda: browser.current.kind == "record" and browser.current.object == "Case")
+        await _wait(
+            pilot, lambda: browser.current.kind == "record" and browser.current.object == "Case"
+        )
         await pilot.press("left_square_bracket")
         await _wait(pilot, lambda: browser.current.kind == "table" and table.row_count > 0)
         # The filter is back, and so is the cursor row.

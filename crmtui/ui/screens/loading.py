@@ -58,7 +58,9 @@ class LoadingScreen(Screen[Workspace | None]):
 
     def on_loading_screen__done(self, event: _Done) -> Any:
         if event.error:
-            self.query_one("#loading-label", Label).update(f"[b red]Error:[/] {event.error}\n\nPress Ctrl+Q to quit.")
+            self.query_one("#loading-label", Label).update(
+                f"[b red]Error:[/] {event.error}\n\nPress Ctrl+Q to quit."
+            )
             self.notify(event.error, severity="error", title="Cannot start", timeout=30)
             return
         self.dismiss(event.workspace)

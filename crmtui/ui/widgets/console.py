@@ -132,9 +132,7 @@ class QueryConsole(Vertical):
             error = None
         except CrmtuiError as exc:
             result, error = None, exc
-        self.post_message(
-            self._Finished(text, result, error, (self.clock() - started) * 1000)
-        )
+        self.post_message(self._Finished(text, result, error, (self.clock() - started) * 1000))
 
     def on_query_console__finished(self, event: _Finished) -> None:
         event.stop()

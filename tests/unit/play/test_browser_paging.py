@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from crmtui.org.build import build_org
@@ -44,10 +42,14 @@ def _all_pages(org: Org, view: TableView, size: int) -> list[str]:
     ],
 )
 @pytest.mark.parametrize("desc", [False, True])
-def test_pages_concatenate_to_the_full_order(org: Org, obj: str, field: str | None, desc: bool) -> None:
+def test_pages_concatenate_to_the_full_order(
+    org: Org, obj: str, field: str | None, desc: bool
+) -> None:
     view = TableView(obj, sort_field=field, sort_desc=desc)
-    full = run(org, table_soql(org.schema, view, ["Id"]) + ("" if field else " ORDER BY Id")
-               + " LIMIT 50000").records
+    full = run(
+        org,
+        table_soql(org.schema, view, ["Id"]) + ("" if field else " ORDER BY Id") + " LIMIT 50000",
+    ).records
     expected = [r["Id"] for r in full]
     assert _all_pages(org, view, 37) == expected
     assert len(expected) == org.count(obj)
@@ -62,7 +64,9 @@ def test_paging_past_the_soql_offset_cap(org: Org) -> None:
 
 
 def test_filtered_count_and_pages(org: Org) -> None:
-    view = TableView("Case", conditions=(Condition("Status", "=", "Closed"),), sort_field="Priority")
+    view = TableView(
+        "Case", conditions=(Condition("Status", "=", "Closed"),), sort_field="Priority"
+    )
     total = browser.count_rows(org, view)
     assert total == len(_all_pages(org, view, 50)) > 0
 

@@ -115,8 +115,9 @@ def test_resume_continues_the_chain(tmp_path: Path) -> None:
     session.start()
     session.record_browse("open_object", {"object": "Case", "query": "SELECT Id FROM Case"})
     session.recorder.suspend()
-    resumed = PlaySession.resume_from(session.path, INSTANCE, ORG, clock=clock, wall=wall,
-                                      fsync=False)
+    resumed = PlaySession.resume_from(
+        session.path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False
+    )
     resumed.start()
     resumed.submit("CA")
     resumed.close("finished")
