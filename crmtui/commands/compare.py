@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -9,12 +10,13 @@ import click
 from crmtui.errors import ConfigError
 from crmtui.record.verify import Recording, load
 from crmtui.scoring.compare import (
-    compare as compare_recordings,
-)
-from crmtui.scoring.compare import (
+    Comparison,
     default_solutions_path,
     load_solutions,
     recordings_for_idx,
+)
+from crmtui.scoring.compare import (
+    compare as compare_recordings,
 )
 from crmtui.scoring.rerun import result_ids_for
 from crmtui.scoring.trajectory import ResultIds
@@ -80,7 +82,9 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     "fmt",
     type=click.Choice(["md", "json"]),
     default=None,
-    help="md: Markdown (the default); json: the full comparison for scripts.",
+    help="Print instead of opening the compare screen. md: Markdown; json: the full "
+    "comparison for scripts. Without --format the screen opens when stdout is a terminal "
+    "(Markdown is printed when it is piped or redirected).",
 )
 @click.option(
     "--solutions",
@@ -102,6 +106,9 @@ def compare(
     """Lay attempts at one instance side by side, aligned by the queries they ran and the
     records they touched, with the first divergence marked.
 
+    Opens the compare screen (up/down: rows, d: first divergence, n: next difference,
+    Enter: a row's steps in full, q: quit); --format md|json prints the same comparison.
+
     For each actor: the answer, the reward, active time, number of queries and records
     viewed, tokens and cost. With a solutions file, also which of the records the gold
     answer rests on each actor looked at, and a verdict: solved, lucky guess (right
@@ -113,6 +120,34 @@ def compare(
     Examples:
       crmtui compare recordings/alice/a.jsonl recordings/gpt-4o/b.jsonl
       crmtui compare --idx 650 recordings --format json
+      crmtui compare a.jsonl b.jsonl --format md > compare.md
+    """
+    comparison = build_comparison(paths, idx, solutions, rerun)
+    if fmt is None and _interactive():
+        from crmtui.factory import build_compare_app
+
+        build_compare_app(comparison).run()
+        return
+    text = comparison.to_json() + "\n" if fmt == "json" else comparison.to_markdown()
+    click.echo(text, nl=False)
+
+
+def _interactive() -> bool:
+    """Whether stdout is a terminal (so a screen can open instead of printing)."""
+    return sys.stdout.isatty()
+
+
+def build_comparison(
+    paths: tuple[Path, ...], idx: int | None, solutions: Path | None, rerun: bool
+) -> Comparison:
+    """Load, verify and (optionally) re-run the recordings, then compare them.
+
+    Everything slow happens here, before any screen opens.
+
+    Raises:
+        click.UsageError: If the arguments do not name recordings to compare.
+        CrmtuiError: If a recording, the folder or the solutions file is unusable, or the
+            recordings cannot be compared.
     """
     recordings = _gather(paths, idx)
     source = solutions if solutions is not None else default_solutions_path(recordings[0])
@@ -120,5 +155,4 @@ def compare(
     lookups, notes = _rerunners(recordings) if rerun else (None, [])
     comparison = compare_recordings(recordings, solved, lookups)
     comparison.notes.extend(notes)
-    text = comparison.to_json() + "\n" if fmt == "json" else comparison.to_markdown()
-    click.echo(text, nl=False)
+    return comparison

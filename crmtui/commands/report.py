@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from crmtui.scoring.report import report_folder
 from crmtui.scoring.report_format import FORMATS, print_table, to_csv, to_json, to_markdown
@@ -21,7 +22,13 @@ from crmtui.scoring.report_format import FORMATS, print_table, to_csv, to_json, 
     help="table: rich tables; csv: one row per actor and task type; json: everything, "
     "including per-instance agreement; md: Markdown tables.",
 )
-def report(directory: Path, fmt: str) -> None:
+@click.option(
+    "--tui",
+    is_flag=True,
+    help="Open the report screen: the same tables in tabs, with accuracy bar charts per task type.",
+)
+@click.pass_context
+def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
     """Summarize a folder of recordings: one row per actor (each human annotator, each
     model + strategy), one column per task type in leaderboard order (NCR HTU TCU NED PVI
     KQA TII MTA BRI) plus Overall.
@@ -31,15 +38,24 @@ def report(directory: Path, fmt: str) -> None:
     submitted session per actor and instance counts. Cells give accuracy (KQA: mean F1)
     with the instance count; Overall is the unweighted mean of the task columns with data.
     Further tables: median active time, median queries, tokens and cost per instance, and
-    human-versus-model agreement per shared instance.
+    human-versus-model agreement per shared instance. With --tui the tables open in the
+    report screen (Tab/[ ]/1-9: tables, b: charts, q: quit) with bar charts per task type.
 
     \b
     Examples:
       crmtui report
       crmtui report runs/ --format md > results.md
       crmtui report runs/ --format csv > results.csv
+      crmtui report runs/ --tui
     """
+    if tui and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
+        raise click.UsageError("--tui shows the tables on screen; leave out --format")
     result = report_folder(directory)
+    if tui:
+        from crmtui.factory import build_report_app
+
+        build_report_app(result).run()
+        return
     if fmt == "table":
         from rich.console import Console
 

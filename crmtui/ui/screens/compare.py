@@ -7,6 +7,8 @@ aligned rows, jump to the first divergence and show a row's steps in full.
 
 from __future__ import annotations
 
+import json
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -19,7 +21,6 @@ from crmtui.data.tasktypes import TASK_TYPES, abbreviation
 from crmtui.scoring.align import MATCH
 from crmtui.scoring.compare import Comparison
 from crmtui.ui.widgets.comparison import (
-    DIVERGENCE_LABEL,
     ActorCard,
     EvidencePanel,
     StepDetail,
@@ -41,13 +42,13 @@ def title_text(comparison: Comparison) -> Text:
     if known is not None:
         text.append(f" {known.name}", style="bold")
     text.append(f" · {len(comparison.actors)} attempts · gold ")
-    text.append("—" if comparison.gold is None else str(comparison.gold), style="bold cyan")
+    gold = comparison.gold
+    shown = gold if isinstance(gold, str) else json.dumps(gold, ensure_ascii=False)
+    text.append("—" if gold is None else shown, style="bold cyan")
     if comparison.first_divergence is None:
         text.append(" · identical step by step", style="green")
     else:
-        text.append(
-            f" · {DIVERGENCE_LABEL[2:]} at row {comparison.first_divergence + 1}", style="yellow"
-        )
+        text.append(f" · first divergence at row {comparison.first_divergence + 1}", style="yellow")
     text.append("\n")
     text.append(one_line(comparison.query, 300), style="italic")
     return text

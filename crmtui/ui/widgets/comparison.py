@@ -43,7 +43,7 @@ VERDICT_STYLES = {
     MISSED_EVIDENCE: "bold red",
 }
 STATUS_STYLES = {MATCH: "green", "partial": "yellow", GAP: "dim"}
-# Rows at and after the first divergence are tinted so the eye finds it without the cursor.
+# The first divergence row is tinted so the eye finds it without moving the cursor.
 DIVERGENCE_ROW_STYLE = "on #5f1f1f"
 
 
