@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from crmtui.config import PlayConfig
@@ -12,3 +13,52 @@ def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
     from crmtui.ui.app import CrmtuiApp
 
     return CrmtuiApp(config or PlayConfig(), **kwargs)
+
+
+def build_compare_app(comparison: Any) -> Any:
+    """Build the app showing a :class:`~crmtui.scoring.compare.Comparison` (compare screen)."""
+    from crmtui.ui.screens.compare import CompareScreen
+    from crmtui.ui.viewer_app import ViewerApp
+
+    return ViewerApp(
+        lambda: CompareScreen(comparison), title=f"crmtui compare idx {comparison.idx}"
+    )
+
+
+def build_report_app(report: Any) -> Any:
+    """Build the app showing a :class:`~crmtui.scoring.report.Report` (report screen)."""
+    from crmtui.ui.screens.report import ReportScreen
+    from crmtui.ui.viewer_app import ViewerApp
+
+    return ViewerApp(lambda: ReportScreen(report), title="crmtui report")
+
+
+def build_replay_app(
+    recording: str | Path | Any, *, org: str | Path | None = None, start: int = 0
+) -> Any:
+    """Build the replay app for a recording file (or an already prepared source).
+
+    Args:
+        recording: A recording path, or a :class:`crmtui.record.replay_org.ReplaySource`.
+        org: An org path or name overriding the one the recording names.
+        start: Index of the event to show first.
+
+    Raises:
+        RecordingError: The recording is unreadable or tampered with (naming the line).
+        CrmtuiError: ``org`` names no readable org.
+    """
+    from crmtui.record.replay_org import ReplaySource, prepare_replay
+    from crmtui.ui.replay_app import ReplayApp
+
+    source = recording if isinstance(recording, ReplaySource) else prepare_replay(recording, org)
+    return ReplayApp(source, start=start)
+
+
+def build_watch_app(config: Any, **kwargs: Any) -> Any:
+    """Build the watch app for a :class:`~crmtui.agent.watch_config.WatchConfig`.
+
+    Textual is imported lazily, as for :func:`build_play_app`.
+    """
+    from crmtui.ui.watch_app import WatchApp
+
+    return WatchApp(config, **kwargs)
