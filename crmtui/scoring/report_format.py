@@ -60,7 +60,7 @@ _TABLES: tuple[tuple[str, str, Callable[[Cell], str], bool], ...] = (
 )
 
 
-def _grid(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
+def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
     headers = ["Actor"] + [_label(c) for c in report.columns]
     grids = []
@@ -81,7 +81,7 @@ def _grid(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     return grids
 
 
-def _notes(report: Report) -> list[str]:
+def report_notes(report: Report) -> list[str]:
     notes = [
         f"{len(report.sessions)} counted session(s) from {report.files} file(s) in {report.root}."
     ]
@@ -98,7 +98,7 @@ def print_table(report: Report, console: Console) -> None:
 
     if not report.rows:
         console.print(f"No counted sessions in {report.root}.")
-    for title, headers, body in _grid(report):
+    for title, headers, body in report_tables(report):
         # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
         # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -114,7 +114,7 @@ def print_table(report: Report, console: Console) -> None:
         console.print(table)
     for skipped in report.skipped:
         console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}", markup=True)
-    for note in _notes(report):
+    for note in report_notes(report):
         console.print(note, markup=False, highlight=False)
 
 
@@ -130,7 +130,7 @@ def to_table_text(report: Report, width: int = 160) -> str:
 def to_markdown(report: Report) -> str:
     """The report as a Markdown document."""
     parts = [f"# crmtui report: {md_escape(report.root)}", ""]
-    for title, headers, body in _grid(report):
+    for title, headers, body in report_tables(report):
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
     if not report.rows:
@@ -139,7 +139,7 @@ def to_markdown(report: Report) -> str:
         parts += ["## Skipped files", ""]
         parts += [f"- `{s.path}`: {md_escape(s.reason)}" for s in report.skipped]
         parts.append("")
-    parts += ["## Notes", ""] + [f"- {note}" for note in _notes(report)]
+    parts += ["## Notes", ""] + [f"- {note}" for note in report_notes(report)]
     return "\n".join(parts) + "\n"
 
 

@@ -7,8 +7,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
 from crmtui.config import PlayConfig
@@ -161,6 +163,34 @@ class CrmtuiApp(App[None]):
             self.notify("Every instance in this list has been answered.")
         else:
             self.open_instance(idx)
+
+    def action_open_report(self) -> None:
+        """Show the report over this annotator's (and everyone's) recordings."""
+        self.notify("Building the report…")
+        self._build_report()
+
+    @work(thread=True, exclusive=True, group="report")
+    def _build_report(self) -> None:
+        from crmtui.scoring.report import report_folder
+
+        try:
+            report = report_folder(self.config.recordings)
+        except CrmtuiError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Report")
+            return
+        self.post_message(self.ReportReady(report))
+
+    class ReportReady(Message):
+        """A report was built in a worker."""
+
+        def __init__(self, report: Any) -> None:
+            self.report = report
+            super().__init__()
+
+    def on_crmtui_app_report_ready(self, event: ReportReady) -> None:
+        from crmtui.ui.screens.report import ReportScreen
+
+        self.push_screen(ReportScreen(event.report))
 
     def on_unmount(self) -> None:
         if self.session is not None:

@@ -86,7 +86,7 @@ async def play_console(pilot: Any) -> None:
     console.set_text(
         "SELECT OwnerId, COUNT(Id) n FROM Case\n"
         "WHERE Status = 'Closed' AND CreatedDate = LAST_N_MONTHS:12\n"
-        "GROUP BY OwnerId ORDER BY COUNT(Id) DESC LIMIT 8"
+        "GROUP BY OwnerId ORDER BY COUNT(Id) DESC, OwnerId LIMIT 8"
     )
     console.run()
     results = console.query_one("#console-results")

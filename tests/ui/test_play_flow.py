@@ -276,3 +276,24 @@ async def test_filter_then_back_restores_the_filtered_view(workspace, play_confi
     assert link.payload["to_object"] == "Account" and link.payload["field"] == "AccountId"
     backs = [e for e in rec.events if e.type == "back"]
     assert len(backs) == 2 and "WHERE Status = 'Closed'" in backs[-1].payload["query"]
+
+
+async def test_report_from_the_picker_counts_a_submitted_session(
+    workspace, play_config, clock, wall
+):
+    from crmtui.ui.screens.report import ReportScreen
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        gold = screen.session.instance.answer
+        screen._submit("None" if gold is None else str(gold))
+        await pilot.press("escape")
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        await pilot.press("R")
+        await _wait(pilot, lambda: isinstance(app.screen, ReportScreen))
+        report = app.screen.report
+        assert [(row.kind, row.actor_id) for row in report.rows] == [("human", "tester")]
+        assert len(report.sessions) == 1 and report.sessions[0].idx == screen.session.instance.idx
+        await pilot.press("q")
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))

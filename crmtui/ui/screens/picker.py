@@ -28,6 +28,7 @@ class PickerScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "next_unsolved", "Next unsolved"),
         Binding("t", "focus_filter", "Task filter"),
+        Binding("R", "app.open_report", "Report"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]

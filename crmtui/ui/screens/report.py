@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static, TabbedContent, TabPane
 
 from crmtui.scoring.report import Report
-from crmtui.scoring.report_format import _grid, _notes
+from crmtui.scoring.report_format import report_notes, report_tables
 from crmtui.ui.widgets.bars import AccuracyBars
 
 # Tab labels for the report's table titles (matched by prefix; others keep their title).
@@ -56,7 +56,7 @@ def notes_text(report: Report) -> Text:
     for skipped in report.skipped:
         text.append("Skipped ", style="yellow")
         text.append(f"{skipped.path}: {skipped.reason}\n")
-    for note in _notes(report):
+    for note in report_notes(report):
         text.append(f"{note}\n")
     return text
 
@@ -81,7 +81,7 @@ class ReportScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(summary_text(self.report), id="report-title")
         with TabbedContent(id="report-tabs"):
-            for title, headers, body in _grid(self.report):
+            for title, headers, body in report_tables(self.report):
                 label = tab_label(title)
                 self.tab_ids.append(tab_id(label))
                 with TabPane(label, id=tab_id(label)):
