@@ -13,6 +13,7 @@ import datetime as dt
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -134,6 +135,9 @@ class ReplayScreen(Screen[None]):
                     yield ReplayTranscript(id="replay-transcript")
         yield Timeline(id="timeline")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(self.size.width < 150, "narrow")
 
     def _warning(self) -> str:
         notes = [] if self.source.check.ok else [f"⚠ {self.source.check.message}"]
