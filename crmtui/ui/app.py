@@ -69,6 +69,7 @@ class CrmtuiApp(App[None]):
         self.workspace = workspace
         self.picker = PickerScreen(workspace.tasks, self.config.annotator, self._status())
         self.push_screen(self.picker)
+        self._warm_engine()
         if not self._offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
 
@@ -163,6 +164,18 @@ class CrmtuiApp(App[None]):
             self.notify("Every instance in this list has been answered.")
         else:
             self.open_instance(idx)
+
+    @work(thread=True, exclusive=True, group="warm-up")
+    def _warm_engine(self) -> None:
+        """Build the query parsers while the user reads the picker (first table opens fast)."""
+        from crmtui.query import run
+
+        assert self.workspace is not None
+        try:
+            run(self.workspace.org, "SELECT Id FROM User LIMIT 1")
+            run(self.workspace.org, "FIND {warm} RETURNING User(Id)")
+        except CrmtuiError:
+            pass  # an odd org shows its errors when the user queries it, not here
 
     def action_open_report(self) -> None:
         """Show the report over this annotator's (and everyone's) recordings."""
