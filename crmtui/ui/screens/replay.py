@@ -20,15 +20,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import (
-    Button,
     DataTable,
     Footer,
-    Input,
     Label,
     Static,
     TabbedContent,
     TabPane,
-    TextArea,
 )
 
 from crmtui.play.views import describe
@@ -150,12 +147,9 @@ class ReplayScreen(Screen[None]):
         self.set_class(self.replay.is_model, "model")
         self._show_context()
         self._fill_events()
-        box = self.query_one(AnswerBox)
-        box.locked = True  # read-only: no Edited messages, no submit
-        box.query_one("#answer-input", Input).disabled = True
-        box.query_one("#answer-submit", Button).disabled = True
+        self.query_one(AnswerBox).set_read_only()
         if self.org is not None:
-            self.query_one("#console-editor", TextArea).read_only = True
+            self.query_one(QueryConsole).set_read_only()
         events_table = self.query_one("#event-list", DataTable)
         events_table.focus()
         if self.events:
@@ -287,8 +281,7 @@ class ReplayScreen(Screen[None]):
             console.run(step.text)
             return
         console.set_text(step.text if step is not None else "")
-        # QueryConsole has no public clear; its results would belong to another query.
-        console.query_one("#console-results", DataTable).clear(columns=True)
+        console.clear_results()
         if step is not None:
             note.update(f"#{step.seq} tool call (not re-run) · {recorded_outcome(step)}")
 
@@ -296,11 +289,10 @@ class ReplayScreen(Screen[None]):
         box = self.query_one(AnswerBox)
         box.set_text(frame.answer)
         sub = frame.submission
-        result = box.query_one("#answer-result", Static)
         if sub is None:
-            result.update(Text("not submitted yet", style="dim"))
+            box.show_note(Text("not submitted yet", style="dim"))
         elif sub.reward is None:
-            result.update(Text(f"submitted (unscored, {sub.scoring}) · gold: {sub.gold!r}"))
+            box.show_note(Text(f"submitted (unscored, {sub.scoring}) · gold: {sub.gold!r}"))
         else:
             box.show_result(sub.reward, sub.gold, sub.scoring)
 

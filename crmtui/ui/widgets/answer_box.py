@@ -72,6 +72,16 @@ class AnswerBox(Vertical):
             return
         self.post_message(self.SubmitRequested(self.text))
 
+    def set_read_only(self) -> None:
+        """Show answers without accepting input (replay, watch)."""
+        self.locked = True
+        self.query_one("#answer-input", Input).disabled = True
+        self.query_one("#answer-submit", Button).disabled = True
+
+    def show_note(self, text: Text | str) -> None:
+        """Replace the result line with ``text`` (e.g. "not submitted yet")."""
+        self.query_one("#answer-result", Static).update(text)
+
     def show_result(self, reward: float, gold: Any, method: str) -> None:
         """Lock the box and show the reward and the (now revealed) gold answer."""
         self.locked = True

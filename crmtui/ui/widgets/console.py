@@ -94,6 +94,14 @@ class QueryConsole(Vertical):
         editor.load_text(text)
         editor.move_cursor(editor.document.end)
 
+    def set_read_only(self, read_only: bool = True) -> None:
+        """Make the editor read-only (replay shows recorded queries without editing)."""
+        self.query_one("#console-editor", TextArea).read_only = read_only
+
+    def clear_results(self) -> None:
+        """Empty the results table (its rows belonged to another query)."""
+        self.query_one("#console-results", DataTable).clear(columns=True)
+
     def run(self, text: str | None = None) -> None:
         """Run ``text`` (default: the editor's text) in a worker."""
         query = (text if text is not None else self.text).strip()
