@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from crmtui.errors import CrmtuiError
@@ -125,23 +124,17 @@ def result_ids_for(recording: Recording) -> tuple[OrgResultIds | None, str]:
         ``(runner, note)``: the runner is None when the org file is missing, unreadable or
         changed since the recording (digest mismatch); the note says what was done.
     """
-    from crmtui.org.store import Org
+    from crmtui.record.replay_org import open_recorded_org
 
-    org_info = recording.header["org"]
-    path = org_info.get("path")
-    if not path:
-        return None, "the recording names no org file; only Ids named in steps are counted"
-    if not Path(path).is_file():
-        return None, f"org {path} not found; only Ids named in steps are counted"
     try:
-        org = Org.open(path)
-        digest = org.digest
+        org, check = open_recorded_org(recording)
     except CrmtuiError as exc:
-        return None, f"cannot open org {path} ({exc}); only Ids named in steps are counted"
-    if org_info.get("digest") and digest != org_info["digest"]:
-        return None, (
-            f"org {path} changed since the recording (digest differs); queries not re-run"
-        )
+        return None, f"cannot open the recorded org ({exc}); only Ids named in steps are counted"
+    if org is None:
+        return None, f"{check.message}; only Ids named in steps are counted"
+    if check.status == "changed":
+        return None, f"{check.message}; queries not re-run"
+    path = check.path or org.path
     today_text = recording.header.get("today")
     today = dt.date.fromisoformat(today_text) if today_text else None
     return OrgResultIds(org, today), f"queries re-run on {path} to find the records they returned"

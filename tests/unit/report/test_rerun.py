@@ -75,12 +75,13 @@ def test_rerun_turns_an_aggregate_query_into_evidence_seen(org: Org, tmp_path: P
 
 
 def test_rerun_refused_for_missing_or_changed_org(org: Org, tmp_path: Path) -> None:
+    gone = {"path": str(tmp_path / "gone.db"), "digest": "d" * 64, "name": "elsewhere"}
     missing = load(
         b.write_session(tmp_path / "m", b.HUMAN_A, b.HTU, b.BOB_HTU, start=b.DAY1,
-                        session_id="8" * 32)
+                        session_id="8" * 32, org=gone)
     )  # fmt: skip
     runner, note = result_ids_for(missing)
-    assert runner is None and "not found" in note
+    assert runner is None and "only Ids named in steps are counted" in note
     changed = load(
         b.write_session(tmp_path / "c", b.HUMAN_A, b.HTU, b.BOB_HTU, start=b.DAY1,
                         session_id="9" * 32, org={**_org_info(org), "digest": "0" * 64})
