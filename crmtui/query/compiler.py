@@ -13,24 +13,21 @@ from typing import Any
 
 from crmtui.data.schema import Schema, SObject
 from crmtui.query import ast
+from crmtui.query.clauses import group_by_sql, limit_sql
 from crmtui.query.conditions import CondCompiler, required_parents
 from crmtui.query.errors import (
     CUSTOM_RELATIONSHIP_HINT,
     INVALID_FIELD,
     INVALID_TYPE,
     MALFORMED_QUERY,
-    NUMBER_OUTSIDE_VALID_RANGE,
     QueryError,
 )
 from crmtui.query.expressions import Expr, compile_operand
 from crmtui.query.plan import ChildPlan, CompiledQuery, Output
 from crmtui.query.resolve import Resolved, Scope, quote
 from crmtui.query.selection import expand_fields, is_aggregate_call, lookup_object
+from crmtui.query.shaping import bind
 from crmtui.query.values import NOCASE_KINDS, converter, is_identity, select_sql
-
-MAX_OFFSET = 2000
-#: Larger than any org; keeps bound values inside SQLite's 64-bit integers.
-MAX_LIMIT = 2**31 - 1
 
 
 class _Compiler:
@@ -128,23 +125,6 @@ class _Compiler:
             exprs.append(expr)
         return exprs
 
-    def _limit(self, query: ast.Query, params: list[Any]) -> str:
-        if query.offset is not None and query.offset > MAX_OFFSET:
-            raise QueryError(
-                NUMBER_OUTSIDE_VALID_RANGE,
-                f"Maximum SOQL offset allowed is {MAX_OFFSET}",
-            )
-        if query.limit is not None and query.limit > MAX_LIMIT:
-            raise QueryError(NUMBER_OUTSIDE_VALID_RANGE, f"LIMIT must be at most {MAX_LIMIT:,}")
-        sql = ""
-        if query.limit is not None or query.offset is not None:
-            sql = " LIMIT ?"
-            params.append(query.limit if query.limit is not None else -1)
-        if query.offset is not None:
-            sql += " OFFSET ?"
-            params.append(query.offset)
-        return sql
-
     # -- top level ---------------------------------------------------------------------
 
     def compile(self, query: ast.Query) -> CompiledQuery:
@@ -180,7 +160,7 @@ class _Compiler:
             if having:
                 group += f" HAVING {having}"
                 params += having_params
-        limit = self._limit(query, params)
+        limit = limit_sql(query, params)
         inner = f"SELECT 1 FROM {scope.from_sql()}" + (f" WHERE {where}" if where else "")
         if group or limit:
             sql = f"SELECT COUNT(*) FROM ({inner}{group}{limit})"
@@ -231,14 +211,18 @@ class _Compiler:
         sql = f"SELECT {', '.join(sql_cols)} FROM {scope.from_sql()}"
         if where:
             sql += f" WHERE {where}"
-        if group_exprs:
-            sql += " GROUP BY " + ", ".join(e.sql for e in group_exprs)
-        if having:
-            sql += f" HAVING {having}"
-            params += having_params
-        sql += order + self._limit(query, params)
+        tail = f" HAVING {having}" if having else ""
+        params += having_params
+        tail += order + limit_sql(query, params)
+        sql += group_by_sql(scope, group_exprs, sql + tail) + tail
         return CompiledQuery(
-            "aggregate", scope.obj.name, sql, tuple(params), tuple(outputs), tuple(columns)
+            "aggregate",
+            scope.obj.name,
+            sql,
+            tuple(params),
+            tuple(outputs),
+            tuple(columns),
+            bind(None, outputs),
         )
 
     def _field_outputs(
@@ -284,8 +268,12 @@ class _Compiler:
                 )
             seen.add(res.dotted.lower())
             value_sql, conv = select_sql(res.kind, res.sql)
-            pending.append((res, len(items), len(sql_cols), conv))
-            sql_cols.append(value_sql)
+            if value_sql == sql_cols[0]:
+                # The record's own Id is already column 0: one string per row less to fetch.
+                pending.append((res, len(items), 0, conv))
+            else:
+                pending.append((res, len(items), len(sql_cols), conv))
+                sql_cols.append(value_sql)
             items.append(None)
             columns.append(res.dotted)
         for res, pos, col, conv in pending:
@@ -319,9 +307,16 @@ class _Compiler:
         sql = f"SELECT {', '.join(sql_cols)} FROM {scope.from_sql()}"
         if where:
             sql += f" WHERE {where}"
-        sql += order + self._limit(query, params)
+        sql += order + limit_sql(query, params)
         return CompiledQuery(
-            "records", scope.obj.name, sql, tuple(params), tuple(items), tuple(columns)
+            "records",
+            scope.obj.name,
+            sql,
+            tuple(params),
+            tuple(items),
+            tuple(columns),
+            bind(scope.obj.name, items),
+            tuple(i for i in items if isinstance(i, ChildPlan)),
         )
 
     def _child(self, parent: SObject, item: ast.SelectSubquery) -> ChildPlan:
@@ -369,7 +364,14 @@ class _Compiler:
                 sql += " AND _rn <= ?"
             sql += " ORDER BY _rn"
             params += [lo] + ([hi] if hi is not None else [])
-        return ChildPlan(rel.name, child.name, sql, tuple(params), tuple(outputs))
+        return ChildPlan(
+            rel.name,
+            child.name,
+            sql,
+            tuple(params),
+            tuple(outputs),
+            bind(child.name, outputs),
+        )
 
 
 def compile_query(query: ast.Query, schema: Schema, today: dt.date) -> CompiledQuery:

@@ -28,7 +28,7 @@ from crmtui.query.errors import (
 )
 from crmtui.query.expressions import Expr, compile_operand
 from crmtui.query.resolve import Scope
-from crmtui.query.values import FALSE_TEXTS, NOCASE_KINDS, NUMERIC_KINDS, TEXT_KINDS, TRUE_TEXTS
+from crmtui.query.values import NOCASE_KINDS, NUMERIC_KINDS, TEXT_KINDS
 
 _ID = re.compile(r"[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$")
 _LIKE_KINDS = NOCASE_KINDS | {"id", "reference"}
@@ -181,8 +181,8 @@ class CondCompiler:
                     line=value.line,
                     column=value.column,
                 )
-            texts = TRUE_TEXTS if value.value else FALSE_TEXTS
-            test = f"lower({x}) IN ('{texts[0]}', '{texts[1]}')"
+            # The field's SQL is already normalised to 1/0/NULL (values.boolean_sql).
+            test = f"{x} = {1 if value.value else 0}"
             return test if op == "=" else f"NOT COALESCE({test}, 0)"
         if value.kind == "date_literal":
             start, end = self._bounds(left, value)

@@ -89,7 +89,8 @@ def day_start(day: dt.date) -> str:
 
 def normalise_stored_datetime(text: str) -> str:
     """Return a stored datetime string in Salesforce's format (fast path for ``+0000``)."""
-    if len(text) == 28 and text.endswith("+0000"):
+    # Canonical YYYY-MM-DDTHH:MM:SS.mmm+0000 (what org files store): nothing to do.
+    if len(text) == 28 and text[10] == "T" and text.endswith("+0000"):
         return text
     try:
         parsed = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from crmtui.query import ast
 from crmtui.query.errors import INVALID_FIELD, MALFORMED_QUERY, QueryError
 from crmtui.query.resolve import Resolved, Scope
-from crmtui.query.values import NUMERIC_KINDS
+from crmtui.query.values import NUMERIC_KINDS, boolean_sql
 
 AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
 
@@ -59,8 +59,13 @@ class Expr:
 
 
 def field_expr(res: Resolved) -> Expr:
-    """Expression for a resolved field."""
-    sql = f"CAST({res.sql} AS REAL)" if res.kind in NUMERIC_KINDS else res.sql
+    """Expression for a resolved field (numbers cast to REAL, booleans normalised to 1/0)."""
+    if res.kind in NUMERIC_KINDS:
+        sql = f"CAST({res.sql} AS REAL)"
+    elif res.kind == "boolean":
+        sql = boolean_sql(res.sql)
+    else:
+        sql = res.sql
     return Expr(sql, res.sql, res.kind, res.field.name, False, res.dotted.lower(), res)
 
 
@@ -145,7 +150,9 @@ def _aggregate(scope: Scope, op: ast.FuncCall) -> Expr:
         sql = f"COUNT({inner.value_sql})"
         kind = "int"
     elif name == "COUNT_DISTINCT":
-        sql = f"COUNT(DISTINCT {inner.value_sql})"
+        # Booleans count their normalised values ('1' and 'true' are one value).
+        distinct = inner.sql if inner.kind == "boolean" else inner.value_sql
+        sql = f"COUNT(DISTINCT {distinct})"
         kind = "int"
     elif name in ("SUM", "AVG"):
         if inner.kind not in NUMERIC_KINDS:

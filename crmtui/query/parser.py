@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from crmtui.query import ast
 from crmtui.query.dates import N_LITERALS, SIMPLE_LITERALS, parse_datetime_literal
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
+from crmtui.query.literals import decode_string, string_list
 
 #: Salesforce's default limit on the length of a SOQL statement.
 MAX_QUERY_LENGTH = 100_000
@@ -26,7 +27,6 @@ MAX_QUERY_LENGTH = 100_000
 MAX_NESTING = 64
 
 _FENCE = re.compile(r"```(?:[A-Za-z]+\b)?(.*?)```", re.DOTALL)
-_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'"}
 
 
 @cache
@@ -51,47 +51,6 @@ def unwrap_fence(text: str) -> str:
 
 def _pos(token: Token) -> tuple[int, int]:
     return (token.line or 1, token.column or 1)
-
-
-def _decode_string(token: Token) -> tuple[str, str]:
-    """Decode a quoted SOQL string into (value, LIKE pattern for ESCAPE '\\')."""
-    body = str(token)[1:-1]
-    value: list[str] = []
-    pattern: list[str] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            value.append(ch)
-            pattern.append(ch)
-            i += 1
-            continue
-        nxt = body[i + 1] if i + 1 < len(body) else ""
-        low = nxt.lower()
-        if low in _SIMPLE_ESCAPES and nxt not in ('"', "'"):
-            value.append(_SIMPLE_ESCAPES[low])
-            pattern.append(_SIMPLE_ESCAPES[low])
-        elif nxt in ('"', "'"):
-            value.append(nxt)
-            pattern.append(nxt)
-        elif nxt == "\\":
-            value.append("\\")
-            pattern.append("\\\\")
-        elif nxt in ("%", "_"):
-            # Literal wildcard characters; only meaningful inside LIKE patterns.
-            value.append(nxt)
-            pattern.append("\\" + nxt)
-        else:
-            line, column = _pos(token)
-            raise QueryError(
-                MALFORMED_QUERY,
-                f"Invalid string literal '{body}'. Illegal character sequence "
-                f"'\\{nxt}' in string literal.",
-                line=line,
-                column=column,
-            )
-        i += 2
-    return "".join(value), "".join(pattern)
 
 
 @v_args(inline=True)
@@ -194,10 +153,16 @@ class _ToAst(Transformer[Any, ast.Query]):
     def value_list(self, *values: ast.Value) -> list[ast.Value]:
         return list(values)
 
+    def in_strings(self, left: ast.Operand, token: Token) -> ast.InList:
+        return ast.InList(left, string_list(token), negated=False)
+
+    def not_in_strings(self, left: ast.Operand, token: Token) -> ast.InList:
+        return ast.InList(left, string_list(token), negated=True)
+
     # -- literals ----------------------------------------------------------------------
 
     def string(self, token: Token) -> ast.Value:
-        value, pattern = _decode_string(token)
+        value, pattern = decode_string(token)
         return ast.Value("string", value, str(token), *_pos(token), like_pattern=pattern)
 
     def number(self, token: Token) -> ast.Value:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from crmtui.query.values import Converter
@@ -45,6 +46,10 @@ class ChildPlan:
     sql: str
     params: tuple[Any, ...]
     outputs: tuple[Output, ...]
+    #: ``shaping.bind`` shaper for ``outputs``, built once by the compiler.
+    shaper: Callable[..., list[dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,9 @@ class CompiledQuery:
         params: Bound values, in placeholder order.
         items: Outputs and child plans in select-list order (records); outputs (aggregate).
         columns: Dotted column names for tables.
+        shaper: ``shaping.bind`` shaper turning rows into records, built once by the
+            compiler (None for ``count``) so that running a cached plan does no layout work.
+        child_plans: The child plans among ``items`` (records), in order.
     """
 
     kind: Literal["records", "aggregate", "count"]
@@ -67,3 +75,7 @@ class CompiledQuery:
     params: tuple[Any, ...]
     items: tuple[Output | ChildPlan, ...]
     columns: tuple[str, ...]
+    shaper: Callable[..., list[dict[str, Any]]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    child_plans: tuple[ChildPlan, ...] = ()

@@ -70,6 +70,18 @@ _CONVERTERS: dict[str, Converter] = {
 }
 
 
+def boolean_sql(sql: str) -> str:
+    """SQL normalising a stored boolean (``1/0/true/false`` in any case) to 1, 0 or NULL.
+
+    Comparing, sorting, grouping and counting distinct booleans all go through this, so that
+    mixed spellings behave as the two values they denote (false < true, one group each).
+    """
+    true_list = ", ".join(f"'{t}'" for t in TRUE_TEXTS)
+    return (
+        f"(CASE WHEN {sql} IS NULL THEN NULL WHEN lower({sql}) IN ({true_list}) THEN 1 ELSE 0 END)"
+    )
+
+
 def select_sql(kind: str, sql: str) -> tuple[str, Converter]:
     """SQL that returns a stored field already typed, and what is left to do in Python.
 
@@ -83,18 +95,18 @@ def select_sql(kind: str, sql: str) -> tuple[str, Converter]:
     if kind == "int":
         return f"CAST(CAST({sql} AS REAL) AS INTEGER)", _text
     if kind == "boolean":
-        true_list = ", ".join(f"'{t}'" for t in TRUE_TEXTS)
-        return (
-            f"(CASE WHEN {sql} IS NULL THEN NULL WHEN lower({sql}) IN ({true_list}) "
-            "THEN 1 ELSE 0 END)",
-            bool,
-        )
+        return boolean_sql(sql), bool
     return sql, converter(kind)
 
 
 def converter(kind: str) -> Converter:
     """The converter from a stored value to the API value for a field/expression kind."""
     return _CONVERTERS.get(kind, _text)
+
+
+def is_datetime(conv: Converter) -> bool:
+    """Whether a converter is the datetime one (the shaper inlines its canonical check)."""
+    return conv is _datetime
 
 
 def is_identity(conv: Converter) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 
 from crmtui.query import run
@@ -74,11 +73,6 @@ def test_count_equals_row_count(gen_org: Any, data: Any) -> None:
     assert count.total_size == len(rows.records) == counted.records[0]["expr0"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine orders/groups booleans by their stored text "
-    "('0' < '1' < 'False' < 'true'); reported to the SOQL engine owner",
-)
 def test_mixed_boolean_spellings_order_and_group(gen_org: Any, rows: Any) -> None:
     query = Query("Product2", ("Id", "IsActive"), order_by=(Order("IsActive"), Order("Id")))
     values = [r["IsActive"] for r in run(gen_org, render(query)).records]

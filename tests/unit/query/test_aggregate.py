@@ -201,3 +201,23 @@ def test_aggregate_errors(
         q(text)
     assert info.value.code == code
     assert info.value.message.startswith(message)
+
+
+def test_mixed_boolean_spellings_sort_and_group_as_two_values(rows: Rows) -> None:
+    # The fixture stores IsActive as '1', 'true', '0' and 'False'.
+    ordered = rows("SELECT Name, IsActive FROM Product2 ORDER BY IsActive, Name")
+    assert [(r["IsActive"], r["Name"]) for r in ordered] == [
+        (False, "Tent_2P"),
+        (False, "Wool Sock"),
+        (True, "Rain Jacket"),
+        (True, "Trail Shoe"),
+    ]
+    descending = rows("SELECT Name FROM Product2 ORDER BY IsActive DESC, Name LIMIT 2")
+    assert [r["Name"] for r in descending] == ["Rain Jacket", "Trail Shoe"]
+    grouped = rows("SELECT IsActive, COUNT(Id) n FROM Product2 GROUP BY IsActive ORDER BY IsActive")
+    assert grouped == [{"IsActive": False, "n": 2}, {"IsActive": True, "n": 2}]
+    assert rows("SELECT COUNT_DISTINCT(IsActive) FROM Product2") == [{"expr0": 2}]
+    having = rows(
+        "SELECT IsActive, COUNT(Id) FROM Product2 WHERE IsActive = true GROUP BY IsActive"
+    )
+    assert having == [{"IsActive": True, "expr0": 2}]

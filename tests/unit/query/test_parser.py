@@ -6,7 +6,8 @@ import datetime as dt
 
 import pytest
 
-from crmtui.query import QueryError, ast
+from crmtui.data.schema import builtin_schema
+from crmtui.query import QueryError, ast, compile_soql
 from crmtui.query.parser import parse, unwrap_fence
 
 
@@ -148,3 +149,45 @@ def test_for_view_is_accepted_and_other_for_words_are_not() -> None:
     assert parse("SELECT Id FROM Case FOR REFERENCE, VIEW").object == "Case"
     with pytest.raises(QueryError, match="unexpected token: 'BAR'"):
         parse("SELECT Id FROM Case FOR BAR")
+
+
+def _values(text: str) -> list[tuple[str, object, str, int, int]]:
+    where = parse(text).where
+    assert isinstance(where, ast.InList)
+    return [(v.kind, v.value, v.raw, v.line, v.column) for v in where.values]
+
+
+def test_plain_string_lists_parse_like_general_value_lists() -> None:
+    # Plain lists are lexed as one token (fast path); a list with an escape or a non-string
+    # literal takes the general path. Both must give the same values and positions.
+    fast = _values("SELECT Id FROM Case WHERE Status IN ('New',\n  'Closed' , '')")
+    assert fast == [
+        ("string", "New", "'New'", 1, 38),
+        ("string", "Closed", "'Closed'", 2, 3),
+        ("string", "", "''", 2, 14),
+    ]
+    general = _values("SELECT Id FROM Case WHERE Status IN ('New',\n  'Closed' , '', null)")
+    assert [v[:5] for v in general[:3]] == fast
+    escaped = _values("SELECT Id FROM Case WHERE Status IN ('it\\'s', 'a%_')")
+    assert [v[1] for v in escaped] == ["it's", "a%_"]
+    negated = parse("SELECT Id FROM Case WHERE Status NOT IN ('New')").where
+    assert isinstance(negated, ast.InList) and negated.negated
+    assert [v.value for v in negated.values] == ["New"]
+
+
+def test_long_id_lists_report_the_bad_id_position() -> None:
+    ids = ", ".join(f"'500Ws000006ua{i:02d}IAQ'" for i in range(40))
+    text = f"SELECT Id FROM Case WHERE Id IN ({ids}, 'nope')"
+    with pytest.raises(QueryError, match="invalid ID field: nope") as err:
+        compile_soql(builtin_schema(), text, today=dt.date(2024, 1, 1))
+    assert (err.value.line, err.value.column) == (1, text.index("'nope'") + 1)
+
+
+def test_string_list_token_is_only_used_after_in() -> None:
+    # INCLUDES still parses its list (and is then refused for a non-multi-select field).
+    with pytest.raises(QueryError, match="^INVALID_QUERY_FILTER_OPERATOR: INCLUDES"):
+        compile_soql(
+            builtin_schema(), "SELECT Id FROM Case WHERE Status INCLUDES ('a', 'b')", today=None
+        )
+    with pytest.raises(QueryError, match="unexpected token"):
+        parse("SELECT Id FROM Case WHERE ('a', 'b') = Status")

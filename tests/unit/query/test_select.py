@@ -207,7 +207,7 @@ GOLDEN = [
     (
         f"SELECT Id, Account.ShippingState FROM Case WHERE OwnerId = '{U[0]}' "
         "AND Status != 'Closed' ORDER BY CreatedDate DESC LIMIT 5",
-        'SELECT t0."Id", t0."Id", t1."ShippingState", t1."Id" FROM "Case" AS t0 LEFT JOIN '
+        'SELECT t0."Id", t1."ShippingState", t1."Id" FROM "Case" AS t0 LEFT JOIN '
         '"Account" '
         'AS t1 ON t1."Id" = t0."AccountId" WHERE (t0."OwnerId" = ? AND (t0."Status" IS NULL '
         'OR t0."Status" != ? COLLATE NOCASE)) ORDER BY t0."CreatedDate" DESC NULLS LAST '
@@ -218,13 +218,13 @@ GOLDEN = [
         "SELECT IssueId__c, COUNT(Id) IssueCount FROM Case WHERE CreatedDate >= "
         "2024-01-01T00:00:00Z GROUP BY IssueId__c HAVING COUNT(Id) > 1 ORDER BY COUNT(Id) DESC",
         'SELECT t0."IssueId__c", COUNT(t0."Id") FROM "Case" AS t0 WHERE t0."CreatedDate" >= ? '
-        'GROUP BY t0."IssueId__c" HAVING COUNT(t0."Id") > ? ORDER BY COUNT(t0."Id") DESC '
+        'GROUP BY +t0."IssueId__c" HAVING COUNT(t0."Id") > ? ORDER BY COUNT(t0."Id") DESC '
         "NULLS LAST",
         ("2024-01-01T00:00:00.000+0000", 1),
     ),
     (
         "SELECT Id, Quantity, Product2.IsActive FROM OrderItem",
-        'SELECT t0."Id", t0."Id", CAST(t0."Quantity" AS REAL), (CASE WHEN t1."IsActive" IS NULL '
+        'SELECT t0."Id", CAST(t0."Quantity" AS REAL), (CASE WHEN t1."IsActive" IS NULL '
         "THEN NULL WHEN lower(t1.\"IsActive\") IN ('1', 'true') THEN 1 ELSE 0 END), t1.\"Id\" "
         'FROM "OrderItem" AS t0 LEFT JOIN "Product2" AS t1 ON t1."Id" = t0."Product2Id"',
         (),
@@ -232,7 +232,7 @@ GOLDEN = [
     (
         "SELECT Id FROM OrderItem WHERE Order.Account.ShippingState = 'CA' AND "
         "Product2.Name != 'x'",
-        'SELECT t0."Id", t0."Id" FROM "OrderItem" AS t0 JOIN "Order" AS t1 ON t1."Id" = '
+        'SELECT t0."Id" FROM "OrderItem" AS t0 JOIN "Order" AS t1 ON t1."Id" = '
         't0."OrderId" JOIN "Account" AS t2 ON t2."Id" = t1."AccountId" LEFT JOIN "Product2" '
         'AS t3 ON t3."Id" = t0."Product2Id" WHERE (t2."ShippingState" = ? COLLATE NOCASE AND '
         '(t3."Name" IS NULL OR t3."Name" != ? COLLATE NOCASE))',
@@ -245,7 +245,7 @@ GOLDEN = [
     ),
     (
         "SELECT Id FROM Account WHERE Id IN (SELECT AccountId FROM Case WHERE Priority = 'High')",
-        'SELECT t0."Id", t0."Id" FROM "Account" AS t0 WHERE t0."Id" IN (SELECT t1."AccountId" '
+        'SELECT t0."Id" FROM "Account" AS t0 WHERE t0."Id" IN (SELECT t1."AccountId" '
         "FROM "
         '"Case" AS t1 WHERE t1."AccountId" IS NOT NULL AND t1."Priority" = ? COLLATE NOCASE)',
         ("High",),
