@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
@@ -18,6 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from crmtui.query import ast
 from crmtui.query.dates import N_LITERALS, SIMPLE_LITERALS, parse_datetime_literal
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
+from crmtui.query.grammar import build_parser
 from crmtui.query.literals import decode_string, string_list
 
 #: Salesforce's default limit on the length of a SOQL statement.
@@ -31,8 +31,7 @@ _FENCE = re.compile(r"```(?:[A-Za-z]+\b)?(.*?)```", re.DOTALL)
 
 @cache
 def _parser() -> Lark:
-    grammar = resources.files("crmtui.query").joinpath("soql.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
 
 
 def unwrap_fence(text: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Literal
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from crmtui.query.errors import QueryError
+from crmtui.query.grammar import build_parser
 
 Scope = Literal["ALL", "NAME", "EMAIL", "PHONE"]
 DEFAULT_LIMIT = 2000
@@ -144,14 +144,11 @@ class SoslQuery:
 
 @cache
 def _parser() -> Lark:
-    grammar = resources.files("crmtui.query").joinpath("sosl.lark").read_text("utf-8")
-    return Lark(
-        grammar,
+    return build_parser(
+        "sosl.lark",
         start=["query", "search_expr"],
-        parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=False,
     )
 
 

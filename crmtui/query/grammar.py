@@ -1,0 +1,39 @@
+"""Building the lark parsers, with their LALR tables cached on disk.
+
+Building the SOQL parser's tables takes 100-250 ms, which every ``crmtui query`` and every
+fresh process would pay on its first query. lark can pickle the built parser: the cache file
+lives in crmtui's cache directory and its name carries lark's version and a hash of the
+grammar and options, so an upgrade or a grammar edit never loads stale tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from importlib import resources
+from typing import Any
+
+import lark
+from lark import Lark
+
+log = logging.getLogger(__name__)
+
+
+def build_parser(grammar_file: str, **options: Any) -> Lark:
+    """Build (or load from the cache) a LALR parser for ``crmtui/query/<grammar_file>``."""
+    grammar = resources.files("crmtui.query").joinpath(grammar_file).read_text("utf-8")
+    options = {"parser": "lalr", **options}
+    key = hashlib.sha256(f"{grammar}\0{sorted(options.items())!r}".encode()).hexdigest()[:16]
+    try:
+        from crmtui.paths import cache_dir
+
+        cache_file = cache_dir() / f"lark-{lark.__version__}-{grammar_file}-{key}.pickle"
+    except OSError as exc:  # an unwritable data directory must not stop queries
+        log.debug("no parser cache: %s", exc)
+        return Lark(grammar, **options)
+    try:
+        return Lark(grammar, cache=str(cache_file), **options)
+    except Exception as exc:  # noqa: BLE001 - a corrupt cache file: rebuild without it
+        log.debug("parser cache %s unusable (%s); rebuilding", cache_file, exc)
+        cache_file.unlink(missing_ok=True)
+        return Lark(grammar, **options)

@@ -1,0 +1,30 @@
+"""The on-disk cache of lark's parser tables: written once, rebuilt when corrupt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crmtui.query.grammar import build_parser
+
+
+def test_cache_file_is_written_and_reused(crmtui_home: Path) -> None:
+    parser = build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
+    files = list((crmtui_home / "cache").glob("lark-*-soql.lark-*.pickle"))
+    assert len(files) == 1
+    again = build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
+    text = "SELECT Id FROM Case"
+    assert again.parse(text) == parser.parse(text)
+
+
+def test_corrupt_cache_is_replaced(crmtui_home: Path) -> None:
+    build_parser("sosl.lark", start=["query", "search_expr"])
+    (cache_file,) = (crmtui_home / "cache").glob("lark-*-sosl.lark-*.pickle")
+    cache_file.write_bytes(b"not a pickle")
+    parser = build_parser("sosl.lark", start=["query", "search_expr"])
+    assert parser.parse("FIND {tent}", start="query") is not None
+
+
+def test_options_change_the_cache_key(crmtui_home: Path) -> None:
+    build_parser("soql.lark", propagate_positions=True)
+    build_parser("soql.lark", propagate_positions=False)
+    assert len(list((crmtui_home / "cache").glob("lark-*-soql.lark-*.pickle"))) == 2
