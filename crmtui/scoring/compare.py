@@ -232,11 +232,26 @@ def compare(
 
 
 def default_solutions_path(recording: Recording) -> Path | None:
-    """``<org>.solutions.json`` beside the org file named in the header, if it exists."""
+    """``<org>.solutions.json`` beside the recorded org, if it exists.
+
+    The org named in the header is looked up the way replay does (its path, else an org of
+    the same name here, rebuilding the deterministic sample), and only an org whose digest
+    matches the recording's counts: another org's solutions would name other records.
+    """
     org_path = recording.header["org"].get("path")
-    if not org_path:
+    if org_path:
+        candidate = Path(org_path).with_suffix(".solutions.json")
+        if candidate.is_file():
+            return candidate
+    from crmtui.record.replay_org import open_recorded_org
+
+    try:
+        org, check = open_recorded_org(recording)
+    except CrmtuiError:
         return None
-    candidate = Path(org_path).with_suffix(".solutions.json")
+    if org is None or not check.ok:
+        return None
+    candidate = Path(org.path).with_suffix(".solutions.json")
     return candidate if candidate.is_file() else None
 
 
