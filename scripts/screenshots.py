@@ -36,9 +36,49 @@ async def _shoot(name: str, out: Path, workspace: object, recordings: Path) -> P
     return path
 
 
+async def _shoot_app(app: object, name: str, out: Path, keys: tuple[str, ...] = ()) -> Path:
+    """Screenshot an app (replay, compare, report) after pressing ``keys``."""
+    from crmtui.ui.scenes import settle
+
+    async with app.run_test(size=(160, 48)) as pilot:  # type: ignore[attr-defined]
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))  # type: ignore[attr-defined]
+    return out / f"{name}.svg"
+
+
+def _viewer_shots(recordings: Path, out: Path) -> list[Path]:
+    """Replay, compare and report screens over the example recordings."""
+    from crmtui.commands.compare import build_comparison
+    from crmtui.factory import build_compare_app, build_replay_app, build_report_app
+    from crmtui.scoring.report import report_folder
+
+    human = sorted((recordings / "example-annotator").glob("*.jsonl"))
+    if not human:
+        print(f"no example recordings under {recordings}: run scripts/make_examples.py first")
+        return []
+    idx = int(human[0].name.split("-idx")[1].split("-")[0])
+    shots = [
+        asyncio.run(_shoot_app(build_replay_app(human[0], start=5), "replay", out)),
+        asyncio.run(
+            _shoot_app(
+                build_compare_app(build_comparison((recordings,), idx, None, True)),
+                "compare",
+                out,
+                ("d",),
+            )
+        ),
+        asyncio.run(_shoot_app(build_report_app(report_folder(recordings)), "report", out)),
+    ]
+    return shots
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("assets"))
+    parser.add_argument("--recordings", type=Path, default=Path("recordings"))
     parser.add_argument("scenes", nargs="*")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="crmtui-shots-"))
@@ -56,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.scenes or list(SCENES):
         path = asyncio.run(_shoot(name, args.out, workspace, home / "recordings"))
         print(f"wrote {path}")
+    if not args.scenes:
+        for path in _viewer_shots(args.recordings.resolve(), args.out):
+            print(f"wrote {path}")
     return 0
 
 
