@@ -89,7 +89,8 @@ class Transcript(VerticalScroll):
             self._live.remove()
             self._live, self._live_text = None, ""
         self.steps = index
-        head = Text(f"Step {index}", style="bold reverse")
+        head = Text()
+        head.append(f" Step {index} ", style="bold reverse")
         head.append(
             f"  {tokens[0]}+{tokens[1]} tokens · {_cost(cost)} · {latency_ms:.0f} ms",
             style="dim",
@@ -97,10 +98,10 @@ class Transcript(VerticalScroll):
         parts: list[Any] = [head]
         plain = [f"Step {index}"]
         if thought:
-            parts.append(Text(f"💭 {thought}", style="italic"))
+            parts.append(Text("thought: ", style="bold").append(thought, style="italic"))
             plain.append(f"thought: {thought}")
-        label = {"execute": "▶ execute", "respond": "✔ respond", "tool": "🔧 tool"}.get(
-            kind, "⚠ invalid"
+        label = {"execute": "▶ execute", "respond": "✔ respond", "tool": "▶ tool"}.get(
+            kind, "✘ invalid"
         )
         parts.append(Text(f"{label}: ", style="bold cyan").append(content, style="bold"))
         plain.append(f"{kind}: {content}")
