@@ -102,7 +102,7 @@ async def _human(workspace: Any, out: Path, idx: int) -> Path:
         console = screen.query_one("#query-console")
         console.set_text(
             "SELECT Account.ShippingState, COUNT(Id) n FROM Case\n"
-            "WHERE Status = 'Closed' AND CreatedDate = LAST_N_MONTHS:4\n"
+            "WHERE Status = 'Closed' AND CreatedDate = LAST_N_DAYS:28\n"
             "GROUP BY Account.ShippingState ORDER BY COUNT(Id) DESC"
         )
         await pilot.press("f5")

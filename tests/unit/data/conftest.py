@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rowkit import sample_rows, write_json, write_jsonl, write_parquet
+from tests.unit.data.rowkit import sample_rows, write_json, write_jsonl, write_parquet
 
 
 @pytest.fixture

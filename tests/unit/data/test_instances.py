@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rowkit import make_row
+from tests.unit.data.rowkit import make_row
 
 from crmtui.data.instances import Instance, Metadata, RowError, TaskSet
 from crmtui.errors import ConfigError, DatasetError, TaskNotFound

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rowkit import make_row, sample_rows, write_json, write_jsonl
+from tests.unit.data.rowkit import make_row, sample_rows, write_json, write_jsonl
 
 from crmtui import paths
 from crmtui.data import loaders

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from rowkit import make_row, sample_rows, write_json
+from tests.unit.data.rowkit import make_row, sample_rows, write_json
 
 from crmtui import paths
 from crmtui.cli import cli, main
