@@ -171,3 +171,21 @@ async def test_without_a_workspace_it_loads_the_sample_org_first(wall, tmp_path)
             header = load(screen.session.path).header
     assert header["tasks_source"] == "sample"
     assert header["actor"] == {"kind": "model", "id": "openai/fake", "strategy": "react"}
+
+
+async def test_a_failing_agent_query_shows_its_error_in_the_console(
+    workspace, wall, tmp_path
+) -> None:
+    inst = _instance(workspace)
+    script = [
+        text("<thought>Try a field.</thought><execute>SELECT Nope FROM Case</execute>"),
+        text(f"<thought>Fine.</thought><respond>{inst.answer}</respond>"),
+    ]
+    with FakeOpenAI(script) as server:
+        app = build_watch_app(_config(server, inst.idx, tmp_path), workspace=workspace, wall=wall)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _watch_screen(pilot)
+            status = screen.query_one("#console-status")
+            await _wait(pilot, lambda: "INVALID_FIELD" in str(status.render()))
+            assert status.has_class("error")
+            assert screen.query_one("#console-results", DataTable).row_count == 0

@@ -231,6 +231,15 @@ class WatchScreen(Screen[None]):
         console.set_text(event.text)
         if event.result is not None:
             console.show_result(event.result)
+            console.set_status(f"{event.result.total_size:,} rows (agent's query)")
+            return
+        console.clear_results()
+        error = getattr(event.observation, "error", None)
+        code = getattr(event.observation, "error_code", None)
+        if error:
+            console.set_status(
+                error if code and error.startswith(code) else f"{code}: {error}", error=True
+            )
 
     def on_agent_finished(self, event: AgentFinished) -> None:
         result = self.result = event.result

@@ -180,6 +180,10 @@ class QueryConsole(Vertical):
         for row in result.flat_rows()[:MAX_SHOWN_ROWS]:
             table.add_row(*(cell(v) for v in row))
 
+    def set_status(self, text: str, error: bool = False) -> None:
+        """Show ``text`` on the status line (errors in the error style)."""
+        self._status(text, error)
+
     def _status(self, text: str, error: bool = False) -> None:
         label = self.query_one("#console-status", Label)
         label.update(text)
