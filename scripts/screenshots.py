@@ -49,6 +49,58 @@ async def _shoot_app(app: object, name: str, out: Path, keys: tuple[str, ...] = 
     return out / f"{name}.svg"
 
 
+async def _shoot_watch(workspace: object, out: Path, recordings: Path) -> Path:
+    """Watch mode: a scripted model (fake OpenAI server over real HTTP) solves a BRI instance."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from crmtui.agent.client import load_litellm
+    from crmtui.agent.watch_config import WatchConfig
+    from crmtui.factory import build_watch_app
+    from crmtui.ui.scenes import settle
+    from tests.fakes.openai_server import FakeOpenAI, text
+
+    load_litellm(online=False)
+    os.environ.setdefault("OPENAI_API_KEY", "not-a-real-key")
+    tasks = workspace.tasks  # type: ignore[attr-defined]
+    inst = next(i for i in tasks if i.task == "best_region_identification" and i.answer)
+    query = (
+        "SELECT Account.ShippingState, COUNT(Id) n FROM Case WHERE Status = 'Closed' "
+        "AND CreatedDate = LAST_N_DAYS:28 GROUP BY Account.ShippingState ORDER BY COUNT(Id) DESC"
+    )
+    script = [
+        text(
+            "<thought>Closed cases of the last four weeks, per state.</thought>"
+            f"<execute>{query}</execute>",
+            prompt_tokens=2130,
+            completion_tokens=48,
+        ),
+        text(
+            f"<thought>{inst.answer} closes its cases fastest.</thought>"
+            f"<respond>{inst.answer}</respond>",
+            prompt_tokens=2290,
+            completion_tokens=21,
+        ),
+    ]
+    with FakeOpenAI(script) as server:
+        config = WatchConfig(
+            model="openai/scripted-demo",
+            api_base=server.base_url,
+            idx=inst.idx,
+            recordings=recordings,
+            fsync=False,
+            stream=False,
+        )
+        app = build_watch_app(config, workspace=workspace, wall=_frozen_wall)
+        async with app.run_test(size=(160, 48)) as pilot:
+            for _ in range(500):
+                await pilot.pause(0.02)
+                screen = app.watch_screen
+                if screen is not None and screen.result is not None:
+                    break
+            await settle(pilot)
+            app.save_screenshot(filename="watch.svg", path=str(out))
+    return out / "watch.svg"
+
+
 def _viewer_shots(recordings: Path, out: Path) -> list[Path]:
     """Replay, compare and report screens over the example recordings."""
     from crmtui.commands.compare import build_comparison
@@ -97,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         path = asyncio.run(_shoot(name, args.out, workspace, home / "recordings"))
         print(f"wrote {path}")
     if not args.scenes:
+        print(f"wrote {asyncio.run(_shoot_watch(workspace, args.out, home / 'watch'))}")
         for path in _viewer_shots(args.recordings.resolve(), args.out):
             print(f"wrote {path}")
     return 0
