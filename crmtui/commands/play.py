@@ -76,4 +76,12 @@ def play(
         aided=aided,
         idle_threshold=idle,
     )
-    build_play_app(config).run()
+    workspace = None
+    if any(value is not None for value in (tasks, org, task, idx)):
+        from crmtui.play.workspace import load_workspace
+
+        # Explicit choices are checked here, so a mistake (a missing org, an unknown idx) is
+        # one Error: line at the command line; the bare command shows the loading screen,
+        # which builds the sample on first use with a progress bar.
+        workspace = load_workspace(config)
+    build_play_app(config, workspace=workspace).run()

@@ -86,4 +86,12 @@ def watch(
     )
     config.check()
     config.strategy_object()  # a bad strategy/toolset fails here, before the TUI starts
-    build_watch_app(config).run()
+    from crmtui.config import PlayConfig
+    from crmtui.play.workspace import load_workspace
+
+    # Load (and check) the org, tasks and idx here, so that a mistake is one Error: line at
+    # the command line rather than a notice inside the TUI.
+    workspace = load_workspace(
+        PlayConfig(tasks=tasks, org=org, annotator=model, task=task, idx=idx)
+    )
+    build_watch_app(config, workspace=workspace).run()

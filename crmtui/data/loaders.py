@@ -311,7 +311,9 @@ def _import_datasets() -> Any:
     import datasets
 
     datasets.disable_progress_bars()
-    datasets.logging.set_verbosity_error()
+    # datasets logs failed JSON parses at ERROR level before raising; crmtui reports the
+    # problem itself (naming the row), so its own log line would be a second, noisier one.
+    datasets.logging.set_verbosity(datasets.logging.CRITICAL)
     return datasets
 
 

@@ -59,6 +59,12 @@ class VerifyReport:
         if self.ok:
             state = "finished" if self.finished else "unfinished"
             return f"OK ({self.events} events, {state})"
+        if self.truncated and self.first_bad_line is not None:
+            # A writer killed mid-line: everything before the partial line is intact.
+            return (
+                f"line {self.first_bad_line}: {self.problem} "
+                f"(lines 1-{self.first_bad_line - 1} are intact)"
+            )
         return f"line {self.first_bad_line}: {self.problem}"
 
 

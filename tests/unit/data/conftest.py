@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.unit.data.rowkit import sample_rows, write_json, write_jsonl, write_parquet
 
 

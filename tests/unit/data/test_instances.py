@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.unit.data.rowkit import make_row
 
 from crmtui.data.instances import Instance, Metadata, RowError, TaskSet
 from crmtui.errors import ConfigError, DatasetError, TaskNotFound
+from tests.unit.data.rowkit import make_row
 
 
 def test_from_row_reads_every_field() -> None:

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.unit.data.rowkit import make_row, sample_rows, write_json, write_jsonl
 
 from crmtui import paths
 from crmtui.data import loaders
 from crmtui.data.loaders import HubSource, load_schema_source, load_tasks, parse_hub_source
 from crmtui.data.schema import Schema
 from crmtui.errors import DatasetError, OrgError, SchemaError
+from tests.unit.data.rowkit import make_row, sample_rows, write_json, write_jsonl
 
 # ------------------------------------------------------------------ local files
 

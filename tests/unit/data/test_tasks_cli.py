@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from tests.unit.data.rowkit import make_row, sample_rows, write_json
 
 from crmtui import paths
 from crmtui.cli import cli, main
 from crmtui.commands.tasks import tasks
+from tests.unit.data.rowkit import make_row, sample_rows, write_json
 
 
 def _run(*args: str, width: int = 100) -> str:

@@ -115,6 +115,9 @@ def test_truncated_final_line_is_reported_distinctly(session: Path) -> None:
     assert report.truncated and not report.ok
     assert report.first_bad_line == 16 and report.events == 14
     assert report.problem == "truncated final line (partial write)"
+    assert report.describe() == (
+        "line 16: truncated final line (partial write) (lines 1-15 are intact)"
+    )
     assert report.valid_bytes == data.rindex(b"\n", 0, len(data) - 1) + 1
     with pytest.raises(RecordingError, match=r"s.jsonl:16: truncated"):
         load(session)
