@@ -43,7 +43,7 @@ def _actor_table(comparison: Comparison) -> str:
         ["Reward"] + [render.reward(a.reward) for a in actors],
         ["Active time"] + [render.duration(a.active_seconds) for a in actors],
         ["Queries"] + [str(a.queries) for a in actors],
-        ["Records viewed"] + [str(a.records_viewed) for a in actors],
+        ["Records seen"] + [str(a.records_viewed) for a in actors],
     ]
     if models:
         rows.append(

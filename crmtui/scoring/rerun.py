@@ -137,4 +137,7 @@ def result_ids_for(recording: Recording) -> tuple[OrgResultIds | None, str]:
     path = check.path or org.path
     today_text = recording.header.get("today")
     today = dt.date.fromisoformat(today_text) if today_text else None
-    return OrgResultIds(org, today), f"queries re-run on {path} to find the records they returned"
+    return OrgResultIds(org, today), (
+        f"queries re-run on {path} to find the records they returned; 'records seen' counts "
+        "records a step opened or named plus the rows its queries returned"
+    )

@@ -108,7 +108,9 @@ class SessionSummary:
 
     @property
     def records_viewed(self) -> int:
-        """Number of distinct record Ids touched."""
+        """Distinct record Ids the session touched: opened or named in its steps, plus (when
+        the trajectory was built with a re-runner, as ``crmtui compare`` does) the rows its
+        queries returned. ``crmtui export`` and ``report`` use the recording alone."""
         return len(self.records)
 
     @property

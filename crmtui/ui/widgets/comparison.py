@@ -86,7 +86,7 @@ def card_text(
         ("reward", reward_text(summary)),
         ("active", render.duration(summary.active_seconds)),
         ("queries", queries_text(summary)),
-        ("records", f"{summary.records_viewed} viewed"),
+        ("records", f"{summary.records_viewed} seen"),
     ]
     if summary.actor_kind == "model":
         rows.append(("tokens", f"{render.number(summary.tokens)} in {summary.model_calls} call(s)"))
