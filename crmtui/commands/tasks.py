@@ -57,7 +57,13 @@ def tasks() -> None:
 @tasks.command(name="list")
 @tasks_source_option
 @click.option("--task", "task_type", metavar="TYPE", default=None, help=TASK_TYPE_HELP)
-@click.option("--show-answers", is_flag=True, help="Add a column with each instance's gold answer.")
+@click.option(
+    "--show-answers",
+    "--show-answer",
+    "show_answers",
+    is_flag=True,
+    help="Add a column with each instance's gold answer.",
+)
 @click.option(
     "--limit",
     type=click.IntRange(min=1),
@@ -112,7 +118,13 @@ def _counts_table(task_set: TaskSet) -> Table:
 @tasks.command(name="show")
 @click.argument("idx", type=int)
 @tasks_source_option
-@click.option("--show-answer", is_flag=True, help="Reveal the gold answer (hidden by default).")
+@click.option(
+    "--show-answer",
+    "--show-answers",
+    "show_answer",
+    is_flag=True,
+    help="Reveal the gold answer (hidden by default).",
+)
 def show_task(idx: int, source: str | None, show_answer: bool) -> None:
     """Show one instance in full: task, metric, query and metadata; IDX is its idx."""
     task_set = load_tasks(source)
