@@ -103,5 +103,9 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
 
         console = Console(file=sys.stdout)
         table = render_table(result)
-        # A table without columns (SELECT COUNT()) would print nothing, caption included.
-        console.print(table if table.columns else table.caption)
+        # The footer goes on its own line: as a caption it would wrap under a narrow table;
+        # and a table without columns (SELECT COUNT()) prints nothing at all.
+        footer, table.caption = table.caption, None
+        if table.columns:
+            console.print(table)
+        console.print(footer)
