@@ -366,9 +366,12 @@ def _hub_rows(hub: HubSource, config: str | None, split: str) -> list[dict[str, 
             hub.repo, config, split=split, cache_dir=str(paths.cache_dir() / "datasets")
         )
     except Exception as exc:  # noqa: BLE001 - hub/network/cache failures come in many types
-        if flag is not None:
-            # Offline mode can still serve a cached copy; reaching here means there is none.
-            raise _hub_unreachable(hub.repo, f"{flag} is set and no cached copy") from None
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if flag is not None:
+            # Offline mode can still serve a cached copy; reaching here usually means there
+            # is none, but say what datasets said in case it is something else.
+            raise _hub_unreachable(
+                hub.repo, f"{flag} is set and no usable cached copy ({first_line[:160]})"
+            ) from None
         raise DatasetError(f"cannot load {hub.repo} ({config}, {split}): {first_line}") from None
     return dataset.to_list()
