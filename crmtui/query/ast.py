@@ -108,6 +108,7 @@ class Includes:
 
     left: Operand
     negated: bool
+    values: tuple[Value, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,8 @@ class _ToAst(Transformer[Any, ast.Query]):
 
     @v_args(inline=False, meta=True)
     def sel_subquery(self, meta: Any, items: list[ast.Query]) -> ast.SelectSubquery:
-        return ast.SelectSubquery(items[0], items[0].line, max(items[0].column - 1, 1))
+        # meta spans the "(" too, wherever it is ("( SELECT", "(\nSELECT").
+        return ast.SelectSubquery(items[0], meta.line, meta.column)
 
     def alias(self, token: Token) -> str:
         return str(token)
@@ -143,11 +144,11 @@ class _ToAst(Transformer[Any, ast.Query]):
     def not_in_query(self, left: ast.Operand, query: ast.Query) -> ast.InQuery:
         return ast.InQuery(left, query, negated=True)
 
-    def includes(self, left: ast.Operand, _values: list[ast.Value]) -> ast.Includes:
-        return ast.Includes(left, negated=False)
+    def includes(self, left: ast.Operand, values: list[ast.Value]) -> ast.Includes:
+        return ast.Includes(left, negated=False, values=tuple(values))
 
-    def excludes(self, left: ast.Operand, _values: list[ast.Value]) -> ast.Includes:
-        return ast.Includes(left, negated=True)
+    def excludes(self, left: ast.Operand, values: list[ast.Value]) -> ast.Includes:
+        return ast.Includes(left, negated=True, values=tuple(values))
 
     def value_list(self, *values: ast.Value) -> list[ast.Value]:
         return list(values)
