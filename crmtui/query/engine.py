@@ -108,10 +108,18 @@ def schema_and_connection(org: Any) -> tuple[Schema, sqlite3.Connection]:
         return org.schema, entry[1]
     conn = _prepare(org.connect())
 
-    def forget(_ref: object, key: int = key, conn: sqlite3.Connection = conn) -> None:
+    # Defaults bind everything the callback needs: at interpreter exit it may run after this
+    # module's globals are already gone.
+    def forget(
+        _ref: object,
+        key: int = key,
+        conn: sqlite3.Connection = conn,
+        conns: dict[int, Any] = conns,
+        close: Any = _close_quietly,
+    ) -> None:
         if conns.get(key, (None, None))[1] is conn:
             del conns[key]
-        _close_quietly(conn)
+        close(conn)
 
     try:
         ref: Any = weakref.ref(org, forget)
