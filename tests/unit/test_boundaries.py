@@ -53,9 +53,11 @@ def test_help_does_not_import_heavy_packages() -> None:
         "heavy = [m for m in ('textual', 'datasets', 'litellm') if m in sys.modules]\n"
         "print('HEAVY=' + ','.join(heavy))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip().splitlines()[-1]
+    out = (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
     assert out == "HEAVY="
 
 
