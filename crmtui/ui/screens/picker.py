@@ -16,7 +16,13 @@ from crmtui.data.tasktypes import TASK_ORDER, abbreviation
 from crmtui.play.progress import InstanceStatus
 
 
-def _excerpt(query: str, width: int = 90) -> str:
+def _excerpt(query: str, width: int = 110) -> str:
+    """One line of the query; for routing instances (whose opening instruction is always the
+    same) the given case's subject, which is what tells them apart."""
+    for line in query.splitlines():
+        if line.strip().lower().startswith("- case subject:"):
+            query = "Route: " + line.split(":", 1)[1]
+            break
     text = " ".join(query.split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
