@@ -359,3 +359,37 @@ def test_replay_screen_snapshot(snap_compare, workspace, tmp_path, clock, wall) 
         await _wait(pilot, lambda: "re-run" in _text(note))
 
     assert snap_compare(build_replay_app(path), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_stepping_back_before_the_first_browse_clears_the_browser(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    session = PlaySession.begin(
+        next(iter(workspace.tasks)),
+        workspace.org,
+        actor={"kind": "human", "id": "ann"},
+        tasks_source="sample",
+        recordings=tmp_path / "recordings",
+        clock=clock,
+        wall=wall,
+        fsync=False,
+    )
+    session.start()
+    session.record_query(GOOD, "soql", 3, 1.0, None, None)
+    view = TableView("Issue__c")
+    session.record_browse(
+        "open_object", {"object": "Issue__c", "query": equivalent_query(workspace.org.schema, view)}
+    )
+    session.close("finished")
+    app = build_replay_app(session.path)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        browser = screen.query_one(RecordBrowser)
+        table = browser.query_one("#records-table", DataTable)
+        await pilot.press("right")
+        await _wait(pilot, lambda: table.row_count > 0)
+        await pilot.press("left")
+        await _wait(pilot, lambda: table.row_count == 0)
+        assert browser.current is None
+        assert "no browsing yet" in _text(screen.query_one("#replay-view", Label))

@@ -257,6 +257,8 @@ class ReplayScreen(Screen[None]):
             self.query_one("#browser-offline", Static).update(text)
         elif view is not None and view != self._shown_view:
             self.query_one(RecordBrowser).show(view, record_history=False)
+        elif view is None and self._shown_view is not None:
+            self.query_one(RecordBrowser).clear()
         self._shown_view = view
 
     def _show_query(self, frame: Frame) -> None:

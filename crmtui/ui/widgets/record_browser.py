@@ -126,6 +126,15 @@ class RecordBrowser(Vertical):
             self.history.replace(view)
         self._render_view(view)
 
+    def clear(self) -> None:
+        """Show nothing (replay before the first browse action); history is forgotten."""
+        self.history = History()
+        self.query_one(RecordsTable).reset([], 0)
+        self.query_one(RecordPanel).clear(columns=True)
+        self.query_one(ContentSwitcher).current = "records-table"
+        self.query_one("#browser-crumb", Label).update("Choose an object on the left (o).")
+        self._set_status("")
+
     def apply_filter(self, condition: Condition) -> None:
         """Add ``condition`` to the current table view."""
         view = self.history.current
