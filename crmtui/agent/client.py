@@ -62,6 +62,13 @@ def default_max_tokens(model: str) -> int:
     return 2_000
 
 
+def _import_litellm() -> ModuleType:
+    """The one place litellm is imported (lazily: it costs ~3 s and must follow the flags)."""
+    import litellm
+
+    return litellm
+
+
 def load_litellm(online: bool | None = None) -> ModuleType:
     """Import litellm once, offline unless the user opted in (``CRMTUI_LITELLM_ONLINE=1``).
 
@@ -76,8 +83,7 @@ def load_litellm(online: bool | None = None) -> ModuleType:
             if not online:
                 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
                 os.environ["LITELLM_OFFLINE_MODE"] = "true"
-            import litellm
-
+            litellm = _import_litellm()
             litellm.suppress_debug_info = True
             _litellm_module = litellm
         return _litellm_module

@@ -72,3 +72,30 @@ def test_core_packages_do_not_load_textual() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "False"
+
+
+def _lazy_violations(path: Path, names: set[str]) -> list[str]:
+    """Imports of ``names`` that are not statements directly in a function's body."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            allowed.update(id(stmt) for stmt in node.body)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules = [node.module.split(".")[0]]
+        else:
+            continue
+        if set(modules) & names and id(node) not in allowed:
+            found.append(f"{_module_name(path)}:{node.lineno}")
+    return found
+
+
+def test_slow_imports_happen_only_inside_functions() -> None:
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        offenders += _lazy_violations(path, {"litellm", "datasets"})
+    assert offenders == []
