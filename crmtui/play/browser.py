@@ -17,10 +17,10 @@ from crmtui.play.views import (
     TableView,
     record_soql,
     search_sosl,
-    soql_string,
     table_columns,
     table_soql,
 )
+from crmtui.record.equivalent import soql_string
 
 RELATED_LIMIT = 20
 SEARCH_LIMIT = 2000
@@ -144,10 +144,7 @@ def count_rows(org: Any, view: TableView, today: date | None = None) -> int:
     if view.search:
         result = _run(org, search_sosl(schema, view, ["Id"]) + f" LIMIT {SEARCH_LIMIT}", today)
         return len(result.records)
-    soql = table_soql(schema, view, ["Id"]).replace("SELECT Id FROM", "SELECT COUNT() FROM", 1)
-    if " ORDER BY " in soql:
-        soql = soql[: soql.index(" ORDER BY ")]
-    return int(_run(org, soql, today).total_size)
+    return int(_run(org, table_soql(schema, view, count=True), today).total_size)
 
 
 def _soql_value(f: Any, value: Any) -> str:

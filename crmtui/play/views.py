@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 from crmtui.data.schema import NUMERIC_TYPES, Field, Schema, SObject
 from crmtui.errors import CrmtuiError
+from crmtui.record.equivalent import like_pattern, soql_string
 
 OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "contains", "starts with", "LIKE")
 
@@ -63,23 +64,6 @@ class RecordView:
 
 
 View = TableView | RecordView
-
-
-def soql_string(value: str) -> str:
-    """Quote ``value`` as a SOQL string literal (backslash and quote escaped)."""
-    escaped = (
-        value.replace("\\", "\\\\")
-        .replace("'", "\\'")
-        .replace("\n", "\\n")
-        .replace("\r", "\\r")
-        .replace("\t", "\\t")
-    )
-    return f"'{escaped}'"
-
-
-def _like_pattern(value: str) -> str:
-    # SOQL LIKE escapes % and _ with a backslash.
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -142,9 +126,8 @@ def condition_soql(obj: SObject, cond: Condition) -> str:
             raise FilterError(f"{op!r} works on text fields; {name} is a {f.type} field")
         if op == "LIKE":
             return f"{name} LIKE {soql_string(cond.value)}"
-        pattern = _like_pattern(cond.value)
-        pattern = f"%{pattern}%" if op == "contains" else f"{pattern}%"
-        return f"{name} LIKE {soql_string(pattern)}"
+        prefix = "%" if op == "contains" else ""
+        return f"{name} LIKE {like_pattern(cond.value, prefix=prefix)}"
     literal = _literal(f, cond.value)
     if f.type == "datetime" and _DATE.match(literal):
         lo, hi = _day_bounds(literal)
@@ -173,20 +156,22 @@ def table_soql(
     columns: list[str] | None = None,
     *,
     extra_condition: str | None = None,
+    count: bool = False,
 ) -> str:
     """The SOQL query a table view is equivalent to (without paging).
 
-    ``extra_condition`` (the browser's keyset condition for the next page) is ANDed in.
+    ``extra_condition`` (the browser's keyset condition for the next page) is ANDed in;
+    ``count`` gives ``SELECT COUNT()`` over the same filter, without ORDER BY.
     """
     obj = schema.require(view.object)
-    cols = columns or table_columns(obj)
+    cols = ["COUNT()"] if count else (columns or table_columns(obj))
     parts = [f"SELECT {', '.join(cols)} FROM {obj.name}"]
     conditions = [condition_soql(obj, c) for c in view.conditions]
     if extra_condition:
         conditions.insert(0, extra_condition)
     if conditions:
         parts.append("WHERE " + " AND ".join(conditions))
-    if view.sort_field:
+    if view.sort_field and not count:
         f = obj.field(view.sort_field)
         if f is None:
             raise FilterError(f"{obj.name} has no field {view.sort_field!r}")

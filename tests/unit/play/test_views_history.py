@@ -13,7 +13,6 @@ from crmtui.play.views import (
     TableView,
     describe,
     equivalent_query,
-    soql_string,
     table_soql,
 )
 
@@ -40,7 +39,7 @@ def test_filters_and_sort_compile_with_types() -> None:
     soql = table_soql(SCHEMA, view, CASE_COLS)
     assert soql == (
         "SELECT Id, Status FROM Case WHERE Status = 'Closed' AND "
-        "CreatedDate >= 2021-03-01T00:00:00Z AND Subject LIKE '%50\\\\%\\\\_off%' "
+        "CreatedDate >= 2021-03-01T00:00:00Z AND Subject LIKE '%50\\%\\_off%' "
         "ORDER BY CreatedDate DESC NULLS LAST, Id"
     )
 
@@ -83,8 +82,9 @@ def test_search_view_is_sosl_and_record_view_is_by_id() -> None:
     assert rec.endswith("FROM Case WHERE Id = '500Ws000007rRKgIAM'")
 
 
-def test_soql_string_escapes() -> None:
-    assert soql_string("O'Brien \\ \n") == "'O\\'Brien \\\\ \\n'"
+def test_record_view_quotes_the_id_as_a_soql_string() -> None:
+    rec = equivalent_query(SCHEMA, RecordView("Case", "O'Brien \\ \n"))
+    assert rec.endswith("WHERE Id = 'O\\'Brien \\\\ \\n'")
 
 
 def test_describe() -> None:
