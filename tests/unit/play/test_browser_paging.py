@@ -85,3 +85,15 @@ def test_search_and_record_detail(org: Org) -> None:
     history = detail.related[2]
     assert history.total >= 2 and len(history.ids) == min(history.total, browser.RELATED_LIMIT)
     assert browser.load_record(org, RecordView("Case", "500Ws000000000000A")) is None
+
+
+def test_count_is_built_from_the_view_not_cut_from_its_text(org: Org) -> None:
+    # A filter value that looks like a clause must not change what is counted.
+    view = TableView(
+        "Case", conditions=(Condition("Subject", "contains", " ORDER BY "),), sort_field="Status"
+    )
+    assert table_soql(org.schema, view, count=True) == (
+        "SELECT COUNT() FROM Case WHERE Subject LIKE '% ORDER BY %'"
+    )
+    assert browser.count_rows(org, view) == 0
+    assert browser.count_rows(org, TableView("Case", sort_field="Status")) == org.count("Case")
