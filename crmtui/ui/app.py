@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
-from crmtui.play.progress import actor_progress
+from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.session import PlaySession, Scorer, default_scorer
 from crmtui.play.workspace import Workspace
 from crmtui.ui.screens.dialogs import ConfirmScreen
@@ -69,7 +69,6 @@ class CrmtuiApp(App[None]):
         self.workspace = workspace
         self.picker = PickerScreen(workspace.tasks, self.config.annotator, self._status())
         self.push_screen(self.picker)
-        self._warm_engine()
         if not self._offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
 
@@ -150,9 +149,14 @@ class CrmtuiApp(App[None]):
         self.push_screen(PlayScreen(session, next_instance=self._next_instance), self._play_ended)
 
     def _play_ended(self, _: None) -> None:
-        self.session = None
-        if self.picker is not None:
-            self.picker.set_status(self._status())
+        session, self.session = self.session, None
+        if self.picker is not None and session is not None:
+            # The session that just ended is the newest for its instance: no need to rescan
+            # every recording to know its outcome.
+            reward = session.score.reward if session.score is not None else None
+            self.picker.mark(
+                InstanceStatus(session.instance.idx, reward, session.recorder.closed, session.path)
+            )
 
     def _next_instance(self) -> None:
         self.pop_screen()
@@ -164,18 +168,6 @@ class CrmtuiApp(App[None]):
             self.notify("Every instance in this list has been answered.")
         else:
             self.open_instance(idx)
-
-    @work(thread=True, exclusive=True, group="warm-up")
-    def _warm_engine(self) -> None:
-        """Build the query parsers while the user reads the picker (first table opens fast)."""
-        from crmtui.query import run
-
-        assert self.workspace is not None
-        try:
-            run(self.workspace.org, "SELECT Id FROM User LIMIT 1")
-            run(self.workspace.org, "FIND {warm} RETURNING User(Id)")
-        except CrmtuiError:
-            pass  # an odd org shows its errors when the user queries it, not here
 
     def action_open_report(self) -> None:
         """Show the report over this annotator's (and everyone's) recordings."""
