@@ -297,3 +297,25 @@ async def test_report_from_the_picker_counts_a_submitted_session(
         assert len(report.sessions) == 1 and report.sessions[0].idx == screen.session.instance.idx
         await pilot.press("q")
         await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+
+
+async def test_picker_marks_the_ended_session_like_a_rescan_would(
+    workspace, play_config, clock, wall
+):
+    from crmtui.play.progress import actor_progress
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        idx = screen.session.instance.idx
+        screen._submit("certainly wrong")
+        await pilot.press("escape")
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        marked = app.screen.status[idx]
+        assert marked.reward == 0.0 and marked.label == "✘ 0.00"
+        rescanned = actor_progress(play_config.recordings, "tester", "sample")[idx]
+        assert (marked.reward, marked.finished, marked.path) == (
+            rescanned.reward,
+            rescanned.finished,
+            rescanned.path,
+        )

@@ -72,8 +72,13 @@ class PickerScreen(Screen[None]):
         self.query_one("#picker-table").focus()
 
     def set_status(self, status: dict[int, InstanceStatus]) -> None:
-        """Update done-markers (after a session ends)."""
+        """Replace every done-marker."""
         self.status = status
+        self.refresh_rows()
+
+    def mark(self, status: InstanceStatus) -> None:
+        """Update one instance's done-marker (a session on it just ended)."""
+        self.status[status.idx] = status
         self.refresh_rows()
 
     def visible(self) -> list[Any]:
