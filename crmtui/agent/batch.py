@@ -34,7 +34,7 @@ from crmtui.agent.batch_files import (
 )
 from crmtui.agent.batch_types import BatchConfig, BatchReport, InstanceOutcome, Tally
 from crmtui.agent.replies import ModelError
-from crmtui.agent.session import INTERRUPTED, AgentSession, make_scorer, strategy_label
+from crmtui.agent.session import INTERRUPTED, AgentSession, strategy_label
 from crmtui.data.tasktypes import resolve_task_type
 from crmtui.errors import CrmtuiError
 
@@ -84,25 +84,14 @@ class _Worker:
         self._client(config.model)  # fail fast on a bad model name, before any thread starts
 
     def _client(self, model: str) -> Any:
-        from crmtui.agent.client import ModelClient
-
+        """One client per thread and model (clients keep connections open)."""
         clients = self.local.__dict__.setdefault("clients", {})
         if model not in clients:
-            clients[model] = ModelClient(
-                model,
-                api_base=self.config.api_base,
-                timeout=self.config.timeout,
-                **dict(self.config.client_options),
-            )
+            clients[model] = self.config.client(model)
         return clients[model]
 
     def _scorer(self, instance: Any) -> Any:
-        if not self.config.llm_extract:
-            return make_scorer(instance)
-        from crmtui.agent.extract import LLMExtractor
-
-        extractor = LLMExtractor(self._client(self.config.extract_model or self.config.model))
-        return make_scorer(instance, "llm_extract", extractor)
+        return self.config.scorer(instance, client=self._client)
 
     def __call__(self, instance: Any) -> InstanceOutcome | None:
         if self.stop.is_set():

@@ -6,68 +6,32 @@ without the threading code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from crmtui.agent.batch_files import SummaryRow
 from crmtui.agent.runner import AgentResult
+from crmtui.agent.settings import AgentSettings
 from crmtui.errors import ConfigError
 
 __all__ = ["BatchConfig", "BatchReport", "InstanceOutcome", "Tally"]
 
 
 @dataclass(frozen=True)
-class BatchConfig:
-    """Settings of one ``crmtui run``.
+class BatchConfig(AgentSettings):
+    """Settings of one ``crmtui run``: the agent settings plus which instances and where.
 
     Attributes:
-        model: litellm model name.
-        strategy: ``react``, ``act`` or ``tool_call``.
-        toolset: For ``tool_call``: ``query`` or ``upstream``.
-        tasks: Task source (``None`` = the sample org's tasks).
-        org: Org path or name (``None`` = the sample org).
-        task: Only this task type (code or abbreviation).
         idxs: Only these instance idx values.
         limit: At most this many of the selected instances.
         concurrency: Instances in flight at once.
         out: Output folder (recordings under ``out/recordings``, results file in ``out``).
-        api_base: OpenAI-compatible server URL.
-        max_turns: Model calls per instance.
-        time_limit_s: Wall-clock limit per instance.
-        aided: Upstream's aided mode (``metadata.optional`` in the prompt).
-        llm_extract: Score with LLM answer extraction (upstream HEAD's evaluator).
-        extract_model: Model for the extraction (default: ``model``).
-        timeout: Seconds per HTTP attempt.
-        fsync: Sync every recorded event (off only in tests and benchmarks).
-        client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
     """
 
-    model: str
-    strategy: str = "react"
-    toolset: str = "query"
-    tasks: str | None = None
-    org: str | None = None
-    task: str | None = None
     idxs: tuple[int, ...] = ()
     limit: int | None = None
     concurrency: int = 1
     out: Path = Path("runs")
-    api_base: str | None = None
-    max_turns: int = 20
-    time_limit_s: float = 600.0
-    aided: bool = False
-    llm_extract: bool = False
-    extract_model: str | None = None
-    timeout: float = 60.0
-    fsync: bool = True
-    client_options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def tasks_label(self) -> str:
-        """The task source as recorded in headers."""
-        return self.tasks or "sample"
 
     @property
     def recordings(self) -> Path:
@@ -76,16 +40,9 @@ class BatchConfig:
 
     def check(self) -> None:
         """Reject impossible settings with a one-line :class:`ConfigError`."""
-        if not self.model or not self.model.strip():
-            raise ConfigError("--model is required (a litellm model name, e.g. openai/gpt-4o)")
+        super().check()
         if self.concurrency < 1:
             raise ConfigError(f"--concurrency must be at least 1, got {self.concurrency}")
-        if self.max_turns < 1:
-            raise ConfigError(f"--max-turns must be at least 1, got {self.max_turns}")
-        if self.time_limit_s <= 0:
-            raise ConfigError(f"--time-limit must be positive, got {self.time_limit_s:g}")
-        if self.timeout <= 0:
-            raise ConfigError(f"--timeout must be positive, got {self.timeout:g}")
         if self.limit is not None and self.limit < 0:
             raise ConfigError(f"--limit must be >= 0, got {self.limit}")
 
