@@ -57,7 +57,7 @@ class PlaySession:
     recorder: Recorder
     timer: ActiveTimer
     aided: bool = False
-    actor_label: str = ""
+    resumed: bool = False
     scorer: Scorer = default_scorer
     debounce_s: float = ANSWER_DEBOUNCE_S
     score: SessionScore | None = None
@@ -105,7 +105,6 @@ class PlaySession:
             recorder=recorder,
             timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
             aided=aided,
-            actor_label=f"{actor.get('kind', 'human')}: {actor.get('id', '?')}",
             scorer=scorer,
         )
 
@@ -124,19 +123,24 @@ class PlaySession:
         fsync: bool = True,
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain)."""
-        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
-        actor = recorder.header.get("actor", {})
         return cls(
             instance=instance,
             org=org,
-            recorder=recorder,
+            recorder=Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync),
             timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
             aided=aided,
-            actor_label=f"{actor.get('kind', 'human')}: {actor.get('id', '?')} (resumed)",
+            resumed=True,
             scorer=scorer,
         )
 
     # -- state -----------------------------------------------------------------------------
+
+    @property
+    def actor_label(self) -> str:
+        """``human: alice`` (``(resumed)`` when continuing a crashed session)."""
+        actor = self.recorder.header.get("actor", {})
+        label = f"{actor.get('kind', 'human')}: {actor.get('id', '?')}"
+        return label + " (resumed)" if self.resumed else label
 
     @property
     def today(self) -> dt.date | None:

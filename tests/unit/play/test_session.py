@@ -118,6 +118,7 @@ def test_resume_continues_the_chain(tmp_path: Path) -> None:
     resumed = PlaySession.resume_from(
         session.path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False
     )
+    assert (session.actor_label, resumed.actor_label) == ("human: ann", "human: ann (resumed)")
     resumed.start()
     resumed.submit("CA")
     resumed.close("finished")
