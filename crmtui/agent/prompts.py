@@ -24,6 +24,16 @@ __all__ = [
 
 OBSERVATION_PREFIX = "Salesforce instance output: "
 
+# The rules both text protocols (react and act) state, word for word.
+_TEXT_PROTOCOL_RULES = """\
+Rules:
+- Write one action per reply and then stop; the result of an <execute> action is sent back to \
+you in the next message. Never write query results or observations yourself.
+- When the answer consists of several records, give them as one comma-separated string.
+- When nothing matches the request, respond with None.
+- Your last action must be a <respond> that contains only the answer, with no explanation.
+"""
+
 REACT_INSTRUCTIONS = """\
 You are an expert Salesforce user working with a {system}. Answer the user's request by \
 reasoning step by step and querying the data with SOQL or SOSL.
@@ -33,13 +43,7 @@ Every reply you write must contain exactly two parts:
 2. exactly one action: either <execute> a single SOQL or SOSL query </execute> to look \
 something up, or <respond> your final answer </respond> when you are done.
 
-Rules:
-- Write one action per reply and then stop; the result of an <execute> action is sent back to \
-you in the next message. Never write query results or observations yourself.
-- When the answer consists of several records, give them as one comma-separated string.
-- When nothing matches the request, respond with None.
-- Your last action must be a <respond> that contains only the answer, with no explanation.
-
+""" + _TEXT_PROTOCOL_RULES + """
 Example 1
 User: How many opportunities exist?
 <thought> Counting Opportunity records answers this. </thought>
@@ -74,13 +78,7 @@ Every reply you write must contain exactly one action: either <execute> a single
 query </execute> to look something up, or <respond> your final answer </respond> when you are \
 done. Do not add any other text.
 
-Rules:
-- Write one action per reply and then stop; the result of an <execute> action is sent back to \
-you in the next message. Never write query results or observations yourself.
-- When the answer consists of several records, give them as one comma-separated string.
-- When nothing matches the request, respond with None.
-- Your last action must be a <respond> that contains only the answer, with no explanation.
-
+""" + _TEXT_PROTOCOL_RULES + """
 Example 1
 User: How many opportunities exist?
 <execute> SELECT COUNT() FROM Opportunity </execute>
