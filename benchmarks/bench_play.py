@@ -26,19 +26,18 @@ import argparse
 import json
 import os
 import random
-import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-COLUMNS, LINES = 160, 48
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.ptyproc import PtyProcess, crmtui_argv, terminal_env  # noqa: E402
+
 FIRST_FRAME_MARK = b"Annotator:"
 PAGE = 200
 DEEP_PAGE = 1_000
@@ -57,104 +56,8 @@ TARGETS_MS = {
 # -- (a) cold start in a pseudo-terminal ---------------------------------------------------
 
 
-class PtyChild:
-    """A process on a fresh pseudo-terminal whose output a thread drains continuously."""
-
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
-        import fcntl
-        import termios
-
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
-        self.started = time.perf_counter()
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                close_fds=True,
-            )
-        finally:
-            os.close(slave)
-        self.master = master
-        self.output = bytearray()
-        self.first_byte: float | None = None
-        self.marks: dict[bytes, float] = {}
-        self._watch: list[bytes] = []
-        self._lock = threading.Lock()
-        self._seen = threading.Condition(self._lock)
-        self._reader = threading.Thread(target=self._drain, daemon=True)
-        self._reader.start()
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:
-                chunk = b""
-            now = time.perf_counter()
-            with self._seen:
-                if not chunk:
-                    self._seen.notify_all()
-                    return
-                if self.first_byte is None:
-                    self.first_byte = now
-                self.output.extend(chunk)
-                # Look only at the tail that can hold a new match: cheap on a growing buffer.
-                for mark in self._watch:
-                    if mark not in self.marks and mark in self.output[-(len(chunk) + len(mark)) :]:
-                        self.marks[mark] = now
-                self._seen.notify_all()
-
-    def wait_for(self, mark: bytes, timeout: float) -> float:
-        """Seconds from spawn until ``mark`` was first read from the terminal."""
-        with self._seen:
-            self._watch.append(mark)
-            if mark in self.output:
-                self.marks.setdefault(mark, time.perf_counter())
-            deadline = time.perf_counter() + timeout
-            while mark not in self.marks:
-                left = deadline - time.perf_counter()
-                if left <= 0 or self.proc.poll() is not None:
-                    tail = bytes(self.output[-1500:]).decode("utf-8", "replace")
-                    raise RuntimeError(
-                        f"{mark!r} never appeared (exit {self.proc.poll()}):\n{tail}"
-                    )
-                self._seen.wait(min(left, 0.1))
-            return self.marks[mark] - self.started
-
-    def quit(self, keys: bytes = b"\x11", timeout: float = 10.0) -> None:
-        """Send Ctrl+Q; SIGKILL if the app has not exited in ``timeout`` seconds."""
-        try:
-            os.write(self.master, keys)
-            self.proc.wait(timeout=timeout)
-        except (OSError, subprocess.TimeoutExpired):
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        self._reader.join(timeout=5)
-        os.close(self.master)
-
-
-def _crmtui_argv() -> list[str]:
-    script = Path(sys.executable).with_name("crmtui")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "crmtui.cli"]
-
-
 def _env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        CRMTUI_HOME=str(home),
-        TERM="xterm-256color",
-        COLUMNS=str(COLUMNS),
-        LINES=str(LINES),
-        HF_HUB_OFFLINE="1",
-        HF_DATASETS_OFFLINE="1",
-    )
-    return env
+    return terminal_env(home, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
 
 
 def prepare_sample(home: Path) -> None:
@@ -168,8 +71,8 @@ def bench_cold_start(home: Path, runs: int) -> dict[str, Any]:
     to_picker, to_first_byte = [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="crmtui-bench-play-") as tmp:
-            argv = [*_crmtui_argv(), "play", "--annotator", "bench", "--recordings", tmp]
-            child = PtyChild(argv, _env(home), Path(tmp))
+            argv = [*crmtui_argv(), "play", "--annotator", "bench", "--recordings", tmp]
+            child = PtyProcess(argv, env=_env(home), cwd=Path(tmp))
             try:
                 to_picker.append(child.wait_for(FIRST_FRAME_MARK, timeout=60))
                 assert child.first_byte is not None

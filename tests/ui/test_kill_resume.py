@@ -13,10 +13,7 @@ import json
 import os
 import shutil
 import signal
-import struct
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,88 +28,15 @@ from crmtui.config import PlayConfig  # noqa: E402
 from crmtui.factory import build_play_app  # noqa: E402
 from crmtui.record.sessions import find_unfinished  # noqa: E402
 from crmtui.record.verify import load, verify  # noqa: E402
+from tests.ptyproc import COLUMNS, LINES, PtyProcess, crmtui_argv, terminal_env  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "openpty") or sys.platform == "win32", reason="needs POSIX pseudo-terminals"
 )
 
-COLUMNS, LINES = 160, 48
 START_TIMEOUT = 30.0  # first start: imports, opens the org, loads tasks, paints
 DOWN, ENTER = b"\x1b[B", b"\r"
 ANNOTATOR = "killer"
-
-
-class PtyProcess:
-    """A child process whose terminal is a pseudo-terminal we control.
-
-    A thread drains the pty continuously: a child writing a full screen must never block on
-    a full pty buffer while the test waits on something else.
-    """
-
-    def __init__(self, argv: list[str], *, env: dict[str, str], cwd: Path) -> None:
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
-        try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-                close_fds=True,
-            )
-        except BaseException:
-            os.close(master)
-            raise
-        finally:
-            os.close(slave)
-        self.master = master
-        self._output = bytearray()
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._drain, daemon=True)
-        self._reader.start()
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 65536)
-            except OSError:  # EIO once the child is gone and the slave side closed
-                return
-            if not chunk:
-                return
-            with self._lock:
-                self._output.extend(chunk)
-
-    @property
-    def output(self) -> bytes:
-        """Everything the child wrote so far (escape sequences included)."""
-        with self._lock:
-            return bytes(self._output)
-
-    def send(self, data: bytes) -> None:
-        """Type ``data`` into the child's terminal."""
-        os.write(self.master, data)
-
-    def kill(self) -> int:
-        """SIGKILL the child and reap it; returns its exit status."""
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-        return self.proc.wait(timeout=10)
-
-    def close(self) -> None:
-        """Kill the child if still running and release the pty."""
-        self.kill()
-        self._reader.join(timeout=5)
-        os.close(self.master)
-
-
-def _crmtui_argv() -> list[str]:
-    script = Path(sys.executable).with_name("crmtui")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-m", "crmtui.cli"]
 
 
 def _poll(condition: Callable[[], Any], timeout: float, what: str, child: PtyProcess) -> Any:
@@ -144,23 +68,10 @@ def _seed_sample_org(sample_org_path: Path, home: Path) -> None:
         shutil.copy2(source, orgs / source.name)
 
 
-def _child_env(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        CRMTUI_HOME=str(home),
-        TERM="xterm-256color",
-        COLUMNS=str(COLUMNS),
-        LINES=str(LINES),
-        PYTHONUNBUFFERED="1",
-    )
-    env.pop("TEXTUAL", None)  # no devtools / debug features in the child
-    return env
-
-
 def _kill_mid_session(home: Path, recordings: Path, cwd: Path) -> Path:
     """Run ``crmtui play --idx 0``, open an object, SIGKILL it; return the recording."""
     argv = [
-        *_crmtui_argv(),
+        *crmtui_argv(),
         "play",
         "--annotator",
         ANNOTATOR,
@@ -169,7 +80,7 @@ def _kill_mid_session(home: Path, recordings: Path, cwd: Path) -> Path:
         "--idx",
         "0",
     ]
-    child = PtyProcess(argv, env=_child_env(home), cwd=cwd)
+    child = PtyProcess(argv, env=terminal_env(home), cwd=cwd)
     try:
         # The session file appears (header written) when the play screen opens instance 0.
         path = _poll(
