@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
     "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
     "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
+    "study": ("crmtui.commands.study", "study", "Run a human-baseline study with annotators."),
+    "serve": ("crmtui.commands.serve", "serve", "Serve a study to annotators' web browsers."),
 }
 
 

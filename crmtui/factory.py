@@ -33,6 +33,18 @@ def build_report_app(report: Any) -> Any:
     return ViewerApp(lambda: ReportScreen(report), title="crmtui report")
 
 
+def build_study_status_app(study: Any, refresh_s: float = 5.0) -> Any:
+    """Build the app showing a study's progress (refreshed every ``refresh_s`` seconds)."""
+    from crmtui.study import study_status
+    from crmtui.ui.screens.study_status import StudyStatusScreen
+    from crmtui.ui.viewer_app import ViewerApp
+
+    return ViewerApp(
+        lambda: StudyStatusScreen(lambda: study_status(study), refresh_s),
+        title=f"crmtui study status {study.name}",
+    )
+
+
 def build_replay_app(
     recording: str | Path | Any, *, org: str | Path | None = None, start: int = 0
 ) -> Any:
