@@ -17,20 +17,42 @@ Public API:
 * :func:`report_study`, :class:`StudyReport`, :func:`agreement_stats` — the report.
 """
 
-from crmtui.study.agreement import AgreementStats, agreement_stats, krippendorff_alpha
-from crmtui.study.assign import Assignment, Design, assign, design, extend
-from crmtui.study.create import (
-    StudyRequest,
-    add_annotator,
-    create_study,
-    rotate_tokens,
-    sign_in_link,
-)
-from crmtui.study.definition import Settings, Study, StudyError, load_study, study_folder
-from crmtui.study.plan import StudyPlan
-from crmtui.study.report import StudyReport, report_study
-from crmtui.study.status import StudyStatus, study_status
-from crmtui.study.tokens import TokenStore, load_secret, read_cookie, sign_cookie
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# name -> module. The face is lazy (PEP 562) so that a served session, which needs only the
+# definition and the plan, does not pay for importing the report code at start-up.
+_EXPORTS = {
+    "AgreementStats": "agreement",
+    "agreement_stats": "agreement",
+    "krippendorff_alpha": "agreement",
+    "Assignment": "assign",
+    "Design": "assign",
+    "assign": "assign",
+    "design": "assign",
+    "extend": "assign",
+    "StudyRequest": "create",
+    "add_annotator": "create",
+    "create_study": "create",
+    "rotate_tokens": "create",
+    "sign_in_link": "create",
+    "Settings": "definition",
+    "Study": "definition",
+    "StudyError": "definition",
+    "load_study": "definition",
+    "study_folder": "definition",
+    "StudyPlan": "plan",
+    "StudyReport": "report",
+    "report_study": "report",
+    "StudyStatus": "status",
+    "study_status": "status",
+    "TokenStore": "tokens",
+    "load_secret": "tokens",
+    "read_cookie": "tokens",
+    "sign_cookie": "tokens",
+}
 
 __all__ = [
     "AgreementStats",
@@ -61,3 +83,27 @@ __all__ = [
     "study_folder",
     "study_status",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'crmtui.study' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"crmtui.study.{module}"), name)
+
+
+if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
+    from crmtui.study.agreement import AgreementStats, agreement_stats, krippendorff_alpha
+    from crmtui.study.assign import Assignment, Design, assign, design, extend
+    from crmtui.study.create import (
+        StudyRequest,
+        add_annotator,
+        create_study,
+        rotate_tokens,
+        sign_in_link,
+    )
+    from crmtui.study.definition import Settings, Study, StudyError, load_study, study_folder
+    from crmtui.study.plan import StudyPlan
+    from crmtui.study.report import StudyReport, report_study
+    from crmtui.study.status import StudyStatus, study_status
+    from crmtui.study.tokens import TokenStore, load_secret, read_cookie, sign_cookie

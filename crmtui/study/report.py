@@ -224,9 +224,10 @@ def build_study_report(
                 seconds=Distribution.of([s.active_seconds for s in mine]),
             )
         )
-    instances = (
-        [verdicts[idx] for idx in sorted(verdicts) if verdicts[idx].humans] if model_labels else []
-    )
+    # Humans versus models: the instances both sides answered.
+    instances = [
+        verdicts[idx] for idx in sorted(verdicts) if verdicts[idx].humans and verdicts[idx].models
+    ]
     excluded_all = dict(excluded or {})
     for reason, n in [*left_out.items(), *report.excluded.items()]:
         excluded_all[reason] = excluded_all.get(reason, 0) + n

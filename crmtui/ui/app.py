@@ -182,6 +182,11 @@ class CrmtuiApp(App[None]):
         else:
             self.open_instance(idx)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_report":
+            return self.plan.picker().report  # False hides the key in a blind study
+        return True
+
     def action_open_report(self) -> None:
         """Show the report over the recordings (only this annotator's in a study)."""
         policy = self.plan.picker()
