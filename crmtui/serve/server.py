@@ -49,6 +49,8 @@ from crmtui.study.tokens import (
 log = logging.getLogger("crmtui.serve")
 
 COOKIE_NAME = "crmtui_study"
+#: Seconds a session's app gets to exit (and close its recording) once asked to quit.
+CHILD_EXIT_S = 10
 DEFAULT_MAX_SESSIONS = 20
 #: Failed sign-ins allowed per client address per minute before 429.
 SIGN_IN_FAILURES_PER_MINUTE = 10
@@ -72,6 +74,14 @@ class _AppProcess(AppService):
 
     async def run(self) -> None:
         await super().run()
+        process = self._process
+        if process is not None:  # reap it (textual-serve does not), after it saved its work
+            try:
+                await asyncio.wait_for(process.wait(), timeout=CHILD_EXIT_S)
+            except TimeoutError:
+                log.warning("a session's app did not exit in %d s; killing it", CHILD_EXIT_S)
+                process.kill()
+                await process.wait()
         with contextlib.suppress(Exception):  # the websocket may be gone already
             await self.remote_close()
 
