@@ -1,4 +1,4 @@
-"""Text -> :class:`~crmtui.query.ast.Query`, with lark (LALR) and the ``soql.lark`` grammar.
+"""Text -> :class:`~crmtui.query.soql.ast.Query`, with lark (LALR) and the ``soql.lark`` grammar.
 
 Every failure becomes a :class:`QueryError` (``MALFORMED_QUERY`` with the offending token
 and its position), never a lark exception.
@@ -9,17 +9,20 @@ from __future__ import annotations
 import datetime as dt
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from crmtui.query import ast
-from crmtui.query.dates import N_LITERALS, SIMPLE_LITERALS, parse_datetime_literal
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.grammar import build_parser
-from crmtui.query.literals import decode_string, string_list
+from crmtui.query.soql import ast
+from crmtui.query.soql.dates import N_LITERALS, SIMPLE_LITERALS, parse_datetime_literal
+from crmtui.query.soql.literals import decode_string, string_list
 
+#: The SOQL grammar, beside this module.
+GRAMMAR = Path(__file__).with_name("soql.lark")
 #: Salesforce's default limit on the length of a SOQL statement.
 MAX_QUERY_LENGTH = 100_000
 #: Parentheses nested deeper than this are refused before parsing (keeps the tree
@@ -31,7 +34,7 @@ _FENCE = re.compile(r"```(?:[A-Za-z]+\b)?(.*?)```", re.DOTALL)
 
 @cache
 def _parser() -> Lark:
-    return build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
+    return build_parser(GRAMMAR, propagate_positions=True, maybe_placeholders=False)
 
 
 def unwrap_fence(text: str) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crmtui.query import ast
 from crmtui.query.errors import INVALID_FIELD, MALFORMED_QUERY, QueryError
-from crmtui.query.resolve import Resolved, Scope
-from crmtui.query.values import NUMERIC_KINDS, boolean_sql
+from crmtui.query.soql import ast
+from crmtui.query.soql.resolve import Resolved, Scope
+from crmtui.query.soql.values import NUMERIC_KINDS, boolean_sql
 
 AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
 

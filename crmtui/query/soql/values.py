@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from crmtui.query.dates import normalise_stored_datetime
+from crmtui.query.soql.dates import normalise_stored_datetime
 
 Converter = Callable[[Any], Any]
 

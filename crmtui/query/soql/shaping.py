@@ -15,9 +15,9 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from crmtui.query.plan import ChildPlan, Output
 from crmtui.query.results import API_VERSION
-from crmtui.query.values import is_datetime
+from crmtui.query.soql.plan import ChildPlan, Output
+from crmtui.query.soql.values import is_datetime
 
 URL_PREFIX = f"/services/data/{API_VERSION}/sobjects/"
 AGGREGATE_TYPE = "AggregateResult"

@@ -9,7 +9,6 @@ import itertools
 from dataclasses import dataclass, field
 
 from crmtui.data.schema import Field, Schema, SObject
-from crmtui.query import ast
 from crmtui.query.errors import (
     CUSTOM_FIELD_HINT,
     CUSTOM_RELATIONSHIP_HINT,
@@ -17,6 +16,7 @@ from crmtui.query.errors import (
     MALFORMED_QUERY,
     QueryError,
 )
+from crmtui.query.soql import ast
 
 #: Salesforce allows at most five levels of parent relationships in a path.
 MAX_PARENT_LEVELS = 5

@@ -6,8 +6,8 @@ import re
 
 from lark import Token
 
-from crmtui.query import ast
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
+from crmtui.query.soql import ast
 
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'"}
 

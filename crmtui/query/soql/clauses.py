@@ -25,10 +25,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from crmtui.query import ast
 from crmtui.query.errors import NUMBER_OUTSIDE_VALID_RANGE, QueryError
-from crmtui.query.expressions import Expr
-from crmtui.query.resolve import Scope
+from crmtui.query.soql import ast
+from crmtui.query.soql.expressions import Expr
+from crmtui.query.soql.resolve import Scope
 
 MAX_OFFSET = 2000
 #: Larger than any org; keeps bound values inside SQLite's 64-bit integers.

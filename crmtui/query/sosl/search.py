@@ -29,7 +29,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 
 from crmtui.data.schema import SObject
-from crmtui.query.sosl_parse import And, AndNot, Or, Scope, Term, TermExpr, Token_, fold
+from crmtui.query.sosl.parser import And, AndNot, Or, Scope, Term, TermExpr, Token_, fold
 
 #: Column names that make up the NAME FIELDS group on any object that has them.
 NAME_FIELDS: frozenset[str] = frozenset({"name", "firstname", "lastname", "title", "subject"})

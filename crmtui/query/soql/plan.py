@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from crmtui.query.values import Converter
+from crmtui.query.soql.values import Converter
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from crmtui.data.schema import Schema, SObject
-from crmtui.query import ast
 from crmtui.query.errors import CUSTOM_OBJECT_HINT, INVALID_TYPE, MALFORMED_QUERY, QueryError
-from crmtui.query.expressions import AGGREGATES
+from crmtui.query.soql import ast
+from crmtui.query.soql.expressions import AGGREGATES
 
 #: Salesforce requires ``LIMIT`` <= 200 with ``FIELDS(ALL)`` and ``FIELDS(CUSTOM)``.
 FIELDS_LIMIT = 200

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Literal
 
 from lark import Lark, Token, Tree
@@ -18,6 +19,9 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from crmtui.query.errors import QueryError
 from crmtui.query.grammar import build_parser
+
+#: The SOSL grammar, beside this module.
+GRAMMAR = Path(__file__).with_name("sosl.lark")
 
 Scope = Literal["ALL", "NAME", "EMAIL", "PHONE"]
 DEFAULT_LIMIT = 2000
@@ -145,7 +149,7 @@ class SoslQuery:
 @cache
 def _parser() -> Lark:
     return build_parser(
-        "sosl.lark",
+        GRAMMAR,
         start=["query", "search_expr"],
         propagate_positions=True,
         maybe_placeholders=False,

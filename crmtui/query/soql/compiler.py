@@ -1,4 +1,4 @@
-"""AST -> :class:`~crmtui.query.plan.CompiledQuery` (SQLite SQL + bound parameters).
+"""AST -> :class:`~crmtui.query.soql.plan.CompiledQuery` (SQLite SQL + bound parameters).
 
 Parent paths become LEFT JOINs on the parent's Id (INNER JOINs when the WHERE clause
 requires the parent, so SQLite can start from the parent side); WHERE, ORDER BY, LIMIT and
@@ -12,9 +12,6 @@ import itertools
 from typing import Any
 
 from crmtui.data.schema import Schema, SObject
-from crmtui.query import ast
-from crmtui.query.clauses import group_by_sql, limit_sql
-from crmtui.query.conditions import CondCompiler, required_parents
 from crmtui.query.errors import (
     CUSTOM_RELATIONSHIP_HINT,
     INVALID_FIELD,
@@ -22,12 +19,15 @@ from crmtui.query.errors import (
     MALFORMED_QUERY,
     QueryError,
 )
-from crmtui.query.expressions import Expr, compile_operand
-from crmtui.query.plan import ChildPlan, CompiledQuery, Output
-from crmtui.query.resolve import Resolved, Scope, quote
-from crmtui.query.selection import expand_fields, is_aggregate_call, lookup_object
-from crmtui.query.shaping import bind
-from crmtui.query.values import NOCASE_KINDS, converter, is_identity, select_sql
+from crmtui.query.soql import ast
+from crmtui.query.soql.clauses import group_by_sql, limit_sql
+from crmtui.query.soql.conditions import CondCompiler, required_parents
+from crmtui.query.soql.expressions import Expr, compile_operand
+from crmtui.query.soql.plan import ChildPlan, CompiledQuery, Output
+from crmtui.query.soql.resolve import Resolved, Scope, quote
+from crmtui.query.soql.selection import expand_fields, is_aggregate_call, lookup_object
+from crmtui.query.soql.shaping import bind
+from crmtui.query.soql.values import NOCASE_KINDS, converter, is_identity, select_sql
 
 
 class _Compiler:

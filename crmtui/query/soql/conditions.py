@@ -18,17 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from crmtui.query import ast
-from crmtui.query.dates import day_start, format_datetime, literal_range
 from crmtui.query.errors import (
     INVALID_FIELD,
     INVALID_QUERY_FILTER_OPERATOR,
     MALFORMED_QUERY,
     QueryError,
 )
-from crmtui.query.expressions import Expr, compile_operand
-from crmtui.query.resolve import Scope
-from crmtui.query.values import NOCASE_KINDS, NUMERIC_KINDS, TEXT_KINDS
+from crmtui.query.soql import ast
+from crmtui.query.soql.dates import day_start, format_datetime, literal_range
+from crmtui.query.soql.expressions import Expr, compile_operand
+from crmtui.query.soql.resolve import Scope
+from crmtui.query.soql.values import NOCASE_KINDS, NUMERIC_KINDS, TEXT_KINDS
 
 _ID = re.compile(r"[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?$")
 _LIKE_KINDS = NOCASE_KINDS | {"id", "reference"}

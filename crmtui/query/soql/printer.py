@@ -1,4 +1,4 @@
-"""AST -> canonical SOQL text: the inverse of :func:`crmtui.query.parser.parse`.
+"""AST -> canonical SOQL text: the inverse of :func:`crmtui.query.soql.parser.parse`.
 
 For every query the parser accepts, ``parse(to_soql(parse(text)))`` equals ``parse(text)``
 once source positions and ``Value.raw`` (the literal as the user typed it) are set aside,
@@ -30,7 +30,7 @@ import math
 from decimal import Decimal
 
 from crmtui.errors import CrmtuiError
-from crmtui.query import ast
+from crmtui.query.soql import ast
 
 #: Characters a string literal cannot hold as themselves, and their SOQL escapes.
 _ESCAPES = {"'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
@@ -60,11 +60,11 @@ class UnprintableQuery(CrmtuiError):
 
 
 def to_soql(node: Node) -> str:
-    """Render an AST node (normally a whole :class:`~crmtui.query.ast.Query`) as SOQL.
+    """Render an AST node (normally a whole :class:`~crmtui.query.soql.ast.Query`) as SOQL.
 
     Args:
         node: A query, condition, operand, literal, select item or ORDER BY key, as built
-            by :func:`crmtui.query.parser.parse`.
+            by :func:`crmtui.query.soql.parser.parse`.
 
     Returns:
         Canonical SOQL text for the node (see the module docstring for the form).

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
-from crmtui.query.plan import ChildPlan, CompiledQuery
-from crmtui.query.shaping import bind
+from crmtui.query.soql.plan import ChildPlan, CompiledQuery
+from crmtui.query.soql.shaping import bind
 
 
 def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:

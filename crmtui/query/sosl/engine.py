@@ -1,6 +1,6 @@
 """Run SOSL (``FIND {term} ... RETURNING ...``) against an org.
 
-The term is matched by :mod:`crmtui.query.sosl_search` (FTS5 when the org has it, a scan
+The term is matched by :mod:`crmtui.query.sosl.search` (FTS5 when the org has it, a scan
 otherwise); each RETURNING object's field list, ``WHERE``, ``ORDER BY``, ``LIMIT`` and
 ``OFFSET`` then go through the SOQL engine as
 
@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from crmtui.data.schema import Schema, SObject
-from crmtui.query.engine import execute_soql, schema_and_connection
+from crmtui.query.connection import schema_and_connection
 from crmtui.query.errors import QueryError
 from crmtui.query.results import QueryResult
-from crmtui.query.sosl_parse import ReturningSpec, SoslQuery, line_col, malformed, parse_sosl
-from crmtui.query.sosl_search import search_object
+from crmtui.query.soql.engine import execute_soql
+from crmtui.query.sosl.parser import ReturningSpec, SoslQuery, line_col, malformed, parse_sosl
+from crmtui.query.sosl.search import search_object
 
 # Matched Ids are sent to SOQL in chunks, best first, so a selective WHERE or a small LIMIT
 # never makes the engine compile one huge IN list.
