@@ -36,7 +36,7 @@ from crmtui.data.tasktypes import TASK_ORDER, sort_key
 from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
-from crmtui.scoring.summary import SessionSummary, actor_label, is_right, summarize
+from crmtui.review.summary import SessionSummary, actor_label, is_right, summarize
 
 OVERALL = "Overall"
 ActorKey = tuple[str, str, str | None]

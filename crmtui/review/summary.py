@@ -3,7 +3,7 @@
 Active time is the session's elapsed milliseconds (``ms`` of the last event) minus the time
 between each ``pause`` and the next ``resume`` (or the end) and minus the seconds of every
 ``idle`` event. Records and objects come from the trajectory
-(:func:`crmtui.scoring.trajectory.extract_steps`).
+(:func:`crmtui.review.trajectory.extract_steps`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from crmtui.data.tasktypes import abbreviation
 from crmtui.record import events as ev
 from crmtui.record.verify import Recording
-from crmtui.scoring.trajectory import ResultIds, Step, extract_steps
+from crmtui.review.trajectory import ResultIds, Step, extract_steps
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ followed link, and every quoted literal (or SOSL ``{...}`` term) in its query th
 like a Salesforce Id, plus the Ids in a ``run_query``'s ``observation`` text when an agent
 recorded one. Otherwise rows a query returned are not in the recording (only their count),
 so they are not counted unless a caller passes ``result_ids`` (re-running typed queries on
-the same org, :mod:`crmtui.scoring.rerun`).
+the same org, :mod:`crmtui.review.rerun`).
 """
 
 from __future__ import annotations

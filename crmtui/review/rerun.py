@@ -3,7 +3,7 @@
 A recording keeps only the row count of each query, so a model that read the evidence
 through an aggregate query (``SELECT ... FROM CaseHistory__c WHERE ...``) names none of it.
 Re-running each query on the same org (checked by digest) recovers the Ids of the rows it
-returned; :func:`crmtui.scoring.trajectory.extract_steps` adds them to the step's records.
+returned; :func:`crmtui.review.trajectory.extract_steps` adds them to the step's records.
 An aggregate query counts the rows it aggregates (:func:`underlying_query`).
 Re-running is only trusted when the org file is present and its digest matches the one in
 the recording's header: on a changed org the same query may return other rows.
@@ -18,7 +18,7 @@ from typing import Any
 
 from crmtui.errors import CrmtuiError
 from crmtui.record.verify import Recording
-from crmtui.scoring.trajectory import is_record_id
+from crmtui.review.trajectory import is_record_id
 
 _SELECT_RE = re.compile(
     r"\s*SELECT\s+(?P<fields>.*?)\s+FROM\s+(?P<obj>\w+)(?P<rest>.*)$", re.I | re.S
@@ -124,7 +124,7 @@ def result_ids_for(recording: Recording) -> tuple[OrgResultIds | None, str]:
         ``(runner, note)``: the runner is None when the org file is missing, unreadable or
         changed since the recording (digest mismatch); the note says what was done.
     """
-    from crmtui.record.replay_org import open_recorded_org
+    from crmtui.review.replay_org import open_recorded_org
 
     try:
         org, check = open_recorded_org(recording)

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from crmtui.record.verify import Recording
+from crmtui.record.errors import RecordingError
+from crmtui.record.verify import Recording, scan
+from crmtui.review.replay import Replay, replay
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ class ReplaySource:
     """Everything a replay needs: the verified recording folded, the org and its check.
 
     Attributes:
-        replay: The folded recording (:class:`crmtui.record.replay.Replay`).
+        replay: The folded recording.
         org: The org to re-run queries on, or None when it is missing.
         check: How that org compares with the recorded one.
         instance: The task instance (for its context), when its task file is at hand.
@@ -149,7 +151,7 @@ class ReplaySource:
             intact events before it are replayed.
     """
 
-    replay: Any
+    replay: Replay
     org: Any
     check: OrgCheck
     instance: Any = None
@@ -203,10 +205,6 @@ def prepare_replay(
         RecordingError: The recording is unreadable or tampered with (naming the line).
         CrmtuiError: ``org`` names no readable org.
     """
-    from crmtui.record.errors import RecordingError
-    from crmtui.record.replay import replay
-    from crmtui.record.verify import scan
-
     report, header, events = scan(path)
     if header is None or (not report.ok and not report.truncated):
         raise RecordingError(

@@ -1,7 +1,7 @@
 """Exporting a folder of recordings: a Hugging Face dataset, flat JSONL, or CSV results.
 
 Every ``*.jsonl`` under the folder is verified first; tampered or unreadable files are
-skipped and listed (see :func:`crmtui.scoring.report.load_folder`).
+skipped and listed (see :func:`crmtui.review.report.load_folder`).
 
 * ``hf``: one row per session, saved with ``datasets`` as Parquet. Nested values whose type
   varies between rows are JSON strings so every row has one schema: ``header`` (the header
@@ -28,8 +28,8 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
-from crmtui.scoring.report import Skipped, load_folder, select_counted
-from crmtui.scoring.summary import SessionSummary, is_right
+from crmtui.review.report import Skipped, load_folder, select_counted
+from crmtui.review.summary import SessionSummary, is_right
 
 FORMATS = ("hf", "jsonl", "csv")
 HF_FILE_NAME = "sessions.parquet"

@@ -1,4 +1,4 @@
-"""Renderings of a :class:`~crmtui.scoring.report.Report`: rich tables, CSV, JSON, Markdown."""
+"""Renderings of a :class:`~crmtui.review.report.Report`: rich tables, CSV, JSON, Markdown."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crmtui.data.tasktypes import abbreviation
-from crmtui.scoring import render
-from crmtui.scoring.render import DASH, md_escape, md_table
-from crmtui.scoring.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
+from crmtui.review import render
+from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
 
 if TYPE_CHECKING:
     from rich.console import Console

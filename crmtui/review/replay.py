@@ -5,10 +5,8 @@
 back/forward replayed through the same :class:`~crmtui.play.history.History` the browser
 uses), the console's last query, the answer box, the submission, the pause state, active
 time and, for model sessions, how much of the transcript had been written. Nothing here
-touches the org, a clock or a widget; re-running queries is the screen's job.
-
-:func:`check_org` compares the org a recording names with the org at hand, and
-:func:`open_recorded_org` finds and opens that org (or the one given with ``--org``).
+touches the org, a clock or a widget; re-running queries is the screen's job. Finding the
+recorded org and checking it is :mod:`crmtui.review.replay_org`'s.
 """
 
 from __future__ import annotations
@@ -20,26 +18,22 @@ from typing import Any, NamedTuple
 from crmtui.play.history import History
 from crmtui.play.views import Condition, RecordView, TableView, View
 from crmtui.record import events as ev
-from crmtui.record.replay_org import OrgCheck, check_org, open_recorded_org
 from crmtui.record.verify import Recording
 
 __all__ = [
     "SPEEDS",
     "Frame",
-    "OrgCheck",
     "QueryStep",
     "Replay",
     "Submission",
     "TranscriptLine",
     "change_speed",
-    "check_org",
     "frames",
     "is_error",
     "is_query",
     "is_submit",
     "next_index",
     "next_view",
-    "open_recorded_org",
     "play_delay",
     "replay",
     "summarize",

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crmtui.record import events as ev
-from crmtui.scoring.trajectory import Step
+from crmtui.review.trajectory import Step
 
 #: Score lost per unpaired step; small, so any shared object is worth pairing.
 GAP_PENALTY = 0.1

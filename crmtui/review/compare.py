@@ -3,7 +3,7 @@
 :func:`compare` takes two or more recordings of the same instance and returns a
 :class:`Comparison`: each actor's summary (answer, reward, active time, queries, records
 viewed, tokens, cost), the step alignment with the first divergence
-(:mod:`crmtui.scoring.align`), and, when the org's solutions file is given, which of the
+(:mod:`crmtui.review.align`), and, when the org's solutions file is given, which of the
 records the gold answer rests on each actor touched, with a verdict:
 
 ==================  =====================  ==================
@@ -16,8 +16,9 @@ verdict             answer                 evidence touched
 ``unscored``        not submitted / no reward
 ==================  =====================  ==================
 
-"Right" follows :func:`crmtui.scoring.summary.is_right` (exact match: reward 1; KQA:
-F1 >= 0.5). The screen and ``--format md|json`` only render a :class:`Comparison`.
+"Right" follows :func:`crmtui.review.summary.is_right` (exact match: reward 1; KQA:
+F1 >= 0.5). The screen, :meth:`Comparison.to_json` and
+:func:`crmtui.review.compare_format.comparison_markdown` only render a :class:`Comparison`.
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ from typing import TYPE_CHECKING, Any
 from crmtui.data.tasktypes import abbreviation
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.record.verify import Recording
-from crmtui.scoring.align import AlignedRow, align
-from crmtui.scoring.summary import SessionSummary, is_right, summarize
-from crmtui.scoring.trajectory import ResultIds, Step, extract_steps
+from crmtui.review.align import AlignedRow, align
+from crmtui.review.summary import SessionSummary, is_right, summarize
+from crmtui.review.trajectory import ResultIds, Step, extract_steps
 
 if TYPE_CHECKING:
-    from crmtui.scoring.report import Skipped
+    from crmtui.review.report import Skipped
 
 SOLVED = "solved"
 LUCKY_GUESS = "lucky guess"
@@ -164,12 +165,6 @@ class Comparison:
         """The comparison as indented JSON."""
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
-    def to_markdown(self) -> str:
-        """The comparison as Markdown (actor table, then the aligned steps)."""
-        from crmtui.scoring.compare_format import comparison_markdown
-
-        return comparison_markdown(self)
-
 
 def compare(
     recordings: Sequence[Recording],
@@ -183,8 +178,8 @@ def compare(
             reference the others are aligned to.
         solutions: The org's solutions mapping (``str(idx)`` -> ``{"evidence": [...]}``).
         result_ids: Optional, one per recording: an Ids-of-returned-rows lookup (see
-            :func:`crmtui.scoring.trajectory.extract_steps` and
-            :mod:`crmtui.scoring.rerun`), or None for that recording.
+            :func:`crmtui.review.trajectory.extract_steps` and
+            :mod:`crmtui.review.rerun`), or None for that recording.
 
     Raises:
         CompareError: Fewer than two recordings, or they are of different instances.
@@ -243,7 +238,7 @@ def default_solutions_path(recording: Recording) -> Path | None:
         candidate = Path(org_path).with_suffix(".solutions.json")
         if candidate.is_file():
             return candidate
-    from crmtui.record.replay_org import open_recorded_org
+    from crmtui.review.replay_org import open_recorded_org
 
     try:
         org, check = open_recorded_org(recording)
@@ -283,7 +278,7 @@ def recordings_for_idx(
     Raises:
         ConfigError: If ``root`` does not exist.
     """
-    from crmtui.scoring.report import load_folder
+    from crmtui.review.report import load_folder
 
     loaded, skipped, _ = load_folder(root)
     found = [(rec, s) for rec, s in loaded if s.idx == idx]

@@ -1,17 +1,14 @@
-"""Markdown rendering of a :class:`~crmtui.scoring.compare.Comparison`."""
+"""Markdown rendering of a :class:`~crmtui.review.compare.Comparison`."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from crmtui.data.tasktypes import abbreviation
-from crmtui.scoring import render
-from crmtui.scoring.render import DASH, md_escape, md_table
-
-if TYPE_CHECKING:
-    from crmtui.scoring.compare import Comparison
-    from crmtui.scoring.trajectory import Step
+from crmtui.review import render
+from crmtui.review.compare import Comparison
+from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.trajectory import Step
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
 CELL_LIMIT = 90
