@@ -407,7 +407,7 @@ def report_cmd(name: str, models: Path | None, fmt: str) -> None:
 )
 def export_cmd(name: str, fmt: str, out: Path) -> None:
     """Export every recording of the study (as `crmtui export` does for a folder)."""
-    from crmtui.record.export import export_folder
+    from crmtui.review.export import export_folder
     from crmtui.study import load_study
 
     result = export_folder(load_study(name).recordings, fmt, out)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from crmtui.data.tasktypes import abbreviation
-from crmtui.scoring import render
-from crmtui.scoring.render import DASH, md_escape, md_table
-from crmtui.scoring.report_format import print_table, report_tables, to_dict
+from crmtui.review import render
+from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.report_format import print_table, report_tables, to_dict
 from crmtui.study.agreement import AgreementStats
 from crmtui.study.report import Distribution, StudyReport
 from crmtui.study.status import StudyStatus, ago

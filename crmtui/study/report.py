@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from crmtui.scoring import strip_answer
-from crmtui.scoring.report import Report, Skipped, build_report, load_folder
-from crmtui.scoring.summary import SessionSummary, is_right
+from crmtui.review.report import Report, Skipped, build_report, load_folder
+from crmtui.review.summary import SessionSummary, is_right
 from crmtui.study.agreement import AgreementStats, agreement_stats
 from crmtui.study.definition import Study
 
