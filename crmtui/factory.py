@@ -35,12 +35,18 @@ def build_report_app(report: Any) -> Any:
 
 def build_study_status_app(study: Any, refresh_s: float = 5.0) -> Any:
     """Build the app showing a study's progress (refreshed every ``refresh_s`` seconds)."""
-    from crmtui.study import study_status
+    from crmtui.study import load_study, study_status
     from crmtui.ui.screens.study_status import StudyStatusScreen
     from crmtui.ui.viewer_app import ViewerApp
 
+    cache: dict[Any, Any] = {}  # unchanged recordings are not read again on each refresh
+
+    def load() -> Any:
+        # Re-read the definition too: annotators may be added while the screen is open.
+        return study_status(load_study(study.folder), cache=cache)
+
     return ViewerApp(
-        lambda: StudyStatusScreen(lambda: study_status(study), refresh_s),
+        lambda: StudyStatusScreen(load, refresh_s),
         title=f"crmtui study status {study.name}",
     )
 

@@ -25,9 +25,9 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crmtui.scoring import strip_answer
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
+from crmtui.scoring import strip_answer
 from crmtui.study.agreement import AgreementStats, agreement_stats
 from crmtui.study.definition import Study
 

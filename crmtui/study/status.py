@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,11 +22,6 @@ from typing import Any
 
 from crmtui.study.assign import coverage
 from crmtui.study.definition import Study
-
-# Only these lines are parsed; canonical JSON writes the type exactly like this.
-_MARKERS = tuple(
-    f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
-)
 
 
 @dataclass(frozen=True)
@@ -55,15 +51,41 @@ class SessionFacts:
     last_at: str
 
 
+# Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
+# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` or
+# ``"type":"end"`` can only match the top-level keys. A search per event type finds the
+# lines that matter (``bytes.find``, in C); nothing else is parsed.
+_MARKERS = {
+    kind: f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
+}
+_MS = re.compile(rb'"ms":(\d+)')
+_T = re.compile(rb'"t":"([^"]+)"')
+_SECONDS = re.compile(rb'"seconds":([0-9.eE+-]+)')
+_REASON = re.compile(rb'"reason":"((?:[^"\\]|\\.)*)"')
+
+
+def _positions(data: bytes, marker: bytes) -> list[int]:
+    found, pos = [], data.find(marker)
+    while pos >= 0:
+        found.append(pos)
+        pos = data.find(marker, pos + len(marker))
+    return found
+
+
+def _ms(line: bytes) -> int:
+    found = _MS.search(line)
+    return int(found.group(1)) if found else 0
+
+
 def read_facts(path: Path) -> SessionFacts | None:
     """Quick facts of one recording; None for files that are not human recordings."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    lines = data.split(b"\n")
+    first, _, body = data.partition(b"\n")
     try:
-        header = json.loads(lines[0])
+        header = json.loads(first)
         if header.get("kind") != "header" or header["actor"]["kind"] != "human":
             return None
         annotator, idx = str(header["actor"]["id"]), header["instance"]["idx"]
@@ -76,40 +98,31 @@ def read_facts(path: Path) -> SessionFacts | None:
     reason: str | None = None
     paused_at: int | None = None
     paused = idle = 0
-    last: dict[str, Any] | None = None
-    for raw in lines[1:]:
-        if not raw:
-            continue
-        if not any(marker in raw for marker in _MARKERS):
-            continue
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            continue  # a torn last line; the report names it
-        kind = event.get("type")
+    found_at = sorted(
+        (pos, kind) for kind, marker in _MARKERS.items() for pos in _positions(body, marker)
+    )
+    for pos, kind in found_at:
+        line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
         if kind == "submit":
             submitted = True
         elif kind == "end":
             finished = True
-            reason = event.get("payload", {}).get("reason")
+            found = _REASON.search(line)
+            reason = json.loads(b'"' + found.group(1) + b'"') if found else None
         elif kind == "pause" and paused_at is None:
-            paused_at = int(event.get("ms", 0))
+            paused_at = _ms(line)
         elif kind == "resume" and paused_at is not None:
-            paused += int(event.get("ms", 0)) - paused_at
+            paused += _ms(line) - paused_at
             paused_at = None
         elif kind == "idle":
-            idle += round(float(event.get("payload", {}).get("seconds", 0)) * 1000)
-    for raw in reversed(lines[1:]):
-        if raw:
-            try:
-                last = json.loads(raw)
-            except ValueError:
-                last = None
-            break
-    elapsed = int(last.get("ms", 0)) if isinstance(last, dict) else 0
+            found = _SECONDS.search(line)
+            idle += round(float(found.group(1)) * 1000) if found else 0
+    last = body.rstrip(b"\n").rpartition(b"\n")[2]
+    elapsed = _ms(last)
     if paused_at is not None:
         paused += elapsed - paused_at
-    last_at = str(last.get("t", started)) if isinstance(last, dict) else started
+    stamp = _T.search(last)
+    last_at = stamp.group(1).decode("ascii", "replace") if stamp else started
     return SessionFacts(
         path=path,
         annotator=annotator,
@@ -123,17 +136,44 @@ def read_facts(path: Path) -> SessionFacts | None:
     )
 
 
-def scan_recordings(root: Path) -> tuple[list[SessionFacts], int]:
-    """Quick facts of every recording under ``root`` and the number of files skipped."""
+#: path -> ((size, mtime_ns), facts): lets a screen that re-reads every few seconds skip
+#: the recordings that did not change (finished ones never do).
+FactsCache = dict[Path, tuple[tuple[int, int], SessionFacts | None]]
+
+
+def scan_recordings(root: Path, cache: FactsCache | None = None) -> tuple[list[SessionFacts], int]:
+    """Quick facts of every recording under ``root`` and the number of files skipped.
+
+    Args:
+        root: The recordings folder.
+        cache: Facts from an earlier scan, reused for files whose size and modification
+            time are unchanged (and updated in place).
+    """
     facts: list[SessionFacts] = []
     skipped = 0
     if not root.is_dir():
         return facts, skipped
     for folder, _, files in os.walk(root):
+        base = Path(folder)
         for name in files:
             if not name.endswith(".jsonl"):
                 continue
-            item = read_facts(Path(folder) / name)
+            path = base / name
+            item: SessionFacts | None
+            if cache is None:
+                item = read_facts(path)
+            else:
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                stamp = (stat.st_size, stat.st_mtime_ns)
+                known = cache.get(path)
+                if known is not None and known[0] == stamp:
+                    item = known[1]
+                else:
+                    item = read_facts(path)
+                    cache[path] = (stamp, item)
             if item is None:
                 skipped += 1
             else:
@@ -257,11 +297,19 @@ class StudyStatus:
         }
 
 
-def study_status(study: Study, facts: list[SessionFacts] | None = None) -> StudyStatus:
-    """Progress of every annotator and instance (reads the study's recordings unless given)."""
+def study_status(
+    study: Study, facts: list[SessionFacts] | None = None, cache: FactsCache | None = None
+) -> StudyStatus:
+    """Progress of every annotator and instance.
+
+    Args:
+        study: The study.
+        facts: Facts already read (else the study's recordings are scanned).
+        cache: Passed to :func:`scan_recordings` (for repeated reads).
+    """
     skipped = 0
     if facts is None:
-        facts, skipped = scan_recordings(study.recordings)
+        facts, skipped = scan_recordings(study.recordings, cache)
     by_annotator: dict[str, list[SessionFacts]] = defaultdict(list)
     for item in facts:
         by_annotator[item.annotator].append(item)

@@ -133,3 +133,28 @@ def test_tampered_recordings_are_skipped_in_the_report(study: Study) -> None:
     result = report_study(study)
     assert [s.path for s in result.report.skipped] == [path]
     assert result.report.sessions == []
+
+
+def test_a_refresh_rereads_only_changed_recordings(study: Study) -> None:
+    from crmtui.study.status import scan_recordings
+
+    tasks = task_set()
+    idx = _exact(study, "handle_time")[0]
+    done = record_session(study.recordings, tasks.get(idx), "ann", answer="x")
+    running = record_session(
+        study.recordings, tasks.get(_exact(study, "handle_time")[1]), "ann", answer=None,
+        close=False,
+    )  # fmt: skip
+    cache: dict = {}
+    first, _ = scan_recordings(study.recordings, cache)
+    assert {f.path: f.submitted for f in first} == {done: True, running: False}
+    cached = cache[done][1]
+    # The running session gets its submission; the finished one is not read again.
+    from crmtui.record import Recorder
+
+    recorder = Recorder.resume(running, fsync=False)
+    recorder.emit("submit", {"answer": "y", "reward": 0.0, "scoring": "strict", "gold": "z"})
+    recorder.close("next", 0.0)
+    second, _ = scan_recordings(study.recordings, cache)
+    assert {f.path: f.submitted for f in second} == {done: True, running: True}
+    assert next(f for f in second if f.path == done) is cached
