@@ -73,7 +73,7 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 page.keyboard.press("n")  # the next unsolved: her first assigned instance
                 screen.wait_for(f"1 of {total}", page=page)
                 assert f"idx {first} " in screen.text
-                screen.wait_for("CaseHistory__c", page=page)  # mounted: focus is settled
+                screen.wait_for("1,585", page=page)  # the object list is filled: mounted
 
                 page.keyboard.press("F3")
                 screen.wait_for("Run query", page=page)  # the console editor has focus
