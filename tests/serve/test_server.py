@@ -138,13 +138,15 @@ async def test_a_full_server_says_so(served_study: Any) -> None:
         await client.close()
 
 
-async def test_repeated_wrong_tokens_are_slowed_down(served_study: Any) -> None:
+async def test_repeated_wrong_tokens_are_refused_for_a_while(served_study: Any) -> None:
     study, tokens = served_study
     client = await _client(study)
     try:
         for _ in range(10):
             assert (await _sign_in(client, "wrong")).status == 401
-        assert (await _sign_in(client, tokens["ann"])).status == 429
+        assert (await _sign_in(client, "wrong")).status == 429
+        # A valid token still signs in (annotators behind one proxy share an address).
+        assert (await _sign_in(client, tokens["ann"])).status == 303
     finally:
         await client.close()
 

@@ -139,3 +139,33 @@ def test_mistakes_are_one_error_line(
     with pytest.raises(SystemExit):
         main(["play", "--study", "p", "--annotator", "ann", "--idx", "3"])
     assert "--study sets --idx itself" in capsys.readouterr().err
+
+
+def test_a_changed_task_source_is_refused() -> None:
+    from crmtui.data.instances import TaskSet
+    from crmtui.study import StudyError
+    from crmtui.study.launch import check_instances
+
+    study = _study()
+    tasks = task_set()
+    check_instances(study, tasks)  # type: ignore[arg-type]
+    idx = study.pool[0]  # type: ignore[attr-defined]
+    rows = [inst.to_row() for inst in tasks]
+    for row in rows:
+        if row["idx"] == idx:
+            row["query"] += " (edited)"
+    with pytest.raises(StudyError, match="changed since the study was created"):
+        check_instances(study, TaskSet.from_rows(rows))  # type: ignore[arg-type]
+    fewer = TaskSet([inst for inst in tasks if inst.idx != idx])
+    with pytest.raises(StudyError, match=f"no longer has instance {idx}"):
+        check_instances(study, fewer)  # type: ignore[arg-type]
+
+
+def test_serve_refuses_plain_http_off_loopback(capsys: pytest.CaptureFixture[str]) -> None:
+    from crmtui.cli import main
+
+    _study()
+    with pytest.raises(SystemExit):
+        main(["serve", "--study", "p", "--host", "0.0.0.0"])
+    err = capsys.readouterr().err
+    assert err.startswith("Error: serving on 0.0.0.0 without TLS"), err
