@@ -98,11 +98,12 @@ def test_local_run_with_org_tasks_and_request_log(tmp_path: Path, sample_org: Or
 
     tasks = load_tasks(None)
     log = tmp_path / "requests.jsonl"
+    grouped = "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState"
     entries = [
         {"t": "2026-01-02T10:00:01.000Z", "endpoint": "query", "query": "SELECT Nope FROM Case",
          "status": 400, "ms": 1.5},
         {"t": "2026-01-02T10:00:05.250Z", "endpoint": "query",
-         "query": "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState",
+         "query": grouped,
          "status": 200, "ms": 3.25},
     ]  # fmt: skip
     log.write_text("\n".join(json.dumps(e) for e in entries) + "\n")
