@@ -2,9 +2,10 @@
 
 Runs only where ../shared/crmarena/upstream-harness exists. The cheapest environment that
 runs it unchanged is this venv (the test extra carries simple-salesforce, sacrebleu, rouge,
-tenacity and python-dotenv); upstream also imports ``together``, whose releases cap rich below
-what textual needs, so it is installed with ``--no-deps`` into a cached overlay folder put on
-the child's PYTHONPATH. The skip reason names whatever is still missing.
+and python-dotenv); upstream also imports ``together`` (whose releases cap rich below what
+textual needs) and ``tenacity`` (whose presence changes litellm's retry path in this venv's UI
+tests), so those two are installed with ``--no-deps`` into a cached overlay folder put on the
+child's PYTHONPATH only. The skip reason names whatever is still missing.
 """
 
 from __future__ import annotations
@@ -25,34 +26,24 @@ from crmtui.record import verify
 from crmtui.upstream import run_upstream
 from tests.fakes.openai_server import FakeOpenAI, text, tool_call
 
-MODULES = ("simple_salesforce", "sacrebleu", "rouge", "tenacity", "dotenv", "pandas", "tqdm")
-TOGETHER = "together==1.3.1"
+MODULES = ("simple_salesforce", "sacrebleu", "rouge", "dotenv", "pandas", "tqdm")
+#: Installed without dependencies into an overlay on the child's PYTHONPATH only.
+OVERLAY = {"together": "together==1.3.1", "tenacity": "tenacity==9.0.0"}
 
 
 def _overlay() -> Path:
-    """A folder holding `together` (installed once per machine, without its dependencies)."""
+    """A folder holding together and tenacity (installed once per machine, no dependencies)."""
     folder = Path.home() / ".cache" / "crmtui-tests" / "upstream-overlay"
-    if (folder / "together").is_dir():
+    missing = [pin for name, pin in OVERLAY.items() if not (folder / name).is_dir()]
+    if not missing:
         return folder
+    command = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target"]
     result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--target",
-            str(folder),
-            TOGETHER,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [*command, str(folder), *missing], capture_output=True, text=True, timeout=300
     )
-    if result.returncode != 0 or not (folder / "together").is_dir():
+    if result.returncode != 0 or any(not (folder / name).is_dir() for name in OVERLAY):
         last = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no output"]
-        pytest.skip(f"upstream imports `together`; pip could not install {TOGETHER}: {last[0]}")
+        pytest.skip(f"upstream imports {', '.join(missing)}; pip could not install them: {last[0]}")
     return folder
 
 
@@ -61,7 +52,7 @@ def harness(shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     missing = [m for m in MODULES if importlib.util.find_spec(m) is None]
     if missing:
         pytest.skip(f"upstream's imports missing from this venv: {', '.join(missing)}")
-    extra = [] if importlib.util.find_spec("together") else [str(_overlay())]
+    extra = [str(_overlay())]
     existing = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(extra + ([existing] if existing else [])))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
