@@ -53,13 +53,13 @@ def import_upstream(
 
     org = tasks = None
     if spec is not None:
-        from crmtui.org import open_org
+        from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
-        org = open_org(spec)
+        org = open_org_or_sample(spec)
     if tasks_source is not None:
         from crmtui.data.loaders import load_tasks
 
-        tasks = load_tasks(tasks_source)
+        tasks = load_tasks(tasks_source, sample_tasks=sample_tasks_path)
     report = import_results(
         results,
         out,

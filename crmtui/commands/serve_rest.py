@@ -14,7 +14,7 @@ import click
 
 from crmtui import paths
 from crmtui.errors import ConfigError
-from crmtui.org import open_org
+from crmtui.org.sample import open_org_or_sample
 
 
 def parse_today(text: str | None) -> dt.date | None:
@@ -71,7 +71,7 @@ def serve_rest(
     """
     from crmtui.rest import serve
 
-    org = open_org(spec)
+    org = open_org_or_sample(spec)
     rest_dir = paths.home() / "rest"
     server, tls = serve(
         org,

@@ -115,13 +115,13 @@ def run(
     """
     from crmtui.commands.serve_rest import parse_today
     from crmtui.data.loaders import load_tasks
-    from crmtui.org import open_org
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
     from crmtui.upstream import default_python, run_upstream
     from crmtui.upstream.runner import check_upstream_dir
 
     folder = check_upstream_dir(upstream_dir)
-    org = open_org(spec)
-    tasks = load_tasks(tasks_source)
+    org = open_org_or_sample(spec)
+    tasks = load_tasks(tasks_source, sample_tasks=sample_tasks_path)
     outcome = run_upstream(
         folder,
         org=org,

@@ -10,6 +10,7 @@ import pytest
 
 from crmtui.cli import main
 from crmtui.org import Org
+from crmtui.org.sample import sample_tasks_path
 from crmtui.record import load
 from crmtui.upstream import import_results
 from crmtui.upstream.importer import LIVE_ORG_NAME
@@ -96,7 +97,7 @@ def test_reimport_writes_nothing_twice(tmp_path: Path) -> None:
 def test_local_run_with_org_tasks_and_request_log(tmp_path: Path, sample_org: Org) -> None:
     from crmtui.data.loaders import load_tasks
 
-    tasks = load_tasks(None)
+    tasks = load_tasks(None, sample_tasks=sample_tasks_path)
     log = tmp_path / "requests.jsonl"
     grouped = "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState"
     entries = [
@@ -122,9 +123,9 @@ def test_local_run_with_org_tasks_and_request_log(tmp_path: Path, sample_org: Or
 
 @pytest.fixture
 def sample_org() -> Org:
-    from crmtui.org import open_org
+    from crmtui.org.sample import open_org_or_sample
 
-    return open_org(None)
+    return open_org_or_sample(None)
 
 
 def test_imported_runs_sit_beside_humans_in_report_and_compare(

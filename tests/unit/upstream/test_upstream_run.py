@@ -21,7 +21,7 @@ import pytest
 
 from crmtui.data.instances import TaskSet
 from crmtui.data.loaders import load_tasks
-from crmtui.org import open_org
+from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 from crmtui.record import verify
 from crmtui.upstream import run_upstream
 from tests.fakes.openai_server import FakeOpenAI, text, tool_call
@@ -60,12 +60,16 @@ def harness(shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _one(task: str) -> TaskSet:
-    instance = next(t for t in load_tasks(None) if t.task == task and t.answer is not None)
+    instance = next(
+        t
+        for t in load_tasks(None, sample_tasks=sample_tasks_path)
+        if t.task == task and t.answer is not None
+    )
     return TaskSet([instance], "sample")
 
 
 def _run(harness: Path, tmp_path: Path, tasks: TaskSet, script: list, args: list[str]):
-    org = open_org(None)
+    org = open_org_or_sample(None)
     with FakeOpenAI(script=script) as fake:
         outcome = run_upstream(
             harness,
