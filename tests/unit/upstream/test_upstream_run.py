@@ -31,9 +31,16 @@ MODULES = ("simple_salesforce", "sacrebleu", "rouge", "dotenv", "pandas", "tqdm"
 OVERLAY = {"together": "together==1.3.1", "tenacity": "tenacity==9.0.0"}
 
 
-def _overlay() -> Path:
-    """A folder holding together and tenacity (installed once per machine, no dependencies)."""
-    folder = Path.home() / ".cache" / "crmtui-tests" / "upstream-overlay"
+def _overlay(config: pytest.Config) -> Path:
+    """A folder holding together and tenacity, installed without dependencies.
+
+    It lives in pytest's cache directory (in the checkout, git-ignored), not under HOME, so
+    tests write nothing outside the project and tmp; later runs reuse it.
+    """
+    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider
+    if cache is None:
+        pytest.skip("upstream's overlay folder needs pytest's cache (-p no:cacheprovider given)")
+    folder = cache.mkdir("upstream-overlay")
     missing = [pin for name, pin in OVERLAY.items() if not (folder / name).is_dir()]
     if not missing:
         return folder
@@ -48,11 +55,13 @@ def _overlay() -> Path:
 
 
 @pytest.fixture
-def harness(shared_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def harness(
+    shared_dir: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Path:
     missing = [m for m in MODULES if importlib.util.find_spec(m) is None]
     if missing:
         pytest.skip(f"upstream's imports missing from this venv: {', '.join(missing)}")
-    extra = [str(_overlay())]
+    extra = [str(_overlay(request.config))]
     existing = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(extra + ([existing] if existing else [])))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
