@@ -32,6 +32,21 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
     "study": ("crmtui.commands.study", "study", "Run a human-baseline study with annotators."),
     "serve": ("crmtui.commands.serve", "serve", "Serve a study to annotators' web browsers."),
+    "serve-rest": (
+        "crmtui.commands.serve_rest",
+        "serve_rest",
+        "Serve an org as a local, read-only Salesforce REST API.",
+    ),
+    "upstream": (
+        "crmtui.commands.upstream",
+        "upstream",
+        "Run upstream's own harness, unchanged, against a local org.",
+    ),
+    "import-upstream": (
+        "crmtui.commands.import_upstream",
+        "import_upstream",
+        "Turn an upstream results file into recordings.",
+    ),
 }
 
 

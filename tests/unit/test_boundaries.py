@@ -127,6 +127,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("crmtui.scoring",),
     ("crmtui.play",),
     ("crmtui.agent",),
+    # the local Salesforce REST API over the engine, then upstream's harness driven through it
+    ("crmtui.rest",),
+    ("crmtui.upstream",),
     ("crmtui.review",),
     ("crmtui.study",),
     ("crmtui.serve",),
