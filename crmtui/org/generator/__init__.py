@@ -128,7 +128,11 @@ def _new_cases(
     for _ in range(cfg.task_pool * 20):
         if len(out) >= cfg.task_pool:
             break
-        product = products[rng.choices(range(len(products)), weights=popularity)[0]]
+        # Half the new cases concern a popular product, half any product at all.
+        if rng.random() < 0.5:
+            product = products[rng.choices(range(len(products)), weights=popularity)[0]]
+        else:
+            product = rng.choice(products)
         issues = list(product.issue_weights)
         issue = rng.choices(issues, weights=[product.issue_weights[i] for i in issues])[0]
         subject, description = case_text(rng, ISSUES[issue][0], product.name)
