@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from itertools import accumulate
 from typing import Any
 
 from crmtui.errors import CrmtuiError
@@ -53,12 +54,17 @@ class OrgFacts:
     case_products: list[str]
     activated_orders: list[OrderRec]
     contacts_by_account: dict[str, list[str]]
+    # Caches of the samplers: products a keyword finds; cumulative product weights by power.
+    keyword_hits: dict[str, list[str]] = field(default_factory=dict)
+    _busy_weights: dict[float, list[float]] = field(default_factory=dict)
 
     def busy_product(self, rng: random.Random, power: float = 1.0) -> str:
         """A product with cases, drawn in proportion to its case count raised to ``power``
         (1: busy products dominate; lower: quieter products get asked about too)."""
-        weights = [self.index.product_case_count(pid) ** power for pid in self.case_products]
-        return rng.choices(self.case_products, weights=weights)[0]
+        if power not in self._busy_weights:
+            counts = [self.index.product_case_count(pid) ** power for pid in self.case_products]
+            self._busy_weights[power] = list(accumulate(counts))
+        return rng.choices(self.case_products, cum_weights=self._busy_weights[power])[0]
 
 
 def gather_facts(tables: Tables, truth: Mapping[str, Any]) -> OrgFacts:
@@ -118,6 +124,7 @@ def random_day(rng: random.Random, lo: date, hi: date) -> date:
 #: enough that a question usually rests on several cases; the task builder drops the
 #: draws whose answer would still rest on one candidate or a hair's breadth.
 AGENT_UNITS = (("week", 3, 4), ("month", 2, 9), ("quarter", 1, 6))
+TRANSFER_UNITS = (("month", 2, 9), ("quarter", 1, 6))
 REGION_UNITS = (("month", 3, 9), ("quarter", 2, 4))
 ISSUE_UNITS = (("month", 4, 12), ("quarter", 2, 6))
 TREND_UNITS = (("month", 4, 12), ("quarter", 2, 4))

@@ -33,6 +33,7 @@ from crmtui.org.task_facts import (
     LONG_NAMED_KINDS,
     NAMED_KINDS,
     REGION_UNITS,
+    TRANSFER_UNITS,
     TREND_UNITS,
     Candidate,
     OrgFacts,
@@ -55,18 +56,22 @@ def _agent_sampler(solver_name: str) -> Sampler:
     templates = texts.HANDLE_TIME_TEMPLATES if is_handle else texts.TRANSFER_COUNT_TEMPLATES
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
     policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
+    # answer (several agents hand on one case each), and a few weeks hold too few transfers.
+    units = AGENT_UNITS if is_handle else TRANSFER_UNITS
+    fewest_share = 0.5 if is_handle else 0.2
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
             facts,
             rng,
-            units=AGENT_UNITS,
+            units=units,
             named_share=0.4,
             late_share=0.35 if want_none else 0.05,
             named_kinds=LONG_NAMED_KINDS if not want_none else NAMED_KINDS,
         )
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
-        mode = rng.choice(("min", "max"))
+        mode = "min" if rng.random() < fewest_share else "max"
         result = solver(facts.index, window.start, window.end, n_cases, mode)
         query = _fill(
             rng.choice(templates),
@@ -232,6 +237,8 @@ def _keyword(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str
 def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
     """Products the customer's words could mean: tagged with the keyword or naming it."""
     wanted = keyword.lower()
+    if wanted in facts.keyword_hits:
+        return facts.keyword_hits[wanted]
     found = {
         pid
         for pid, info in facts.truth.get("products", {}).items()
@@ -240,7 +247,8 @@ def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
     # Whole words only, so "tent" does not find a "potential" in some description.
     pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
     found.update(pid for pid, text in facts.product_texts.items() if pattern.search(text))
-    return sorted(found)
+    facts.keyword_hits[wanted] = sorted(found)
+    return facts.keyword_hits[wanted]
 
 
 def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:

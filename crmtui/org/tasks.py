@@ -158,7 +158,7 @@ def _choose(
     rng.shuffle(slots)
     used: Counter[str] = Counter()
     cap = max(2, int(per_type * MAX_ANSWER_SHARE))
-    seen_questions: set[str] = set()
+    seen_questions: set[Any] = set()
     chosen: list[Candidate] = []
     for want_none in slots:
         weak_ok = rng.random() < WEAK_SHARE
@@ -213,7 +213,7 @@ def weakness(task: str, detail: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _acceptable(candidate: Candidate, want_none: bool, seen: set[str]) -> bool:
+def _acceptable(candidate: Candidate, want_none: bool, seen: set[Any]) -> bool:
     """A candidate is kept when its answer is single, of the wanted kind, and it is new."""
     if isinstance(candidate.answer, list):
         return False
@@ -222,9 +222,9 @@ def _acceptable(candidate: Candidate, want_none: bool, seen: set[str]) -> bool:
     return seen.isdisjoint(_keys(candidate))
 
 
-def _keys(candidate: Candidate) -> tuple[str, str]:
+def _keys(candidate: Candidate) -> tuple[Any, Any]:
     """Identities of a candidate: its wording, and its solver parameters (the same question
     asked in other words is still the same question)."""
-    wording = json.dumps([candidate.query, candidate.required])
-    params = json.dumps([candidate.solver, candidate.params], sort_keys=True)
+    wording = ("wording", candidate.query, candidate.required)
+    params = ("params", candidate.solver, json.dumps(candidate.params, sort_keys=True))
     return wording, params

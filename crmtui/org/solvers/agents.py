@@ -133,8 +133,7 @@ def case_routing(tables: Tables | OrgIndex, issue_id: str, product_id: str) -> S
         case has the issue. ``detail`` ranks agents by rule 1 and names the deciding ``rule``.
     """
     index = index_tables(tables)
-    closed = [case for case in index.cases if case.status == CLOSED and case.owner_id]
-    issue_cases = _group_by_owner(c for c in closed if c.issue_id == issue_id)
+    issue_cases = index.closed_by_issue.get(issue_id, {})
     if not issue_cases:
         return SolverResult(None)
     issue_counts = {agent: len(ids) for agent, ids in issue_cases.items()}
@@ -144,19 +143,19 @@ def case_routing(tables: Tables | OrgIndex, issue_id: str, product_id: str) -> S
     used: list[dict[str, list[str]]] = [issue_cases]
     if len(tied) > 1:
         rule = 2
-        items = set(index.order_items_by_product.get(product_id, ()))
         product_cases = _group_by_owner(
-            c for c in closed if c.order_item_id in items and c.owner_id in tied
+            case
+            for item in index.order_items_by_product.get(product_id, ())
+            for case in index.closed_by_item.get(item, ())
+            if case.owner_id in tied
         )
         tied = _most(tied, product_cases)
         used.append(product_cases)
     if len(tied) > 1:
         rule = 3
-        open_cases = _group_by_owner(
-            c for c in index.cases if c.status != CLOSED and c.owner_id in tied
-        )
-        fewest = min(len(open_cases.get(agent, ())) for agent in tied)
-        tied = sorted(agent for agent in tied if len(open_cases.get(agent, ())) == fewest)
+        open_cases = {agent: index.open_by_owner.get(agent, []) for agent in tied}
+        fewest = min(len(open_cases[agent]) for agent in tied)
+        tied = sorted(agent for agent in tied if len(open_cases[agent]) == fewest)
         used.append(open_cases)
     evidence = [case_id for group in used for agent in tied for case_id in group.get(agent, ())]
     answer = tied[0] if len(tied) == 1 else tied

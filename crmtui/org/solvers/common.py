@@ -123,6 +123,33 @@ class OrgIndex:
             for product_id, items in self.order_items_by_product.items()
         }
 
+    @cached_property
+    def closed_by_issue(self) -> dict[str, dict[str, list[str]]]:
+        """Issue Id -> owner -> Ids of that owner's closed cases about the issue."""
+        grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for case in self.cases:
+            if case.status == CLOSED and case.owner_id and case.issue_id:
+                grouped[case.issue_id][case.owner_id].append(case.id)
+        return {issue: dict(owners) for issue, owners in grouped.items()}
+
+    @cached_property
+    def closed_by_item(self) -> dict[str, list[CaseRec]]:
+        """Order item Id -> the closed cases on it that have an owner."""
+        grouped: dict[str, list[CaseRec]] = defaultdict(list)
+        for case in self.cases:
+            if case.status == CLOSED and case.owner_id and case.order_item_id:
+                grouped[case.order_item_id].append(case)
+        return dict(grouped)
+
+    @cached_property
+    def open_by_owner(self) -> dict[str, list[str]]:
+        """Owner -> Ids of their cases whose Status is not 'Closed'."""
+        grouped: dict[str, list[str]] = defaultdict(list)
+        for case in self.cases:
+            if case.status != CLOSED and case.owner_id:
+                grouped[case.owner_id].append(case.id)
+        return dict(grouped)
+
     def cases_created(self, start: datetime, end: datetime) -> list[CaseRec]:
         """Cases with ``start <= CreatedDate < end``, oldest first."""
         return _between(self._case_timeline, start, end)
