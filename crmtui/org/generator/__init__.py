@@ -120,8 +120,9 @@ def generate(seed: int = 7, scale: str = "small") -> GeneratedOrg:
 def _new_cases(
     cfg: ScaleConfig, rng: random.Random, catalog: Catalog, records: list[CaseRecord]
 ) -> list[dict[str, str]]:
-    """Texts for cases that are not in the org, written like the org's own case texts."""
-    existing = {(r.subject, r.description) for r in records}
+    """Texts for cases that are not in the org, written like the org's own case texts but
+    never with a subject line any org case has, so the issue cannot be looked up."""
+    existing = {r.subject for r in records}
     products = catalog.products
     popularity = [p.popularity for p in products]
     out: list[dict[str, str]] = []
@@ -135,10 +136,10 @@ def _new_cases(
             product = rng.choice(products)
         issues = list(product.issue_weights)
         issue = rng.choices(issues, weights=[product.issue_weights[i] for i in issues])[0]
-        subject, description = case_text(rng, ISSUES[issue][0], product.name)
-        if (subject, description) in existing:
+        subject, description = case_text(rng, ISSUES[issue][0], product.name, base=product.base)
+        if subject in existing:
             continue
-        existing.add((subject, description))
+        existing.add(subject)
         out.append(
             {
                 "subject": subject,

@@ -201,50 +201,76 @@ def _route_all(rng: random.Random, people: People, plans: list[CasePlan]) -> lis
 def _even_out(
     rng: random.Random, people: People, plans: list[CasePlan], routed: list[_Routed]
 ) -> None:
-    """Tie the two agents with the most closed cases on a few issues (see module docstring)."""
+    """Tie two agents for the most closed cases on a few issues (see module docstring).
+
+    The pair is the issue's leader and the next agent whose workload (open cases) differs
+    from the leader's, so the workload rule can break the tie when product expertise does
+    not. Cases only move from agents above the pair's level to agents below it.
+    """
     settled = DATA_CLOSE_LIMIT - timedelta(days=SETTLED_DAYS)
     closed_by: dict[int, dict[int, list[int]]] = {}
+    open_count = [0] * len(people.agents)
     for index, (plan, item) in enumerate(zip(plans, routed, strict=True)):
         if item.closed is not None:
             closed_by.setdefault(plan.issue, {}).setdefault(item.chain[-1], []).append(index)
+        else:
+            open_count[item.chain[-1]] += 1
     issues = sorted(closed_by)
     for issue in rng.sample(issues, min(TIED_ISSUES, len(issues))):
         owners = closed_by[issue]
+        ranked = sorted(owners, key=lambda a: (-len(owners[a]), a))
+        if len(ranked) < 2:
+            continue
+        leader = ranked[0]
+        partner = next((a for a in ranked[1:] if open_count[a] != open_count[leader]), ranked[1])
+        _tie(rng, people, plans, routed, owners, (leader, partner), settled)
 
-        def movable(agent: int, to: int, owners: dict[int, list[int]] = owners) -> list[int]:
-            return [
-                i
-                for i in owners.get(agent, ())
-                if len(routed[i].chain) == 1
-                and plans[i].created <= settled
-                and people.agents[to].active(plans[i].created)
-            ]
 
-        for _ in range(len(plans)):
-            ranked = sorted(owners, key=lambda a: (-len(owners[a]), a))
-            if len(ranked) < 2:
-                break
-            leader, runner = ranked[0], ranked[1]
-            gap = len(owners[leader]) - len(owners[runner])
-            if gap == 0:
-                break
-            # An odd gap of one cannot be split: hand the leader's case to a third agent
-            # far enough behind not to join the top.
-            target = runner
-            if gap == 1:
-                behind = [a for a in range(len(people.agents)) if a not in (leader, runner)]
-                behind = [a for a in behind if len(owners.get(a, ())) + 1 < len(owners[runner])]
-                if not behind:
-                    break
-                target = rng.choice(behind)
-            cases = movable(leader, target)
-            if not cases:
-                break
-            moved = rng.choice(cases)
-            owners[leader].remove(moved)
-            owners.setdefault(target, []).append(moved)
-            routed[moved].chain[-1] = target
-            routed[moved].closed = _closing(plans[moved], people, routed[moved])
+def _tie(
+    rng: random.Random,
+    people: People,
+    plans: list[CasePlan],
+    routed: list[_Routed],
+    owners: dict[int, list[int]],
+    pair: tuple[int, int],
+    settled: datetime,
+) -> None:
+    """Move closed, untransferred, settled cases until ``pair`` share the top count."""
+
+    def count(agent: int) -> int:
+        return len(owners.get(agent, ()))
+
+    for _ in range(len(plans)):
+        level = min(count(a) for a in pair)
+        high = max(pair, key=count)
+        others = [a for a in owners if a not in pair and count(a) >= level]
+        if count(high) == level and not others:
+            return
+        if count(high) > level:
+            donor = high
+            low_pair = min(pair, key=count)
+            # A gap of two or more closes from both ends; a gap of one sends a case away.
+            receivers = [low_pair] if count(high) - level >= 2 else []
+        else:
+            donor = rng.choice(others)
+            receivers = []
+        if not receivers:
+            receivers = [a for a in range(len(people.agents)) if a not in pair]
+            receivers = [a for a in receivers if count(a) + 1 < level and a != donor]
+        cases = [
+            (i, to)
+            for i in owners.get(donor, ())
+            if len(routed[i].chain) == 1 and plans[i].created <= settled
+            for to in receivers
+            if people.agents[to].active(plans[i].created)
+        ]
+        if not cases:
+            return
+        moved, to = rng.choice(cases)
+        owners[donor].remove(moved)
+        owners.setdefault(to, []).append(moved)
+        routed[moved].chain[-1] = to
+        routed[moved].closed = _closing(plans[moved], people, routed[moved])
 
 
 def build_cases(
@@ -281,7 +307,9 @@ def build_cases(
         else:
             status = "New"
         since = (plan.created.date() - plan.order_date).days if plan.order_date else None
-        subject, description = case_text(rng, ISSUES[plan.issue][0], product.name, since)
+        subject, description = case_text(
+            rng, ISSUES[plan.issue][0], product.name, since, base=product.base
+        )
         record = CaseRecord(
             case_id,
             plan,
