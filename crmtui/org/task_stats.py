@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from crmtui.org.solvers import TABLE_SOLVERS, OrgIndex, SolverError, run_solver
+from crmtui.org.solvers.common import Tables
 
 #: Task types whose answer is the best of several ranked candidates (argmax / argmin).
 RANKED_TYPES = (
@@ -67,14 +68,15 @@ class TypeStats:
         distinct: Distinct gold values among the answered.
         top3_share: Share of the answered held by the three most frequent gold values.
         solved: Answered instances with a recorded solution (0 without solutions).
-        ranked: Answered instances with a candidate ranking (argmax/argmin, case routing).
+        ranked: Answered instances with a candidate ranking (argmax/argmin types, routing).
         single_share: Ranked instances with one candidate only.
         close_share: Ranked instances whose best and second are within 1% (averages) or one
             (counts), exact ties included.
         ties: Ranked instances whose best and second are exactly equal.
         evidence_median: Median count of evidence records per answered instance.
-        extras: Type-specific shares: ``winner_3_cases`` (best region), ``months_3``
-            (monthly trend), ``rule_1``..``rule_3`` (case routing).
+        extras: Type-specific figures: ``winner_3_cases`` (best region), ``months_3``
+            (monthly trend), ``rule_1``..``rule_3`` (case routing, shares) and
+            ``subject_reused`` (case routing, a count; only with the org's subjects).
         mismatches: Gold answers a re-run of the solver disagrees with (None: not re-run).
     """
 
@@ -98,10 +100,32 @@ class TypeStats:
         return asdict(self)
 
 
+#: Columns the reference solvers (and the subject check) read, per object.
+ORG_FIELDS: dict[str, tuple[str, ...]] = {
+    "Case": (
+        "Id",
+        "OwnerId",
+        "Status",
+        "CreatedDate",
+        "ClosedDate",
+        "AccountId",
+        "IssueId__c",
+        "OrderItemId__c",
+        "Subject",
+    ),
+    "CaseHistory__c": ("Id", "CaseId__c", "CreatedDate", "Field__c", "NewValue__c", "OldValue__c"),
+    "Order": ("Id", "AccountId", "EffectiveDate", "Status"),
+    "OrderItem": ("Id", "OrderId", "Product2Id"),
+    "Account": ("Id", "ShippingState"),
+    "Contact": ("Id", "AccountId"),
+}
+
+
 def task_stats(
     instances: Iterable[InstanceLike],
     solutions: Mapping[str, Mapping[str, Any]] | None = None,
     index: OrgIndex | None = None,
+    case_subjects: Iterable[str] | None = None,
 ) -> list[TypeStats]:
     """Figures per task type, in the order the types first appear.
 
@@ -111,11 +135,33 @@ def task_stats(
             beside a generated org's tasks; without it only the gold distribution is reported.
         index: The org's tables (indexed); when given, table solvers are re-run from the
             recorded parameters and their fresh results are used.
+        case_subjects: The org's case subjects; when given, case routing reports how many of
+            its new cases reuse one (``subject_reused``).
     """
     by_type: dict[str, list[InstanceLike]] = {}
     for inst in instances:
         by_type.setdefault(inst.task, []).append(inst)
-    return [_one_type(task, group, solutions, index) for task, group in by_type.items()]
+    subjects = None if case_subjects is None else set(case_subjects)
+    return [_one_type(task, group, solutions, index, subjects) for task, group in by_type.items()]
+
+
+def read_org_tables(conn: Any, objects: Mapping[str, Iterable[str]]) -> Tables:
+    """The rows the solvers need from an org file's SQLite connection.
+
+    Args:
+        conn: An open ``sqlite3`` connection to an org in the org layout.
+        objects: Object -> the columns present in the org (others read as missing).
+    """
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for obj, wanted in ORG_FIELDS.items():
+        present = set(objects.get(obj, ()))
+        columns = [c for c in wanted if c in present]
+        if "Id" not in columns:
+            continue
+        names = ", ".join(f'"{c}"' for c in columns)
+        rows = conn.execute(f'SELECT {names} FROM "{obj}"')
+        tables[obj] = [dict(zip(columns, row, strict=True)) for row in rows]
+    return tables
 
 
 def _gold_key(answer: Any) -> str | None:
@@ -131,6 +177,7 @@ def _one_type(
     group: list[InstanceLike],
     solutions: Mapping[str, Mapping[str, Any]] | None,
     index: OrgIndex | None,
+    subjects: set[str] | None,
 ) -> TypeStats:
     golds = [_gold_key(inst.answer) for inst in group]
     answered = [g for g in golds if g is not None]
@@ -157,7 +204,19 @@ def _one_type(
             mismatches += 1
         if inst.answer is not None:
             runs.append((detail, evidence))
-    return TypeStats(**base, **_ranking_figures(task, runs), mismatches=mismatches)
+    figures = _ranking_figures(task, runs)
+    if task == "case_routing" and subjects is not None:
+        reused = sum(1 for inst in group if _routing_subject(inst) in subjects)
+        figures["extras"]["subject_reused"] = float(reused)
+    return TypeStats(**base, **figures, mismatches=mismatches)
+
+
+def _routing_subject(inst: InstanceLike) -> str | None:
+    query = getattr(inst, "query", "") or ""
+    for line in query.splitlines():
+        if line.startswith("- Case Subject: "):
+            return line.removeprefix("- Case Subject: ").strip()
+    return None
 
 
 _NOT_RUN = object()
@@ -179,6 +238,8 @@ def _solution_view(
 
 def _ranking_figures(task: str, runs: list[tuple[dict[str, Any], list[str]]]) -> dict[str, Any]:
     ranked = [(detail, evidence) for detail, evidence in runs if detail.get("scores")]
+    if task not in RANKED_TYPES and task != "case_routing":
+        ranked = []
     figures: dict[str, Any] = {
         "solved": len(runs),
         "ranked": len(ranked),
@@ -187,7 +248,7 @@ def _ranking_figures(task: str, runs: list[tuple[dict[str, Any], list[str]]]) ->
         ),
         "extras": _extras(task, [detail for detail, _ in ranked]),
     }
-    if ranked:
+    if ranked and task in RANKED_TYPES:
         margins = [margin(detail) for detail, _ in ranked]
         figures["single_share"] = sum(1 for m in margins if m == "single") / len(ranked)
         figures["close_share"] = sum(1 for m in margins if m in ("close", "tie")) / len(ranked)
@@ -288,13 +349,11 @@ def check_targets(
             check(item.task, extra[0], item.extras.get(extra[1]), ">=", extra[2])
         if item.task == "case_routing":
             for rule in (1, 2, 3):
-                check(
-                    item.task,
-                    f"decided by rule {rule}",
-                    item.extras.get(f"rule_{rule}"),
-                    ">=",
-                    0.15,
-                )
+                share = item.extras.get(f"rule_{rule}")
+                check(item.task, f"decided by rule {rule}", share, ">=", 0.15)
+            if "subject_reused" in item.extras:
+                reused = item.extras["subject_reused"]
+                check(item.task, "new-case subjects equal to an org subject", reused, "<=", 0)
         if item.task in anchors:
             gap = abs(item.none_share - anchors[item.task])
             check(item.task, "None share vs the real file (gap)", gap, "<=", 0.10)
