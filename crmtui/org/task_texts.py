@@ -53,8 +53,7 @@ TRANSFER_COUNT_POLICY = (
     + _FIRST_OWNER_RULE
     + "- A transfer belongs to the period when its 'Owner Assignment' entry is dated in the "
     "period, whenever the case itself was opened.\n"
-    "- Only agents who transferred at least one case in the period are compared.\n"
-    + _HISTORY_RULE
+    "- Only agents who transferred at least one case in the period are compared.\n" + _HISTORY_RULE
 )
 CASE_ROUTING_POLICY = (
     "## Case Routing Policy\n"
