@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from crmtui.org.solvers.agents import case_routing, handle_time, transfer_count
@@ -70,7 +70,7 @@ def run_solver(
     raise SolverError(f"unknown solver {name!r}; expected one of {', '.join(sorted(SOLVERS))}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _signature(solver: Callable[..., SolverResult]) -> inspect.Signature:
     return inspect.signature(solver)
 
