@@ -15,7 +15,8 @@ from rich.table import Table
 
 from crmtui import paths
 from crmtui.errors import ConfigError, OrgError
-from crmtui.org.store import Org, OrgInfo, open_org
+from crmtui.org.sample import open_org_or_sample
+from crmtui.org.store import Org, OrgInfo
 
 SCALES = ("small", "full", "stress")
 
@@ -134,7 +135,7 @@ def import_(src: Path, name: str | None, schema_path: Path | None, force: bool) 
 @click.option("--org", "spec", help="Org name or .db path (default: the sample org).")
 def info(spec: str | None) -> None:
     """Show an org's objects, row counts, date ranges, digest and search support."""
-    details = open_org(spec).info()
+    details = open_org_or_sample(spec).info()
     _print_info(details)
 
 
