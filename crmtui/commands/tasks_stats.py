@@ -69,12 +69,11 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
         OrgError: The org cannot be opened.
     """
     from crmtui.data.loaders import load_tasks
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
     org = None
     if org_spec is not None or source is None:
-        from crmtui.org.store import open_org
-
-        org = open_org(org_spec)
+        org = open_org_or_sample(org_spec)
     if source is None:
         assert org is not None
         tasks_file = org.path.with_suffix(".tasks.json")
@@ -86,7 +85,7 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
         rows = json.loads(tasks_file.read_text(encoding="utf-8"))
         task_set = TaskSet.from_rows(rows, source=str(tasks_file))
     else:
-        task_set = load_tasks(source)
+        task_set = load_tasks(source, sample_tasks=sample_tasks_path)
         local = Path(source).expanduser()
         tasks_file = local if local.is_file() else None
     solutions_path = solutions_beside(tasks_file) if tasks_file is not None else None
