@@ -426,6 +426,9 @@ def case_text(
     """
     parts = CASE_TEXTS[issue]
     fills = {key: rng.choice(values) for key, values in FILLS.items()}
+    # The wrong item that arrived is never the same kind of thing as the one ordered.
+    others = [o for o in FILLS["other"] if o.split()[-1].rstrip("s") not in product.lower()]
+    fills["other"] = rng.choice(others or FILLS["other"])
     fills["fit"] = "tight" if fills["direction"] == "small" else "loose"
     since = days if days is not None else rng.randint(4, 21)
     fills["days"] = str(since)
