@@ -67,8 +67,9 @@ def generate(seed: int = 7, scale: str = "small") -> GeneratedOrg:
         The tables and ``truth``::
 
             {"company": str,
-             "kqa": [{"question", "answer", "article_id"}],
-             "pvi": [{"case_id", "article_id" (None = no breach), "evidence_ids"}],
+             "kqa": [{"question", "answer", "article_id", "kind", "basis"?}],
+             "pvi": [{"case_id", "article_id" (None = no breach), "evidence_ids",
+                      "policy"}],                   # the policy the conversation tests
              "ncr": [{"subject", "description", "issue_id", "product_id"}],  # unseen cases
              "products": {product_id: {"name", "keywords"}},
              "data_end": "YYYY-MM-DD"}                                     # last case day
