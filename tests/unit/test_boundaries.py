@@ -126,6 +126,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("crmtui.scoring",),
     ("crmtui.play",),
     ("crmtui.agent",),
+    # the local Salesforce REST API over the engine, then upstream's harness driven through it
+    ("crmtui.rest",),
+    ("crmtui.upstream",),
     ("crmtui.review",),
     ("crmtui.ui",),
     ("=crmtui.factory",),
