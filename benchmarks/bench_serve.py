@@ -117,7 +117,8 @@ def browser_first_frame(url: str, tokens: list[str]) -> list[tuple[float, float]
 class Client:
     """One scripted annotator over a websocket."""
 
-    def __init__(self, name: str, token: str) -> None:
+    def __init__(self, name: str, token: str, history_rows: int) -> None:
+        self.history_rows = history_rows
         self.name = name
         self.token = token
         self.raw = bytearray()
@@ -151,7 +152,8 @@ class Client:
                 await self.wait_for(f"Annotator: {self.name}")
                 self.started_s = time.perf_counter() - t0
                 await ws.send_str(json.dumps(["stdin", "n"]))
-                await self.wait_for("1,585")  # the object list is filled: the screen mounted
+                # The object list shows its counts once the screen is mounted.
+                await self.wait_for(f"{self.history_rows:,}")
                 for _ in range(5):  # focus the answer box; the footer then offers to submit
                     mark = len(self.raw)
                     await ws.send_str(json.dumps(["stdin", "a"]))
@@ -217,7 +219,11 @@ async def load_test(
     url: str, server_pid: int, tokens: dict[str, str], sessions: int, keys: int, rate: float
 ) -> dict[str, Any]:
     names = sorted(tokens)[:sessions]
-    clients = [Client(name, tokens[name]) for name in names]
+    from crmtui import paths
+    from crmtui.org.store import Org
+
+    rows = Org.open(paths.org_path("sample")).count("CaseHistory__c")
+    clients = [Client(name, tokens[name], rows) for name in names]
     go = asyncio.Event()
     tasks = []
     for client in clients:  # staggered starts, as people arrive

@@ -34,7 +34,11 @@ def _recording(study: Any, annotator: str) -> Path | None:
 def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
     from playwright.sync_api import sync_playwright
 
+    from crmtui import paths
+    from crmtui.org.store import Org
+
     study, tokens = served_study
+    history_rows = Org.open(paths.org_path("sample")).count("CaseHistory__c")
     first = study.assignments["ann"].instances[0]
     total = len(study.assignments["ann"].instances)
     server, url = start_server(str(study.folder), dict(os.environ))
@@ -73,7 +77,8 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 page.keyboard.press("n")  # the next unsolved: her first assigned instance
                 screen.wait_for(f"1 of {total}", page=page)
                 assert f"idx {first} " in screen.text
-                screen.wait_for("1,585", page=page)  # the object list is filled: mounted
+                # The object list shows its counts once the screen is mounted (focus settled).
+                screen.wait_for(f"{history_rows:,}", page=page)
 
                 page.keyboard.press("F3")
                 screen.wait_for("Run query", page=page)  # the console editor has focus
