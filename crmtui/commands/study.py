@@ -406,11 +406,22 @@ def report_cmd(name: str, models: Path | None, fmt: str) -> None:
     "--out", type=click.Path(path_type=Path), required=True, help="Output file (or folder for hf)."
 )
 def export_cmd(name: str, fmt: str, out: Path) -> None:
-    """Export every recording of the study (as `crmtui export` does for a folder)."""
+    """Export the study's sessions (as `crmtui export` does for a folder).
+
+    Practice sessions are left out, as in `crmtui study report`, so the `counted`
+    column marks exactly the sessions the report counts.
+    """
     from crmtui.review.export import export_folder
     from crmtui.study import load_study
+    from crmtui.study.report import excluded_reason
 
-    result = export_folder(load_study(name).recordings, fmt, out)
+    study = load_study(name)
+    result = export_folder(
+        study.recordings, fmt, out, exclude=lambda summary: excluded_reason(study, summary)
+    )
     for skipped in result.skipped:
         click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
+    if result.excluded:
+        left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))
+        click.echo(f"Left out (as in the report): {left}")

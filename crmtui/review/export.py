@@ -20,8 +20,9 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +72,13 @@ class ExportResult:
         path: The file written.
         sessions: Number of sessions exported.
         skipped: Files left out, with reasons.
+        excluded: Valid sessions left out by the caller's rule, counted by reason.
     """
 
     path: Path
     sessions: int
     skipped: list[Skipped]
+    excluded: dict[str, int] = field(default_factory=dict)
 
 
 def _gold_text(gold: Any) -> str | None:
@@ -192,7 +195,11 @@ def _target(fmt: str, out: Path) -> Path:
 
 
 def export_folder(
-    root: str | os.PathLike[str], fmt: str, out: str | os.PathLike[str]
+    root: str | os.PathLike[str],
+    fmt: str,
+    out: str | os.PathLike[str],
+    *,
+    exclude: Callable[[SessionSummary], str | None] | None = None,
 ) -> ExportResult:
     """Export every valid recording under ``root``.
 
@@ -200,6 +207,9 @@ def export_folder(
         root: Folder searched recursively for ``*.jsonl`` recordings.
         fmt: ``hf``, ``jsonl`` or ``csv``.
         out: Output file (``hf``: a ``.parquet`` file or a folder).
+        exclude: Why a session is left out (None keeps it), e.g. a study's practice
+            sessions; ``counted`` is then decided over the kept sessions only, as a report
+            restricted the same way would.
 
     Raises:
         ConfigError: Unknown format, missing folder, no valid recordings, or an output
@@ -216,13 +226,23 @@ def export_folder(
             "write it elsewhere"
         )
     loaded, skipped, _ = load_folder(base)
+    excluded: Counter[str] = Counter()
+    if exclude is not None:
+        kept = []
+        for recording, summary in loaded:
+            reason = exclude(summary)
+            if reason is None:
+                kept.append((recording, summary))
+            else:
+                excluded[reason] += 1
+        loaded = kept
     if not loaded:
         raise ConfigError(f"no valid recordings to export in {base}")
     counted_ids = {id(s) for s in select_counted(s for _, s in loaded)[0]}
     if fmt == "csv":
         rows = [_csv_row(s, id(s) in counted_ids, base) for _, s in loaded]
         _write_csv(target, rows)
-        return ExportResult(target, len(rows), skipped)
+        return ExportResult(target, len(rows), skipped, dict(excluded))
     flat = fmt == "hf"
     session_rows = [
         session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
@@ -233,7 +253,7 @@ def export_folder(
         save_parquet(session_rows, target)
     else:
         _write_jsonl(target, session_rows)
-    return ExportResult(target, len(session_rows), skipped)
+    return ExportResult(target, len(session_rows), skipped, dict(excluded))
 
 
 def _open_out(target: Path) -> Any:

@@ -136,8 +136,12 @@ class StudyReport:
     excluded: dict[str, int] = field(default_factory=dict)
 
 
-def _keep_human(study: Study, summary: SessionSummary) -> str | None:
-    """Why a session in the study folder is left out (None: it is kept)."""
+def excluded_reason(study: Study, summary: SessionSummary) -> str | None:
+    """Why a session in the study folder is left out of the report and the export.
+
+    Returns:
+        The reason (``practice``, ...), or None when the session is kept.
+    """
     if summary.actor_kind != "human":
         return "not a human session"
     item = study.assignments.get(summary.actor_id)
@@ -157,7 +161,7 @@ def select_sessions(
     excluded: dict[str, int] = defaultdict(int)
     kept: list[SessionSummary] = []
     for summary in humans:
-        reason = _keep_human(study, summary)
+        reason = excluded_reason(study, summary)
         if reason:
             excluded[reason] += 1
         else:

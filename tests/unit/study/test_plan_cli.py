@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -106,11 +107,17 @@ def test_create_tokens_add_status_report_export(
     report = json.loads(run("study", "report", "cli", "--format", "json"))
     assert report["study"]["name"] == "cli" and len(report["sessions"]) == 1
     assert "# crmtui study report: cli" in run("study", "report", "cli", "--format", "md")
+    # A practice session: left out of the export as it is left out of the report (so it
+    # cannot be "counted" either).
+    practice = load_study("cli").assignments["ann"].practice[0]
+    record_session(study.recordings, tasks.get(practice), "ann", answer="p")
     out_csv = tmp_path / "s.csv"
-    assert "Exported 1 session(s)" in run(
-        "study", "export", "cli", "--format", "csv", "--out", str(out_csv)
-    )
-    assert out_csv.read_text().count("\n") == 2
+    exported = run("study", "export", "cli", "--format", "csv", "--out", str(out_csv))
+    assert "Exported 1 session(s)" in exported
+    assert "Left out (as in the report): 1 practice" in exported
+    rows = list(csv.DictReader(out_csv.open()))
+    assert [(int(r["idx"]), r["counted"]) for r in rows] == [(first, "True")]
+    assert "1 session(s) left out: practice." in run("study", "report", "cli")
 
 
 def test_mistakes_are_one_error_line(
