@@ -262,6 +262,18 @@ class PlaySession:
         reward = self.score.reward if self.score else None
         self.recorder.close(reason, reward)
 
+    def suspend(self) -> None:
+        """Save pending work and release the recording without an ``end`` event.
+
+        For an exit the annotator did not ask for (a dropped connection, a server restart, a
+        closed terminal): the recording stays unfinished, so the next start offers to resume
+        it. Idempotent, and a no-op once the session is closed.
+        """
+        if self.recorder.closed:
+            return
+        self.flush_pending(force=True)
+        self.recorder.suspend()
+
     def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")

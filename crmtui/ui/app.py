@@ -52,6 +52,7 @@ class CrmtuiApp(App[None]):
         self.scorer = scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
+        self._quit_asked = False
 
     def on_mount(self) -> None:
         if self.workspace is not None:
@@ -220,9 +221,20 @@ class CrmtuiApp(App[None]):
 
         self.push_screen(ReportScreen(event.report))
 
+    async def action_quit(self) -> None:
+        """The annotator quits (Ctrl+Q): an open instance is recorded as ``quit``."""
+        self._quit_asked = True
+        await super().action_quit()
+
     def on_unmount(self) -> None:
-        if self.session is not None:
+        if self.session is None:
+            return
+        if self._quit_asked:
             self.session.close("quit")
+        else:
+            # Not the annotator's choice (a dropped websocket makes textual-serve stop the
+            # app; a server restart; a closed terminal): keep the attempt resumable.
+            self.session.suspend()
 
     # -- command palette -------------------------------------------------------------------
 

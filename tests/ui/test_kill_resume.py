@@ -170,6 +170,8 @@ async def test_killed_session_verifies_and_is_resumed(
         await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
         assert app.screen.session.instance.idx == 0
         assert app.screen.session.recorder.path == path
+        await pilot.press("ctrl+q")  # the annotator quits: the session ends as "quit"
+        await pilot.pause(0.05)
 
     # The same file, one chain: the old events untouched, then resume ... end.
     assert sorted(recordings.rglob("*.jsonl")) == [path]

@@ -196,7 +196,35 @@ async def test_unfinished_session_is_offered_for_resume(workspace, play_config, 
     path = _recording(play_config)
     assert verify(path).ok
     types = [e.type for e in load(path).events]
-    assert "resume" in types and types[-1] == "end"
+    # The app was stopped from outside (not Ctrl+Q): the attempt stays resumable.
+    assert "resume" in types and "end" not in types
+
+
+async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
+    workspace, play_config, clock, wall
+):
+    from crmtui.record.sessions import find_unfinished
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.05)
+    path = _recording(play_config)
+    assert load(path).events[-1].payload["reason"] == "quit"
+    path.unlink()
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first(pilot)
+        await pilot.press("f4", *"draft")
+        await pilot.pause(0.05)
+        app.exit()  # what the web driver does when textual-serve stops a dropped session
+        await pilot.pause(0.05)
+    path = _recording(play_config)
+    assert find_unfinished(play_config.recordings) == [path] and verify(path).ok
+    edits = [e for e in load(path).events if e.type == "answer_edit"]
+    assert edits[-1].payload["text"] == "draft"  # the pending edit was saved first
 
 
 async def test_table_pages_without_duplicates(workspace, play_config, clock, wall):
