@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from crmtui.ui.widgets.steady_input import SteadyInput
+
 
 class AnswerBox(Vertical):
     """Type the answer; Ctrl+S (or the button) asks to submit it."""
@@ -38,7 +40,7 @@ class AnswerBox(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="answer-row"):
-            yield Input(
+            yield SteadyInput(
                 placeholder="Type the answer (an Id, a state, a month, None...)", id="answer-input"
             )
             yield Button("Submit", id="answer-submit", variant="primary")

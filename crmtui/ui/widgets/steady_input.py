@@ -1,0 +1,27 @@
+"""An :class:`~textual.widgets.Input` that does not reflow the whole screen on every key.
+
+Textual's Input sets its ``virtual_size`` (a layout reactive) to the text's width on every
+edit, so each key typed asks the screen for a full layout pass: every widget on the play
+screen is arranged again, then the changed lines are drawn. In a served session that was
+most of a keystroke's CPU. The box itself never changes size (its width and height come
+from CSS), so here the new virtual width is stored without the layout request; the input
+still scrolls horizontally (scrolling reads ``virtual_size``, not the layout) and repaints
+itself as the value changes.
+"""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import Input
+
+
+class SteadyInput(Input):
+    """An Input whose edits repaint it instead of re-laying out the screen."""
+
+    def _watch_value(self, value: str) -> None:
+        if not self.styles.auto_dimensions:
+            # Store the size Input is about to set, silently: its own assignment is then
+            # a no-op and requests no layout. (An auto-sized box does need the layout.)
+            self.set_reactive(Widget.virtual_size, Size(self.content_width, 1))
+        super()._watch_value(value)
