@@ -26,8 +26,8 @@ def setup(upstream_dir: Path, base_python: str, dry_run: bool) -> None:
     import subprocess
 
     from crmtui.upstream import create_env, read_plan, venv_dir
-    from crmtui.upstream.venv import installed_versions, requirement_name
     from crmtui.upstream.runner import check_upstream_dir
+    from crmtui.upstream.venv import installed_versions, requirement_name
 
     folder = check_upstream_dir(upstream_dir)
     version = subprocess.run(
