@@ -12,7 +12,27 @@ from typing import Any
 
 from crmtui.errors import CrmtuiError
 
-__all__ = ["ModelError", "ModelReply", "ToolCall", "parse_tool_call"]
+__all__ = [
+    "ERROR_KINDS",
+    "ModelCancelled",
+    "ModelError",
+    "ModelReply",
+    "ToolCall",
+    "parse_tool_call",
+]
+
+#: What went wrong in a failed model call, which decides what a batch does next:
+#:
+#: * ``unavailable``: rate limits, 5xx, timeouts, dropped connections; retried in the call,
+#:   then the instance ends as a model error that a resumed run tries again.
+#: * ``malformed``: a reply crmtui cannot read (no choices, invalid JSON, lone surrogates);
+#:   the instance ends as a model error, scored 0 and finished.
+#: * ``rejected``: the provider refused this request (bad request, prompt too long);
+#:   scored 0 and finished.
+#: * ``config``: the run cannot work at all (bad key, unknown model, no permission, server
+#:   refusing connections); the batch stops at once and writes no result for it.
+#: * ``cancelled``: the caller abandoned the call (Ctrl-C, stop).
+ERROR_KINDS = ("unavailable", "malformed", "rejected", "config", "cancelled")
 
 
 class ModelError(CrmtuiError):
@@ -21,12 +41,30 @@ class ModelError(CrmtuiError):
     Attributes:
         retryable: Whether the last failure was of a kind that retries could have fixed.
         attempts: How many HTTP attempts were made.
+        kind: One of :data:`ERROR_KINDS`.
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, attempts: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        attempts: int = 1,
+        kind: str = "rejected",
+    ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.attempts = attempts
+        self.kind = kind
+        if kind == "config":
+            self.exit_code = 2  # a configuration mistake, like a bad option
+
+
+class ModelCancelled(ModelError):
+    """The call was abandoned because the caller was asked to stop."""
+
+    def __init__(self, message: str = "model call cancelled") -> None:
+        super().__init__(message, kind="cancelled")
 
 
 @dataclass(frozen=True)
@@ -86,6 +124,8 @@ class ModelReply:
         finish_reason: Provider finish reason.
         attempts: HTTP attempts made (1 = no retry).
         raw: The litellm response object (not serialisable; for debugging only).
+        stream_fallback: This call asked for a stream, got an empty one, and was answered
+            by a repeat without streaming (streaming stays off for the client after it).
     """
 
     content: str
@@ -97,6 +137,7 @@ class ModelReply:
     finish_reason: str | None
     attempts: int = 1
     raw: Any = field(default=None, repr=False, compare=False)
+    stream_fallback: bool = False
 
     @property
     def total_tokens(self) -> int:

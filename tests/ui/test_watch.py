@@ -113,7 +113,7 @@ async def test_single_steps_then_shows_answer_and_reward(
 async def test_pause_after_current_step_then_resume_and_stop(workspace, wall, tmp_path) -> None:
     inst = _instance(workspace)
     step = text(f"<thought>Look.</thought><execute>{QUERY}</execute>")
-    script = [delayed(1.0, step), step, step, step]
+    script = [delayed(3.0, step), step, step, step]  # long enough to press p mid-call
     with FakeOpenAI(script) as server:
         config = _config(server, inst.idx, tmp_path, delay=0.0)
         app = build_watch_app(config, workspace=workspace, wall=wall)

@@ -116,11 +116,11 @@ def test_summary_of_a_run_stopped_before_any_result(tmp_path: Path) -> None:
     from crmtui.agent.batch import BatchReport, Tally
     from crmtui.commands.run_display import print_summary
 
-    console = Console(record=True, width=120)
+    console = Console(record=True, width=200)
     report = BatchReport(
         tmp_path / "r.json", Tally(total=3, finished=1, interrupted=1), [], True, 1.0
     )
     print_summary(report, console)
     text = console.export_text()
     assert "No finished instances yet." in text and "Results by task type" not in text
-    assert "stopped: ran 1" in text and "1 interrupted" in text
+    assert "stopped: ran 1" in text and "1 not finished (run again to resume)" in text
