@@ -88,6 +88,8 @@ class _Worker:
         self.schema_text = org.schema.render_prompt_text()
         self.strategy = config.strategy_object()
         self.local = threading.local()
+        self._first: list[str] = []  # outcomes of the first attempts, in finishing order
+        self._first_lock = threading.Lock()
         self._client(config.model)  # fail fast on a bad model name, before any thread starts
 
     def _client(self, model: str) -> Any:
@@ -96,6 +98,17 @@ class _Worker:
         if model not in clients:
             clients[model] = self.config.client(model)
         return clients[model]
+
+    def _watch_first(self, model_error: bool) -> None:
+        """Stop at once when the first ``max_initial_errors`` attempts all failed at the model
+        (the main thread then says so); no other instance may start in between."""
+        limit = self.config.max_initial_errors
+        with self._first_lock:
+            if not limit or len(self._first) >= limit:
+                return
+            self._first.append("model_error" if model_error else "other")
+            if len(self._first) == limit and set(self._first) == {"model_error"}:
+                self.stop.set()
 
     def __call__(self, instance: Any) -> InstanceOutcome | None:
         if self.stop.is_set():
@@ -135,6 +148,7 @@ class _Worker:
         )
         if result.end_reason.get("kind") == "config":
             self.stop.set()  # at once, so this thread does not start another doomed instance
+        self._watch_first(result.end_reason.get("source") == "api")
         done = is_done_reason({"end_reason": result.end_reason})
         session_id = str(session.recorder.header.get("session_id", ""))
         return InstanceOutcome(instance.idx, instance.task, result, session.path, done, session_id)

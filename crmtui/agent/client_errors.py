@@ -20,6 +20,8 @@ __all__ = ["Failure", "classify", "one_line", "retry_after"]
 _MAX_ERROR_CHARS = 300
 # What litellm says when the body of a 200 reply is not the JSON it expected.
 _UNREADABLE_MARKERS = ("Received response", "Expecting value", "JSONDecodeError")
+# ... and when the JSON does not have the shape of a completion.
+_BAD_SHAPE_MARKERS = ("Invalid response object",)
 _MISSING_KEY_MARKERS = ("Missing credentials", "api_key client option must be set")
 
 
@@ -88,6 +90,9 @@ def classify(
         return Failure("unavailable", f"model {model} did not answer within {limit}", True)
     if any(marker in str(exc) for marker in _UNREADABLE_MARKERS):
         return Failure("malformed", f"model {model} sent a reply that is not valid JSON")
+    if any(marker in str(exc) for marker in _BAD_SHAPE_MARKERS):
+        message = f"model {model} sent a reply crmtui cannot read (not a chat completion)"
+        return Failure("malformed", message)
     # litellm reports a refused/dropped connection from the OpenAI SDK as a 500
     # "Connection error."; say what actually happened.
     if isinstance(exc, litellm.APIConnectionError) or "Connection error" in str(exc):

@@ -1,6 +1,7 @@
 """The settings file beside a results file: how it was produced, and which run it belongs to.
 
-``results_X.json`` gets ``results_X.settings.json`` holding the run's id, when it started and
+``results_X.json`` gets ``settings_X.json`` beside it (not ``results_*``, so scripts that
+glob for results files never pick it up), holding the run's id, when it started and
 every resolved setting (:meth:`crmtui.agent.presets.Resolved.to_json`). Running again on the
 same ``--out`` resumes that run only when every setting in
 :attr:`~crmtui.agent.presets.Resolved.RESUME_KEYS` is the same; otherwise it refuses, naming
@@ -32,8 +33,10 @@ SETTINGS_FORMAT = "crmtui-run-settings"
 
 
 def settings_path(results_path: Path) -> Path:
-    """``results_X.settings.json`` beside ``results_X.json``."""
-    return results_path.with_name(results_path.stem + ".settings.json")
+    """``settings_X.json`` beside ``results_X.json``."""
+    name = results_path.name
+    stem = name[len("results_") :] if name.startswith("results_") else name
+    return results_path.with_name("settings_" + stem)
 
 
 @dataclass

@@ -33,7 +33,7 @@ from crmtui.commands.agent_options import agent_options, settings_kwargs
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("runs"),
     show_default=True,
-    help="Output folder: recordings/, results_*.json and its .settings.json (one run at a time).",
+    help="Output folder: recordings/, results_*.json and settings_*.json (one run at a time).",
 )
 @click.option(
     "--fresh",
@@ -64,7 +64,7 @@ def run(
     the org) are checked; a mistake is one Error: line and exit status 2. Writes one
     recording per instance under OUT/recordings and upstream's results file
     OUT/results_<model>_<strategy>_<task>.json (merged after every instance) with every
-    setting in OUT/results_*.settings.json. Run the same command again to resume: finished
+    setting in OUT/settings_*.json. Run the same command again to resume: finished
     instances are skipped; other settings are refused unless --fresh. Ctrl-C stops at once
     (exit status 130): calls in flight are abandoned, every file stays consistent.
 
