@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,10 @@ def run(
     with BatchDisplay(stop, config) as display:
         report = run_batch(config, stop=stop, on_start=display.start, on_outcome=display.advance)
     print_summary(report)
+    # SystemExit rather than click's Exit: it leaves the same way however crmtui was started
+    # (the console script, ``python -m crmtui.cli``, or main() in tests).
     if report.stopped:
         # Stopped by Ctrl-C: the conventional exit status, so scripts can tell.
-        raise click.exceptions.Exit(exit_codes.INTERRUPTED)
+        sys.exit(exit_codes.INTERRUPTED)
     if report.errors:
-        raise click.exceptions.Exit(exit_codes.INSTANCE_ERRORS)
+        sys.exit(exit_codes.INSTANCE_ERRORS)
