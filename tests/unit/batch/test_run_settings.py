@@ -175,3 +175,52 @@ def test_a_stale_lock_of_a_dead_process_is_taken_over(routing, make_config, task
     report = run_batch(config, org=org, tasks=tasks)
     assert report.tally.right == 1
     assert OutLock(config.out).read() == {}  # released at the end
+
+
+@pytest.mark.parametrize(
+    ("mode", "wallclock", "expected"),
+    [
+        ("instance", None, None),
+        ("wallclock", "2030-01-02", "2030-01-02"),
+        ("2024-01-15", None, "2024-01-15"),
+    ],
+)
+def test_date_literals_decide_today_and_are_recorded(
+    routing, make_config, tasks, org, mode: str, wallclock: str | None, expected: str | None
+) -> None:
+    import datetime as dt
+
+    from crmtui.record.verify import load
+
+    (inst,) = _first(tasks)
+    query = "SELECT COUNT(Id) n FROM Case WHERE CreatedDate = LAST_N_DAYS:30"
+    server = routing({inst: [text(f"<execute>{query}</execute>"), text("<respond>0</respond>")]})
+    config = make_config(
+        server,
+        idxs=(inst.idx,),
+        date_literals=None if mode == "instance" else mode,
+        wallclock=dt.date.fromisoformat(wallclock) if wallclock else None,
+    )
+    (outcome,) = run_batch(config, org=org, tasks=tasks).outcomes
+    recording = load(outcome.path)
+    today = expected or inst.today.isoformat()
+    assert recording.header["today"] == today
+    assert recording.header["settings"]["date_literals"] == mode
+    assert recording.of_type("run_query")[0].payload["error"] is None
+
+
+def test_budget_and_sampling_follow_the_strategy_and_model_family(
+    routing, make_config, tasks, org
+) -> None:
+    (inst,) = _first(tasks)
+    server = routing({inst: solving_script(inst, "tool_call")})
+    run_batch(make_config(server, idxs=(inst.idx,), strategy="tool_call"), org=org, tasks=tasks)
+    assert server.requests[0]["max_tokens"] == 3500 and server.requests[0]["temperature"] == 0.0
+
+    server = routing({inst: solving_script(inst, "react")})
+    config = make_config(
+        server, idxs=(inst.idx,), model="openai/o3-mini", out=org.path.parent / "o3"
+    )
+    assert config.client().max_tokens == 50000 and config.client().temperature is None
+    explicit = make_config(server, max_tokens=123, temperature=0.7)
+    assert (explicit.client().max_tokens, explicit.client().temperature) == (123, 0.7)
