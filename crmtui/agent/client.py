@@ -26,6 +26,7 @@ from typing import Any
 from crmtui.agent.client_errors import Failure, classify, one_line
 from crmtui.agent.deadline import Abandon, CallCancelled, call_with_deadline
 from crmtui.agent.families import default_max_tokens, uses_single_user_message
+from crmtui.agent.providers import key_hint
 from crmtui.agent.replies import (
     ModelCancelled,
     ModelError,
@@ -363,8 +364,6 @@ class ModelClient:
         )
 
     def _key_hint(self) -> str:
-        from crmtui.agent.preflight import key_hint
-
         return key_hint(self.model, explicit_key=bool(self._api_key))
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:

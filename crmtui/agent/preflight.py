@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from crmtui.agent.providers import PROVIDER_KEYS, key_hint, provider_of
 from crmtui.errors import ConfigError
 
 __all__ = [
@@ -36,56 +37,6 @@ __all__ = [
 
 #: Seconds the reachability probe may take in all (connect + one request).
 PROBE_TIMEOUT_S = 2.0
-
-#: Provider -> the environment variables litellm reads its key from (any one suffices).
-PROVIDER_KEYS: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "together_ai": ("TOGETHERAI_API_KEY",),
-    "deepseek": ("DEEPSEEK_API_KEY",),
-    "groq": ("GROQ_API_KEY",),
-    "mistral": ("MISTRAL_API_KEY",),
-}
-
-# Bare model names litellm routes to a provider without a prefix.
-_BARE_PREFIXES = {
-    "gpt-": "openai",
-    "chatgpt": "openai",
-    "o1": "openai",
-    "o3": "openai",
-    "o4": "openai",
-    "claude-": "anthropic",
-}
-
-
-def provider_of(model: str) -> str | None:
-    """The provider of a model name when crmtui knows it without litellm, else ``None``."""
-    name = model.strip()
-    if "/" in name:
-        prefix = name.split("/", 1)[0].lower()
-        return prefix if prefix in PROVIDER_KEYS else None
-    lowered = name.lower()
-    for start, provider in _BARE_PREFIXES.items():
-        if lowered.startswith(start):
-            return provider
-    return None
-
-
-def key_hint(
-    model: str, *, explicit_key: bool = False, environ: Mapping[str, str] | None = None
-) -> str:
-    """What to do about a refused key, naming the variable when crmtui knows it."""
-    if explicit_key:
-        return "the API key given was refused"
-    env = os.environ if environ is None else environ
-    names = PROVIDER_KEYS.get(provider_of(model) or "", ())
-    present = [n for n in names if env.get(n)]
-    if present:
-        return f"the key in {present[0]} was refused; check its value"
-    if names:
-        return "set " + " or ".join(names)
-    return "check the API key for this provider"
 
 
 def check_credentials(

@@ -123,9 +123,3 @@ class AgentResult:
     def total_cost(self) -> float:
         """Sum of the known per-call costs."""
         return float(sum(c for c in self.costs if c is not None))
-
-    def to_upstream_result(self) -> dict[str, Any]:
-        """This attempt as a row of upstream's results file (:mod:`crmtui.agent.upstream_rows`)."""
-        from crmtui.agent.upstream_rows import upstream_row
-
-        return upstream_row(self)

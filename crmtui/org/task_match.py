@@ -212,23 +212,19 @@ def load_sources(
     """
     from crmtui import paths
     from crmtui.data.loaders import load_tasks
-    from crmtui.org.sample import ensure_sample
-    from crmtui.org.store import open_org
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
     report = progress or (lambda label, fraction: None)
-    if org_spec is None:
-        report("Opening the sample org", 0.0)
-        org = ensure_sample(progress=report)
-    else:
-        report(f"Opening org {org_spec}", 0.0)
-        org = open_org(org_spec)
+    report("Opening the sample org" if org_spec is None else f"Opening org {org_spec}", 0.0)
+    org = open_org_or_sample(org_spec, progress=report)
     report("Loading tasks", 0.95)
     own = own_tasks_path(org)
     if tasks_spec is None and own is not None:
-        sample = own == paths.org_tasks_path(paths.SAMPLE_ORG_NAME)
-        label = "sample" if sample else str(own)
-        return Sources(org, load_tasks(str(own)), label)
-    tasks = load_tasks(tasks_spec)
+        if own == paths.org_tasks_path(paths.SAMPLE_ORG_NAME):
+            # The sample's loader reads crmtui's own JSON without importing datasets.
+            return Sources(org, load_tasks(None, sample_tasks=sample_tasks_path), "sample")
+        return Sources(org, load_tasks(str(own)), str(own))
+    tasks = load_tasks(tasks_spec, sample_tasks=sample_tasks_path)
     label = tasks_spec or "sample"
     given = Path(tasks_spec).expanduser() if tasks_spec else None
     if given is not None and own is not None and given.resolve() == own.resolve():

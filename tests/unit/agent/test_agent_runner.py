@@ -10,6 +10,7 @@ import pytest
 from crmtui.agent.prompts import OBSERVATION_PREFIX, REACT_REMINDER, TOOL_REMINDER
 from crmtui.agent.runner import AgentResult, StepInfo, run_instance
 from crmtui.agent.strategies import make_strategy
+from crmtui.agent.upstream_rows import upstream_row
 from tests.fakes.openai_server import FakeOpenAI, delayed, empty, error, text, tool_call
 from tests.unit.agent.agent_helpers import (
     Events,
@@ -107,7 +108,7 @@ def test_upstream_result_shape() -> None:
         [reply(f"<execute>{QUERY}</execute>", cost=0.02), reply("<respond>CA</respond>", cost=None)]
     )
     result, _ = run(client)
-    out = result.to_upstream_result()
+    out = upstream_row(result)
     assert set(out) == {
         "task_id",
         "task_type",
@@ -171,7 +172,7 @@ def test_max_turns_content_is_the_models_last_reply() -> None:
         "message": "Max turns reached",
         "content": f"<execute>{QUERY}</execute>",
     }
-    assert result.to_upstream_result()["agent_info"]["num_turns"] == [0, 3]
+    assert upstream_row(result)["agent_info"]["num_turns"] == [0, 3]
 
 
 def test_query_error_on_last_step_is_the_end_reason() -> None:
@@ -256,7 +257,7 @@ def test_tool_call_strategy_over_http(server: FakeOpenAI, make_client) -> None:
     }
     assert server.requests[0]["tools"][0]["function"]["name"] == "soql_query"
     assert events.of("run_query")[0]["observation"] == str(ROWS)
-    assert result.to_upstream_result()["agent_info"]["num_turns"] == 3
+    assert upstream_row(result)["agent_info"]["num_turns"] == 3
 
 
 def test_tool_call_text_only_reply_gets_a_reminder() -> None:
@@ -377,7 +378,7 @@ def test_long_observations_are_cut_with_a_note() -> None:
     assert f"showing the first 1,000 of {len(str(rows)):,} characters" in sent
     assert events.of("run_query")[0]["observation"] == sent[len(OBSERVATION_PREFIX) :]
     assert result.truncated_observations == 1
-    assert result.to_upstream_result()["crmtui"]["truncated_observations"] == 1
+    assert upstream_row(result)["crmtui"]["truncated_observations"] == 1
 
 
 def test_unbounded_observations_are_sent_whole() -> None:
