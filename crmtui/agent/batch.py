@@ -91,6 +91,11 @@ class _Worker:
         self._first: list[str] = []  # outcomes of the first attempts, in finishing order
         self._first_lock = threading.Lock()
         self._client(config.model)  # fail fast on a bad model name, before any thread starts
+        from crmtui.agent.client import load_litellm
+
+        # Seconds on a slow machine: paid here, before the progress bar and the first
+        # instance's clock start, rather than inside the first call's deadline.
+        load_litellm()
 
     def _client(self, model: str) -> Any:
         """One client per thread and model (clients keep connections open)."""

@@ -99,6 +99,10 @@ class BatchDisplay:
     def start(self, tally: Tally) -> None:
         """Called once the work is known."""
         config = self.config
+        if config is not None:
+            self.console.print(
+                f"Settings: {escape(settings_line(config.resolved.to_json()))}", highlight=False
+            )
         if config is not None and config.limit is not None and not config.idxs:
             self.console.print(
                 f"Taking {len(tally.selected)} instance(s) spread over the task types: "
