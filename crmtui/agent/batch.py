@@ -26,7 +26,6 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from crmtui.agent.batch_files import (
     summarize,
 )
 from crmtui.agent.batch_types import BatchConfig, BatchReport, InstanceOutcome, Tally
+from crmtui.agent.ctrl_c import ctrl_c_sets
 from crmtui.agent.out_lock import OutLock
 from crmtui.agent.replies import ModelError
 from crmtui.agent.run_state import RunState, open_run
@@ -293,7 +293,7 @@ def _run_locked(
     outcomes: list[InstanceOutcome] = []
     failure: CrmtuiError | None = None
     pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="crmtui-run")
-    with _ctrl_c_sets(stop), pool:
+    with ctrl_c_sets(stop), pool:
         pending: set[Future[InstanceOutcome | None]] = {pool.submit(worker, i) for i in todo}
         while pending:
             try:
@@ -315,7 +315,7 @@ def _run_locked(
                     # Every other instance would fail the same way: stop, say why.
                     failure = ModelError(str(reason.get("content")), kind="config")
                     stop.set()
-                _book(tally, outcome)
+                tally.book(outcome)
                 outcomes.append(outcome)
                 if outcome.done:
                     facts = _facts(config, outcome.path, run)
@@ -389,50 +389,3 @@ def _close_abandoned(recordings: Path, model: str) -> None:
     for path in find_unfinished(recordings, actor_id=model):
         with contextlib.suppress(CrmtuiError):
             close_unfinished(path, "abandoned")
-
-
-@contextlib.contextmanager
-def _ctrl_c_sets(stop: threading.Event) -> Any:
-    """In the main thread, the first Ctrl-C sets ``stop``; a second one raises as usual.
-
-    A signal handler (rather than catching KeyboardInterrupt) means the interrupt can never
-    land in the middle of writing the results file. Setting ``stop`` also abandons the model
-    calls in flight (it is their cancel switch), so the run ends within a second or two.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: Any) -> None:
-        if stop.is_set():
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            raise KeyboardInterrupt
-        stop.set()
-
-    signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _book(tally: Tally, outcome: InstanceOutcome) -> None:
-    tally.finished += 1
-    costs = outcome.result.costs
-    tally.cost += sum(c for c in costs if c is not None)
-    tally.unknown_cost = tally.unknown_cost or any(c is None for c in costs)
-    kind = outcome.outcome
-    if kind == "model_error":
-        tally.model_errors += 1
-    elif kind == "harness_error":
-        tally.harness_errors += 1
-    elif kind == "right":
-        tally.right += 1
-    elif kind == "wrong":
-        tally.wrong += 1
-    if outcome.done:
-        tally.scored += 1
-        tally.reward_sum += outcome.reward
-    else:
-        tally.interrupted += 1

@@ -127,6 +127,27 @@ class Tally:
         """Mean reward of the done attempts (0 before the first)."""
         return self.reward_sum / self.scored if self.scored else 0.0
 
+    def book(self, outcome: InstanceOutcome) -> None:
+        """Count one finished attempt."""
+        self.finished += 1
+        costs = outcome.result.costs
+        self.cost += sum(c for c in costs if c is not None)
+        self.unknown_cost = self.unknown_cost or any(c is None for c in costs)
+        kind = outcome.outcome
+        if kind == "model_error":
+            self.model_errors += 1
+        elif kind == "harness_error":
+            self.harness_errors += 1
+        elif kind == "right":
+            self.right += 1
+        elif kind == "wrong":
+            self.wrong += 1
+        if outcome.done:
+            self.scored += 1
+            self.reward_sum += outcome.reward
+        else:
+            self.interrupted += 1
+
 
 @dataclass
 class BatchReport:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from crmtui.agent.client_errors import Failure, classify, one_line
+from crmtui.agent.client_errors import Failure, classify
 from crmtui.agent.deadline import Abandon, CallCancelled, call_with_deadline
 from crmtui.agent.families import default_max_tokens, uses_single_user_message
 from crmtui.agent.providers import key_hint
@@ -33,6 +33,7 @@ from crmtui.agent.replies import (
     ModelReply,
     ToolCall,
     parse_tool_call,
+    read_completion,
 )
 from crmtui.agent.secrets import scrub_secrets
 
@@ -95,17 +96,6 @@ def _warm_up(litellm: ModuleType) -> None:
     messages = [{"role": "user", "content": "warm-up"}]
     with contextlib.suppress(Exception):
         litellm.completion(model="openai/warm-up", messages=messages, mock_response="ok")
-
-
-def _valid_unicode(text: str | None) -> bool:
-    """False when ``text`` holds lone surrogates (a reply no file can store as UTF-8)."""
-    if not text:
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _is_empty(response: Any) -> bool:
@@ -382,44 +372,12 @@ class ModelClient:
         stream_fallback: bool,
     ) -> ModelReply:
         """The reply's useful parts; an unreadable one is a ``malformed`` ModelError."""
-        model = self.model
-        if response is None or not getattr(response, "choices", None):
-            raise ModelError(f"model {model} sent a reply with no choices", kind="malformed")
-        try:
-            choice = response.choices[0]
-            message = choice.message
-            calls = [
-                parse_tool_call(c.id or f"call_{i}", c.function.name or "", c.function.arguments)
-                for i, c in enumerate(getattr(message, "tool_calls", None) or [])
-            ]
-            content = message.content or ""
-            if not isinstance(content, str):
-                raise TypeError(f"content is {type(content).__name__}, not text")
-            usage = getattr(response, "usage", None)
-            prompt_tokens = max(0, int(getattr(usage, "prompt_tokens", 0) or 0))
-            completion_tokens = max(0, int(getattr(usage, "completion_tokens", 0) or 0))
-            finish_reason = choice.finish_reason
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
-            detail = one_line(f"{type(exc).__name__}: {exc}")
-            raise ModelError(
-                f"model {model} sent a reply crmtui cannot read ({detail})", kind="malformed"
-            ) from None
-        texts = [content, *(c.name for c in calls), *(c.arguments_text for c in calls)]
-        if not all(_valid_unicode(t) for t in texts):
-            raise ModelError(
-                f"model {model} sent text that is not valid Unicode (a lone surrogate)",
-                kind="malformed",
-            )
-        return ModelReply(
-            content=content,
-            tool_calls=calls,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost=self._cost(litellm, response),
+        return read_completion(
+            response,
+            model=self.model,
+            cost=lambda: self._cost(litellm, response),
             latency_ms=latency_ms,
-            finish_reason=finish_reason if isinstance(finish_reason, str) else None,
             attempts=attempts,
-            raw=response,
             stream_fallback=stream_fallback,
         )
 

@@ -7,6 +7,7 @@ them without touching the litellm-facing code.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ __all__ = [
     "ModelReply",
     "ToolCall",
     "parse_tool_call",
+    "read_completion",
 ]
 
 #: What went wrong in a failed model call, which decides what a batch does next:
@@ -143,3 +145,70 @@ class ModelReply:
     def total_tokens(self) -> int:
         """Prompt plus completion tokens."""
         return self.prompt_tokens + self.completion_tokens
+
+
+def _valid_unicode(text: str | None) -> bool:
+    """False when ``text`` holds lone surrogates (a reply no file can store as UTF-8)."""
+    if not text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def read_completion(
+    response: Any,
+    *,
+    model: str,
+    cost: Callable[[], float | None],
+    latency_ms: float,
+    attempts: int,
+    stream_fallback: bool = False,
+) -> ModelReply:
+    """The useful parts of a chat completion (litellm's response object, read duck-typed).
+
+    Raises:
+        ModelError: Kind ``malformed``: no choices, fields of the wrong shape, or text with
+            lone surrogates (which no UTF-8 file can store).
+    """
+    if response is None or not getattr(response, "choices", None):
+        raise ModelError(f"model {model} sent a reply with no choices", kind="malformed")
+    try:
+        choice = response.choices[0]
+        message = choice.message
+        calls = [
+            parse_tool_call(c.id or f"call_{i}", c.function.name or "", c.function.arguments)
+            for i, c in enumerate(getattr(message, "tool_calls", None) or [])
+        ]
+        content = message.content or ""
+        if not isinstance(content, str):
+            raise TypeError(f"content is {type(content).__name__}, not text")
+        usage = getattr(response, "usage", None)
+        prompt_tokens = max(0, int(getattr(usage, "prompt_tokens", 0) or 0))
+        completion_tokens = max(0, int(getattr(usage, "completion_tokens", 0) or 0))
+        finish_reason = choice.finish_reason
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        raise ModelError(
+            f"model {model} sent a reply crmtui cannot read ({detail})", kind="malformed"
+        ) from None
+    texts = [content, *(c.name for c in calls), *(c.arguments_text for c in calls)]
+    if not all(_valid_unicode(t) for t in texts):
+        raise ModelError(
+            f"model {model} sent text that is not valid Unicode (a lone surrogate)",
+            kind="malformed",
+        )
+    return ModelReply(
+        content=content,
+        tool_calls=calls,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost=cost(),
+        latency_ms=latency_ms,
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        attempts=attempts,
+        raw=response,
+        stream_fallback=stream_fallback,
+    )
