@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.agent.batch_files import (
+    NO_ROW_KINDS,
     ResultsFile,
     find_done,
     is_done_reason,
@@ -151,7 +152,7 @@ class _Worker:
             cancel=self.stop,
             observation_cap=config.resolved.observation_chars,
         )
-        if result.end_reason.get("kind") == "config":
+        if result.end_reason.get("kind") in NO_ROW_KINDS:
             self.stop.set()  # at once, so this thread does not start another doomed instance
         self._watch_first(result.end_reason.get("source") == "api")
         done = is_done_reason({"end_reason": result.end_reason})
@@ -311,9 +312,9 @@ def _run_locked(
                 if outcome is None:
                     continue
                 reason = outcome.result.end_reason
-                if reason.get("kind") == "config" and failure is None:
+                if reason.get("kind") in NO_ROW_KINDS and failure is None:
                     # Every other instance would fail the same way: stop, say why.
-                    failure = ModelError(str(reason.get("content")), kind="config")
+                    failure = _stopping_error(reason)
                     stop.set()
                 tally.book(outcome)
                 outcomes.append(outcome)
@@ -350,6 +351,15 @@ def _facts(config: BatchConfig, recording: Path, run: RunState) -> dict[str, Any
     except ValueError:
         where = str(recording)
     return {"recording": where, "run_id": run.run_id, "settings": dict(run.settings)}
+
+
+def _stopping_error(reason: dict[str, Any]) -> ModelError:
+    """The error a batch stops with when a model error says no instance can succeed."""
+    kind = str(reason.get("kind"))
+    message = str(reason.get("content"))
+    if kind == "unreachable":
+        message += "; stopped (run again to resume once the server answers)"
+    return ModelError(message, kind=kind)
 
 
 def _initial_failure(config: BatchConfig, outcomes: list[InstanceOutcome]) -> ModelError | None:

@@ -29,6 +29,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.record.format import FORMAT_NAME, slugify
 
 __all__ = [
+    "NO_ROW_KINDS",
     "RERUN_KINDS",
     "RERUN_MESSAGES",
     "DoneRecording",
@@ -44,7 +45,9 @@ __all__ = [
 #: End messages (source ``runner``) that do not count as an outcome: run the instance again.
 RERUN_MESSAGES = frozenset({"Interrupted", "Stopped", "Harness error"})
 #: Model error kinds that say nothing about the model: run the instance again on resume.
-RERUN_KINDS = frozenset({"unavailable", "config", "cancelled"})
+RERUN_KINDS = frozenset({"unavailable", "unreachable", "config", "cancelled"})
+#: Model error kinds of attempts that never reached a model: no results row at all.
+NO_ROW_KINDS = frozenset({"unreachable", "config"})
 
 
 class BatchFileError(CrmtuiError):
@@ -71,7 +74,7 @@ def is_done_reason(end_payload: Mapping[str, Any] | None, *, resume: bool = Fals
     if not isinstance(reason, Mapping):
         return False  # "abandoned"/"quit" ends written without a runner end reason
     if reason.get("source") == "api":
-        if reason.get("kind") == "config":
+        if reason.get("kind") in NO_ROW_KINDS:
             return False  # never reached a model: no outcome at all
         if resume and reason.get("kind", "unavailable") in RERUN_KINDS:
             return False

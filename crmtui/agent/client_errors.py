@@ -96,7 +96,7 @@ def classify(
     # litellm reports a refused/dropped connection from the OpenAI SDK as a 500
     # "Connection error."; say what actually happened.
     if isinstance(exc, litellm.APIConnectionError) or "Connection error" in str(exc):
-        return Failure("unavailable", f"cannot reach the provider of {model}: {detail}", True)
+        return Failure("unreachable", f"cannot reach the provider of {model}: {detail}", True)
     status = getattr(exc, "status_code", None)
     if isinstance(exc, litellm.NotFoundError):
         return Failure("config", f"model {model} not found: {detail}")

@@ -31,10 +31,12 @@ __all__ = [
 #:   the instance ends as a model error, scored 0 and finished.
 #: * ``rejected``: the provider refused this request (bad request, prompt too long);
 #:   scored 0 and finished.
+#: * ``unreachable``: no connection to the server, even after retries; nothing reached a
+#:   model, so there is no outcome: a batch stops (the server is gone) and runs it again.
 #: * ``config``: the run cannot work at all (bad key, unknown model, no permission, server
 #:   refusing connections); the batch stops at once and writes no result for it.
 #: * ``cancelled``: the caller abandoned the call (Ctrl-C, stop).
-ERROR_KINDS = ("unavailable", "malformed", "rejected", "config", "cancelled")
+ERROR_KINDS = ("unavailable", "unreachable", "malformed", "rejected", "config", "cancelled")
 
 
 class ModelError(CrmtuiError):

@@ -92,6 +92,25 @@ def test_an_authentication_failure_writes_no_row(routing, make_config, tasks, or
     assert all(json.loads(p.read_text(encoding="utf-8")) == [] for p in results)
 
 
+def test_a_server_that_goes_away_stops_the_run_without_rows(
+    routing, make_config, tasks, org
+) -> None:
+    picked = _pick(tasks, 3)
+    server = routing({inst: [_answer(inst)] for inst in picked})
+    config = make_config(
+        server, idxs=tuple(i.idx for i in picked), client_options={"max_retries": 1}
+    )
+
+    # The preflight saw the server; it dies before the first instance starts.
+    with pytest.raises(ModelError, match="cannot reach the provider.*stopped") as info:
+        run_batch(config, org=org, tasks=tasks, on_start=lambda tally: server.stop())
+
+    assert info.value.kind == "unreachable"
+    assert not any(_rows(path) for path in config.out.glob("results_*.json"))
+    recordings = list(config.recordings.rglob("*.jsonl"))
+    assert len(recordings) == 1 and verify(recordings[0]).ok  # no other instance started
+
+
 def test_first_instances_all_failing_stop_the_run_and_are_voided(
     routing, make_config, tasks, org
 ) -> None:
