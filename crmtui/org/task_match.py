@@ -36,16 +36,19 @@ MISSING_LIMIT = 0.5
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]{18}|[A-Za-z0-9]{15})(?![A-Za-z0-9])")
 _SUFFIX_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"
+_UPPER_BITS = str.maketrans(
+    {chr(c): "1" for c in range(ord("A"), ord("Z") + 1)}
+    | {chr(c): "0" for c in range(ord("a"), ord("z") + 1)}
+    | {chr(c): "0" for c in range(ord("0"), ord("9") + 1)}
+)
 
 
 def _checksum(id15: str) -> str:
     # The case-safe suffix (as crmtui.org.generator.ids.checksum), repeated here so that a
-    # check at start-up does not import the generator and its Faker dependency.
-    suffix = []
-    for start in (0, 5, 10):
-        bits = sum(1 << i for i, char in enumerate(id15[start : start + 5]) if "A" <= char <= "Z")
-        suffix.append(_SUFFIX_ALPHABET[bits])
-    return "".join(suffix)
+    # check at start-up does not import the generator and its Faker dependency. Each
+    # 5-character chunk gives 5 bits (1 = upper-case letter), the first character lowest.
+    flags = id15.translate(_UPPER_BITS)
+    return "".join(_SUFFIX_ALPHABET[int(flags[i : i + 5][::-1], 2)] for i in (0, 5, 10))
 
 
 @dataclass
@@ -94,11 +97,14 @@ def _prefixes(conn: Any, objects: list[str]) -> dict[str, str]:
     """Key prefix -> object, from the smallest and largest Id of each object (indexed)."""
     found: dict[str, str] = {}
     for name in objects:
-        try:
-            row = conn.execute(f'SELECT MIN("Id"), MAX("Id") FROM "{name}"').fetchone()
-        except sqlite3.Error:  # a table without Id: nothing to look up there
-            continue
-        for value in row or ():
+        for end in ("MIN", "MAX"):
+            # One aggregate per statement: only then does SQLite answer from the Id index
+            # instead of scanning the table.
+            try:
+                row = conn.execute(f'SELECT {end}("Id") FROM "{name}"').fetchone()
+            except sqlite3.Error:  # a table without Id: nothing to look up there
+                break
+            value = row[0] if row else None
             if isinstance(value, str) and len(value) >= 3:
                 found.setdefault(value[:3], name)
     return found

@@ -121,3 +121,16 @@ def test_the_real_crmarena_tasks_are_refused_on_the_sample_org(shared_dir: Path,
     with pytest.raises(ConfigError):
         load_sources(str(org.path), str(shared_dir / "crmarena_tasks.json"))
     json.dumps(check.by_object)
+
+
+def test_the_suffix_check_agrees_with_the_generators() -> None:
+    import random
+    import string
+
+    from crmtui.org.generator.ids import checksum
+    from crmtui.org.task_match import _checksum
+
+    rng = random.Random(11)
+    for _ in range(2000):
+        id15 = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(15))
+        assert _checksum(id15) == checksum(id15)
