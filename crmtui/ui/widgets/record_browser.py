@@ -288,7 +288,7 @@ class RecordBrowser(Vertical):
             return  # a stale page for a view we already left
         table = self.query_one(RecordsTable)
         if event.first:
-            table.reset(event.page.columns, event.total)
+            table.reset(event.page.columns, event.total, event.view.object)
         table.append_page(event.page.ids, event.page.rows)
         table.next_cursor = event.page.cursor
         current = self.history.current

@@ -1,0 +1,120 @@
+"""The value viewer: any value whole, scrollable, with find-in-text and copy.
+
+Opened from every table (browser table, record view, related list, console results,
+compute results). It is given the value's text and where it came from; copying goes
+through the ``on_copy`` callback so the screen that opened it records the copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+from crmtui.play.cells import ValueRef
+from crmtui.ui.widgets.value_view import ValueView
+
+CopyCallback = Callable[[ValueRef, str], None]
+
+HINT = "↑↓ PgUp PgDn scroll · / or Ctrl+F find · Enter/n next · N previous · y copy · Esc close"
+
+
+class ValueViewerScreen(ModalScreen[None]):
+    """Read one value whole: wrapped, scrollable, searchable."""
+
+    CSS_PATH = "viewer.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("ctrl+f,slash", "find", "Find"),
+        Binding("n", "next_match", "Next match", show=False),
+        Binding("N", "previous_match", "Previous match", show=False),
+        Binding("y", "copy_value", "Copy"),
+    ]
+
+    def __init__(self, text: str, ref: ValueRef, *, on_copy: CopyCallback | None = None) -> None:
+        super().__init__()
+        self.text = text
+        self.ref = ref
+        self.on_copy = on_copy
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="viewer-box"):
+            lines = self.text.count("\n") + 1 if self.text else 0
+            yield Label(
+                f"{self.ref.label} · {len(self.text):,} characters · {lines:,} lines",
+                id="viewer-title",
+            )
+            yield ValueView(self.text, id="viewer-text")
+            with Horizontal(id="viewer-find"):
+                yield Input(placeholder="find in text", id="viewer-find-input")
+                yield Label("", id="viewer-matches")
+            yield Label(HINT, id="viewer-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(ValueView).focus()
+
+    @property
+    def view(self) -> ValueView:
+        """The text widget."""
+        return self.query_one(ValueView)
+
+    # -- find ------------------------------------------------------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        count = self.view.find(event.value)
+        self._show_count(count)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_next_match()
+
+    def on_key(self, event: events.Key) -> None:
+        # In the find box, ↓/↑ step through matches (Enter also goes to the next one).
+        if self.focused is self.query_one("#viewer-find-input") and event.key in ("down", "up"):
+            event.stop()
+            self._step(1 if event.key == "down" else -1)
+
+    def _show_count(self, count: int | None = None) -> None:
+        view = self.view
+        needle = self.query_one("#viewer-find-input", Input).value
+        label = self.query_one("#viewer-matches", Label)
+        total = len(view.matches) if count is None else count
+        if not needle:
+            label.update("")
+        elif not total:
+            label.update("no match")
+        elif view.current < 0:
+            label.update(f"{total:,} matches")
+        else:
+            label.update(f"{view.current + 1:,} of {total:,}")
+
+    def _step(self, delta: int) -> None:
+        self.view.step(delta)
+        self._show_count()
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def action_find(self) -> None:
+        self.query_one("#viewer-find-input", Input).focus()
+
+    def action_next_match(self) -> None:
+        self._step(1)
+
+    def action_previous_match(self) -> None:
+        self._step(-1)
+
+    def action_copy_value(self) -> None:
+        if self.on_copy is not None:
+            self.on_copy(self.ref, self.text)
+        else:
+            self.app.copy_to_clipboard(self.text)
+        self.notify(f"Copied {self.ref.label} ({len(self.text):,} characters)")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
