@@ -21,8 +21,8 @@ from crmtui.config import PlayConfig
 from crmtui.data.tasktypes import abbreviation
 from crmtui.factory import build_play_app
 from crmtui.org.solvers.periods import MONTH_NAMES
-from crmtui.record.replay import replay
 from crmtui.record.verify import load, verify
+from crmtui.review.replay import replay
 from tests.ui.annotator import Annotator
 
 SIZE = (120, 36)  # a comfortable size, and cheaper to draw than 160x48
