@@ -311,12 +311,8 @@ def _scratch_step(event: ev.Event, result_ids: ResultIds | None) -> dict[str, An
         objects.add(_canonical_object(payload["object"]) or payload["object"])
     if isinstance(payload.get("record"), str) and payload["record"]:
         records.add(payload["record"])
-    if event.type == ev.VIEW_VALUE:
-        detail = f"{_where(payload)} ({payload['length']:,} chars)"
-        return {"objects": frozenset(objects), "records": frozenset(records), "detail": detail}
-    if event.type == ev.COPY:
-        what = "row of " if payload["what"] == "row" else ""
-        detail = f"{what}{_where(payload)} = {_preview(payload['value'])!r}"
+    if event.type in (ev.VIEW_VALUE, ev.COPY):
+        detail = scratch_detail(event)
         return {"objects": frozenset(objects), "records": frozenset(records), "detail": detail}
     if event.type == ev.COMPUTE:
         query = payload["query"]
@@ -326,12 +322,6 @@ def _scratch_step(event: ev.Event, result_ids: ResultIds | None) -> dict[str, An
         if result_ids is not None and not error:
             # Every row the computation read was looked at, as with an aggregate query.
             records |= set(result_ids(query) or ())
-        spec = payload["spec"]
-        measure = spec["field"] or (
-            f"{spec['end']} - {spec['start']} ({spec['unit']})" if spec["start"] else "rows"
-        )
-        group = f" by {spec['group_by']}" if spec["group_by"] else ""
-        outcome = f"error: {error}" if error else f"{payload['groups']} groups"
         return {
             "query": query,
             "normalized": normalize_query(query),
@@ -339,7 +329,33 @@ def _scratch_step(event: ev.Event, result_ids: ResultIds | None) -> dict[str, An
             "records": frozenset(records),
             "rows": payload["input_rows"],
             "error_code": "COMPUTE_ERROR" if error else None,
-            "detail": f"{spec['aggregate']}({measure}){group} → {outcome}",
+            "detail": scratch_detail(event),
         }
-    lines = payload["text"].count("\n") + 1 if payload["text"] else 0  # note_edit
-    return {"detail": f"{lines} line(s): {_preview(payload['text'])!r}"}
+    return {"detail": scratch_detail(event)}  # note_edit
+
+
+def scratch_detail(event: ev.Event) -> str:
+    """A few words saying what a scratch event did (step labels, replay's event list).
+
+    ``Case.Description · 500... (1,234 chars)`` for a viewer open,
+    ``Account.ShippingState = 'NJ'`` for a copy, ``avg(ClosedDate - CreatedDate (hours)) by
+    OwnerId → 9 groups`` for a compute, ``2 line(s): '...'`` for a notes edit.
+    """
+    payload = event.payload
+    if event.type == ev.VIEW_VALUE:
+        return f"{_where(payload)} ({payload['length']:,} chars)"
+    if event.type == ev.COPY:
+        what = "row of " if payload["what"] == "row" else ""
+        return f"{what}{_where(payload)} = {_preview(payload['value'])!r}"
+    if event.type == ev.COMPUTE:
+        spec = payload["spec"]
+        measure = spec["field"] or (
+            f"{spec['end']} - {spec['start']} ({spec['unit']})" if spec["start"] else "rows"
+        )
+        group = f" by {spec['group_by']}" if spec["group_by"] else ""
+        error = payload.get("error")
+        outcome = f"error: {error}" if error else f"{payload['groups']} groups"
+        return f"{spec['aggregate']}({measure}){group} → {outcome}"
+    text = payload.get("text", "")
+    lines = text.count("\n") + 1 if text else 0
+    return f"{lines} line(s): {_preview(text)!r}"
