@@ -185,9 +185,7 @@ HELP_TEXT = """\
   v  Enter   open the value whole (viewer: / find, n/N next/previous, y copy)
   y          copy the value under the cursor    Y   copy the whole row
   Ctrl+T     insert the last copied value at the cursor (answer, console, notes)
-  Ctrl+L     compute over ALL rows of the browser table or the console query:
-             group by a column; count/sum/avg/min/max/median of a number or a
-             duration between two dates (minutes, hours, days)
+  Ctrl+L     compute: group by, count/sum/avg/min/max/median (durations too), ALL rows
   Ctrl+N     notes; a line '= (1049 + 977) / 2' shows its result beside it
 [b]Session[/b]
   Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)

@@ -22,27 +22,53 @@ FIELD_WIDTH = 24
 #: A value longer than this shows its beginning here; the viewer shows it all.
 INLINE_LIMIT = 6000
 RELATED_CELL_LIMIT = 40
+#: Related-list text columns shrink to fit the panel, but not below a date's width.
+MIN_CELL = 16
 
 
 def _compact(value: Any) -> str:
-    """A related-list cell: one line, datetimes to the minute, cut at 40 characters."""
+    """A related-list cell: one line, datetimes to the minute."""
     text = " ".join(value_text(value).split())
     if len(text) == 28 and text[10:11] == "T" and text.endswith("+0000"):
         text = f"{text[:10]} {text[11:16]}"
-    return text if len(text) <= RELATED_CELL_LIMIT else text[: RELATED_CELL_LIMIT - 1] + "…"
+    return text
 
 
-def _related_lines(rel: RelatedList) -> tuple[str, list[str]]:
-    """The related list's column header and one aligned line per record."""
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def _line_width(widths: list[int]) -> int:
+    return sum(widths) + 2 * max(0, len(widths) - 1)
+
+
+def _fit(widths: list[int], room: int) -> list[int]:
+    """Column widths that fit ``room``: long text shrinks first (dates, 16 wide, never do),
+    then the last columns are left out; the first column always stays."""
+    widths = [min(w, RELATED_CELL_LIMIT) for w in widths]
+    while _line_width(widths) > room:
+        long = [i for i, w in enumerate(widths) if w > MIN_CELL]
+        if not long:
+            break
+        widths[max(long, key=lambda i: widths[i])] -= 1
+    keep = len(widths)
+    while keep > 1 and _line_width(widths[:keep]) > room:
+        keep -= 1
+    return widths[:keep]
+
+
+def _related_lines(rel: RelatedList, room: int) -> tuple[str, list[str]]:
+    """The related list's column header and one aligned line per record, fitted to ``room``."""
     cells = [[_compact(v) for v in row] for row in rel.rows]
-    widths = [
+    natural = [
         max([len(name), *(len(row[i]) for row in cells)]) for i, name in enumerate(rel.columns)
     ]
-    header = "  ".join(name.ljust(w) for name, w in zip(rel.columns, widths, strict=True))
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells
-    ]
-    return header.rstrip(), lines
+    widths = _fit(natural, room)
+
+    def line(values: list[str]) -> str:
+        return "  ".join(_cut(v, w).ljust(w) for v, w in zip(values, widths, strict=False))
+
+    return line(rel.columns).rstrip(), [line(row).rstrip() for row in cells]
 
 
 class RecordPanel(CellTable):
@@ -91,7 +117,7 @@ class RecordPanel(CellTable):
             self._add_field(detail, f, value_width)
             self._rows.append(record_row)
         for rel in detail.related:
-            self._add_related(rel)
+            self._add_related(rel, value_width)
         if cursor and cursor < self.row_count:
             self.move_cursor(row=cursor, animate=False)
 
@@ -114,8 +140,8 @@ class RecordPanel(CellTable):
         self._links.append((f.name, f.link[0], f.link[1], False) if f.link else None)
         self._values.append((ValueRef("record", f.name, detail.object, detail.record_id), f.value))
 
-    def _add_related(self, rel: RelatedList) -> None:
-        header, lines = _related_lines(rel) if rel.columns else ("", [])
+    def _add_related(self, rel: RelatedList, width: int) -> None:
+        header, lines = _related_lines(rel, width) if rel.columns else ("", [])
         heading = Text(f"{rel.name} ({rel.total})", style="bold reverse")
         self.add_row(heading, Text(header or f"related {rel.child} via {rel.field}", style="dim"))
         self._links.append(None)
@@ -154,6 +180,15 @@ class RecordPanel(CellTable):
     def row_at(self, row: int) -> tuple[ValueRef, list[str], list[Any]] | None:
         """The whole record (on a field row) or the related record (on a related row)."""
         return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def action_view_cell(self) -> None:
+        """A field opens whole; a related record opens with all its columns."""
+        row = self.cursor_coordinate.row
+        found = self.value_at(row, 0)
+        if found is not None and found[0].source == "related":
+            self.action_view_row()
+        else:
+            super().action_view_cell()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
