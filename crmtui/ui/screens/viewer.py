@@ -50,9 +50,9 @@ class ValueViewerScreen(ModalScreen[None]):
                 id="viewer-title",
             )
             yield ValueView(self.text, id="viewer-text")
-            with Horizontal(id="viewer-find"):
-                yield Input(placeholder="find in text", id="viewer-find-input")
-                yield Label("", id="viewer-matches")
+            # The find box is mounted on the first / (an Input costs more to mount than
+            # the whole view): opening a value stays instant.
+            yield Horizontal(id="viewer-find")
             yield Label(HINT, id="viewer-hint")
 
     def on_mount(self) -> None:
@@ -76,13 +76,21 @@ class ValueViewerScreen(ModalScreen[None]):
 
     def on_key(self, event: events.Key) -> None:
         # In the find box, ↓/↑ step through matches (Enter also goes to the next one).
-        if self.focused is self.query_one("#viewer-find-input") and event.key in ("down", "up"):
+        box = self.find_box
+        if box is not None and self.focused is box and event.key in ("down", "up"):
             event.stop()
             self._step(1 if event.key == "down" else -1)
 
+    @property
+    def find_box(self) -> Input | None:
+        """The find box, once mounted."""
+        found = self.query("#viewer-find-input")
+        return found.first(Input) if found else None
+
     def _show_count(self, count: int | None = None) -> None:
         view = self.view
-        needle = self.query_one("#viewer-find-input", Input).value
+        box = self.find_box
+        needle = box.value if box is not None else ""
         label = self.query_one("#viewer-matches", Label)
         total = len(view.matches) if count is None else count
         if not needle:
@@ -95,13 +103,21 @@ class ValueViewerScreen(ModalScreen[None]):
             label.update(f"{view.current + 1:,} of {total:,}")
 
     def _step(self, delta: int) -> None:
+        if self.find_box is None:
+            return
         self.view.step(delta)
         self._show_count()
 
     # -- actions ---------------------------------------------------------------------------
 
-    def action_find(self) -> None:
-        self.query_one("#viewer-find-input", Input).focus()
+    async def action_find(self) -> None:
+        box = self.find_box
+        if box is None:
+            box = Input(placeholder="find in text", id="viewer-find-input")
+            bar = self.query_one("#viewer-find")
+            await bar.mount(box, Label("", id="viewer-matches"))
+            bar.add_class("open")
+        box.focus()
 
     def action_next_match(self) -> None:
         self._step(1)

@@ -45,6 +45,7 @@ class ValueView(ScrollView, can_focus=True):
     def __init__(self, text: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.text = normalize(text)
+        self._ascii = self.text.isascii()
         self.rows: list[tuple[int, int]] = []
         self._starts: list[int] = []
         self._wrapped_at = -1
@@ -116,6 +117,11 @@ class ValueView(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         start, end = self.rows[index]
         segments = self._segments(start, end, base)
+        if self._ascii:  # one cell per character: no need to measure, pad to the width
+            pad = width - (end - start)
+            if pad > 0:
+                segments.append(Segment(" " * pad, base))
+            return Strip(segments, max(width, end - start))
         return Strip(segments).crop_extend(0, width, base)
 
     def _segments(self, start: int, end: int, base: Style) -> list[Segment]:
