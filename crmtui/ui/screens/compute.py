@@ -180,6 +180,7 @@ class ComputeScreen(ModalScreen[None]):
                     [(NONE, NONE), *column_options],
                     value=d["group"],
                     allow_blank=False,
+                    compact=True,
                     id="compute-group",
                 )
                 yield Label("Aggregate", classes="compute-label")
@@ -187,6 +188,7 @@ class ComputeScreen(ModalScreen[None]):
                     [(a, a) for a in AGGREGATES],
                     value=d["aggregate"],
                     allow_blank=False,
+                    compact=True,
                     id="compute-aggregate",
                 )
             with Horizontal(classes="compute-row"):
@@ -195,15 +197,17 @@ class ComputeScreen(ModalScreen[None]):
                     [(ROWS, ROWS), (DURATION, DURATION), *column_options],
                     value=d["measure"],
                     allow_blank=False,
+                    compact=True,
                     id="compute-measure",
                 )
-                yield Button("Compute", id="compute-run", variant="primary")
+                yield Button("Compute", id="compute-run", variant="primary", compact=True)
             with Horizontal(classes="compute-row", id="compute-duration"):
                 yield Label("Start", classes="compute-label")
                 yield Select(
                     column_options,
                     value=d["start"] or columns[0],
                     allow_blank=False,
+                    compact=True,
                     id="compute-start",
                 )
                 yield Label("End", classes="compute-label")
@@ -211,10 +215,15 @@ class ComputeScreen(ModalScreen[None]):
                     column_options,
                     value=d["end"] or columns[-1],
                     allow_blank=False,
+                    compact=True,
                     id="compute-end",
                 )
                 yield Select(
-                    [(u, u) for u in UNITS], value="hours", allow_blank=False, id="compute-unit"
+                    [(u, u) for u in UNITS],
+                    value="hours",
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-unit",
                 )
             yield Label("", id="compute-status")
             yield ComputeTable(id="compute-result")

@@ -17,7 +17,7 @@ from textual.widgets import Static, TextArea
 
 from crmtui.play.notes import evaluate_notes
 
-RESULT_WIDTH = 22  # the results column (CSS width 23) less its left padding
+RESULT_WIDTH = 16  # the results column (CSS width 17) less its left padding
 PLACEHOLDER = "Notes for this instance.  A line '= (1049 + 977) / 2' is computed."
 
 
@@ -28,7 +28,7 @@ class NotesPane(Horizontal):
     NotesPane { height: 1fr; }
     NotesPane > #notes-editor { width: 1fr; height: 1fr; }
     NotesPane > #notes-results {
-        width: 23; height: 1fr; padding: 1 0 0 1; color: $success; background: $boost;
+        width: 17; height: 1fr; padding: 1 0 0 1; color: $success; background: $boost;
     }
     """
 

@@ -31,7 +31,7 @@ class ValueView(ScrollView, can_focus=True):
         overflow-x: hidden;
     }
     ValueView > .value-view--match { background: $warning 40%; }
-    ValueView > .value-view--current { background: $accent; color: $text; text-style: bold; }
+    ValueView > .value-view--current { background: $accent; color: $text; text-style: underline; }
     """
     BINDINGS = [
         Binding("up", "scroll_up", "Up", show=False),
