@@ -96,15 +96,19 @@ class RecordPanel(CellTable):
         self._shown_width = 0
 
     def _value_width(self) -> int:
-        # Both columns carry one cell of padding on each side; leave room for a scrollbar.
-        width = self.scrollable_content_region.width or self.size.width
-        return max(20, width - FIELD_WIDTH - 4 * self.cell_padding - 1)
+        # Both columns carry one cell of padding on each side. Room for a scrollbar is always
+        # left, so the width does not depend on whether one is showing yet.
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        return max(20, width - FIELD_WIDTH - 4 * self.cell_padding)
 
     def show(self, detail: RecordDetail) -> None:
-        """Render ``detail``."""
+        """Render ``detail`` (once the panel has a size: values wrap to its width)."""
         same = self.detail is not None and self.detail.record_id == detail.record_id
         cursor = self.cursor_row if same and self.row_count else 0
         self.detail = detail
+        if not self.size.width:
+            self._shown_width = 0  # on_resize renders it
+            return
         self.clear(columns=True)
         value_width = self._value_width()
         self._shown_width = value_width
