@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -61,6 +61,8 @@ class ComputeHooks:
     failed: Callable[[str, ComputeSpec, str, ComputeSource], None]
     copy: Callable[[ValueRef, str, str], None]
     view: Callable[[ValueRef, str], None]
+    #: Keys and clicks in the tool are work: they keep the session's clock active.
+    activity: Callable[[], None] | None = None
 
 
 def _fmt(value: Any) -> Text | str:
@@ -232,6 +234,14 @@ class ComputeScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self._toggle_duration()
         self.query_one("#compute-group", Select).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.hooks.activity is not None:
+            self.hooks.activity()
+
+    def on_click(self, event: events.Click) -> None:
+        if self.hooks.activity is not None:
+            self.hooks.activity()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "compute-measure":

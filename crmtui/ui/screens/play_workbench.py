@@ -61,7 +61,11 @@ class PlayWorkbench(Screen[None]):
     def open_viewer(self, ref: ValueRef, text: str) -> None:
         """Open ``text`` whole in the value viewer and record that it was read."""
         self._record(self.session.scratch.viewed, ref, len(text))
-        self.app.push_screen(ValueViewerScreen(text, ref, on_copy=self.copy_value))
+        self.app.push_screen(
+            ValueViewerScreen(
+                text, ref, on_copy=self.copy_value, on_activity=self.session.note_input
+            )
+        )
 
     def copy_value(self, ref: ValueRef, text: str, what: str = "value") -> None:
         """Copy ``text`` to the clipboard and the register, and record the copy."""
@@ -104,6 +108,7 @@ class PlayWorkbench(Screen[None]):
             failed=self._compute_failed,
             copy=self.copy_value,
             view=self.open_viewer,
+            activity=self.session.note_input,
         )
         self.app.push_screen(ComputeScreen(self.session.org, self.session.today, source, hooks))
 

@@ -36,11 +36,20 @@ class ValueViewerScreen(ModalScreen[None]):
         Binding("y", "copy_value", "Copy"),
     ]
 
-    def __init__(self, text: str, ref: ValueRef, *, on_copy: CopyCallback | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        ref: ValueRef,
+        *,
+        on_copy: CopyCallback | None = None,
+        on_activity: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__()
         self.text = text
         self.ref = ref
         self.on_copy = on_copy
+        # Reading is work: keys, clicks and scrolling here keep the session's clock active.
+        self.on_activity = on_activity
 
     def compose(self) -> ComposeResult:
         with Vertical(id="viewer-box"):
@@ -74,7 +83,21 @@ class ValueViewerScreen(ModalScreen[None]):
         event.stop()
         self.action_next_match()
 
+    def _active(self) -> None:
+        if self.on_activity is not None:
+            self.on_activity()
+
+    def on_click(self, event: events.Click) -> None:
+        self._active()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self._active()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self._active()
+
     def on_key(self, event: events.Key) -> None:
+        self._active()
         # In the find box, ↓/↑ step through matches (Enter also goes to the next one).
         box = self.find_box
         if box is not None and self.focused is box and event.key in ("down", "up"):
