@@ -29,6 +29,8 @@ class ValueView(ScrollView, can_focus=True):
         background: $surface;
         overflow-y: auto;
         overflow-x: hidden;
+        /* The width never changes when the scrollbar appears: the text is wrapped once. */
+        scrollbar-gutter: stable;
     }
     ValueView > .value-view--match { background: $warning 40%; }
     ValueView > .value-view--current { background: $accent; color: $text; text-style: underline; }
@@ -52,6 +54,22 @@ class ValueView(ScrollView, can_focus=True):
         self.matches: list[int] = []
         self.match_length = 0
         self.current = -1
+        # Styles looked up once per style change, not once per row drawn.
+        self._styles: tuple[Style, Style, Style] | None = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def _row_styles(self) -> tuple[Style, Style, Style]:
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (
+                base,
+                base + self.get_component_rich_style("value-view--match"),
+                base + self.get_component_rich_style("value-view--current"),
+            )
+        return self._styles
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -112,7 +130,7 @@ class ValueView(ScrollView, can_focus=True):
         if self._wrapped_at != width:
             self._rewrap(width)
         index = self.scroll_offset.y + y
-        base = self.rich_style
+        base = self._row_styles()[0]
         if index >= len(self.rows):
             return Strip.blank(width, base)
         start, end = self.rows[index]
@@ -128,8 +146,7 @@ class ValueView(ScrollView, can_focus=True):
         text = self.text
         if not self.matches or not self.match_length:
             return [Segment(text[start:end], base)]
-        match_style = base + self.get_component_rich_style("value-view--match")
-        current_style = base + self.get_component_rich_style("value-view--current")
+        _, match_style, current_style = self._row_styles()
         # Matches that overlap this row: from the last one starting before it onwards.
         first = max(0, row_of(self.matches, start))
         segments: list[Segment] = []
