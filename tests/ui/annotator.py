@@ -134,7 +134,14 @@ class Annotator:
         await self.until(lambda: select.value == value)
 
     async def cursor_to_row(self, table: Any, row: int) -> None:
-        """Arrow keys until ``table``'s cursor is on ``row``."""
+        """PageDown/PageUp while far, then arrow keys until ``table``'s cursor is on ``row``."""
+        while abs(row - table.cursor_coordinate.row) > 12:
+            before = table.cursor_coordinate.row
+            await self.press("pagedown" if row > before else "pageup")
+            if table.cursor_coordinate.row == before:
+                break
+            if (row - before) * (row - table.cursor_coordinate.row) < 0:
+                break  # jumped past it: the arrows come back
         table_row = table.cursor_coordinate.row
         key = "down" if row > table_row else "up"
         await self.press(*[key] * abs(row - table_row))

@@ -282,6 +282,23 @@ class RecordBrowser(Vertical):
             query=equivalent_query(self.org.schema, view),
         )
 
+    def on_record_panel_related_list_wanted(self, event: RecordPanel.RelatedListWanted) -> None:
+        event.stop()
+        condition = Condition(event.field, "=", event.parent_id)
+        view = TableView(event.child, conditions=(condition,))
+        if not self._check(view):
+            return
+        self.show(view)
+        self._emit(
+            "filter",
+            object=view.object,
+            field=condition.field,
+            op=condition.op,
+            value=condition.value,
+            query=equivalent_query(self.org.schema, view),
+        )
+        self.query_one(RecordsTable).focus()
+
     def on_record_browser__table_loaded(self, event: _TableLoaded) -> None:
         event.stop()
         if event.view != self._without_cursor(self.history.current):

@@ -76,6 +76,15 @@ class RecordPanel(CellTable):
 
     cell_source = "record"
 
+    class RelatedListWanted(Message):
+        """Enter on a related list's "… N more" row: show every child record in a table."""
+
+        def __init__(self, child: str, field: str, parent_id: str) -> None:
+            self.child = child
+            self.field = field
+            self.parent_id = parent_id
+            super().__init__()
+
     class LinkFollowed(Message):
         """Enter on a reference field or a related record."""
 
@@ -93,6 +102,8 @@ class RecordPanel(CellTable):
         # Per table row: the value under it and the row it belongs to (for v / y / Y).
         self._values: list[tuple[ValueRef, Any] | None] = []
         self._rows: list[tuple[ValueRef, list[str], list[Any]] | None] = []
+        # Rows that stand for a whole related list ("… N more"), by row index.
+        self._more: dict[int, RelatedList] = {}
         self._shown_width = 0
 
     def _value_width(self) -> int:
@@ -114,7 +125,7 @@ class RecordPanel(CellTable):
         self._shown_width = value_width
         self.add_column("Field", key="field", width=FIELD_WIDTH)
         self.add_column("Value", key="value", width=value_width)
-        self._links, self._values, self._rows = [], [], []
+        self._links, self._values, self._rows, self._more = [], [], [], {}
         record_ref = ValueRef("record", None, detail.object, detail.record_id)
         record_row = (record_ref, [f.name for f in detail.fields], [f.value for f in detail.fields])
         for f in detail.fields:
@@ -163,9 +174,10 @@ class RecordPanel(CellTable):
             )
         if rel.total > len(rel.ids):
             more = rel.total - len(rel.ids)
+            self._more[len(self._links)] = rel
             self.add_row(
-                Text(f"  … {more} more", style="dim"),
-                Text(f"filter {rel.child} by {rel.field} to see all", style="dim"),
+                Text(f"  … {more} more", style="dim underline"),
+                Text(f"Enter: all {rel.total} in a {rel.child} table", style="dim"),
             )
             self._links.append(None)
             self._values.append(None)
@@ -196,6 +208,10 @@ class RecordPanel(CellTable):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
+        if event.cursor_row in self._more and self.detail is not None:
+            rel = self._more[event.cursor_row]
+            self.post_message(self.RelatedListWanted(rel.child, rel.field, self.detail.record_id))
+            return
         if 0 <= event.cursor_row < len(self._links):
             link = self._links[event.cursor_row]
             if link is not None:
