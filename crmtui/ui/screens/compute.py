@@ -156,8 +156,11 @@ class ComputeScreen(ModalScreen[None]):
     def _defaults(self) -> dict[str, Any]:
         columns = self.source.columns
         lowered = {c.lower(): c for c in columns}
-        group = lowered.get("ownerid") or next(
-            (c for c in columns if c.lower().endswith("shippingstate")), NONE
+        # Per agent, per state, else the first column that is not an Id of its own rows.
+        group = (
+            lowered.get("ownerid")
+            or next((c for c in columns if c.lower().endswith("shippingstate")), None)
+            or next((c for c in columns if c.lower() != "id"), NONE)
         )
         start, end = lowered.get("createddate"), lowered.get("closeddate")
         if start and end:

@@ -323,7 +323,9 @@ class ReplayScreen(Screen[None]):
         else:
             text.append(f"#{computed.seq} {computed.summary}", style="bold")
             text.append(f"\n{'over':<9}", style="dim")
-            text.append(f"{computed.input_rows:,} rows of: {computed.query}")
+            query = " ".join(computed.query.split())
+            short = query if len(query) <= 160 else query[:159] + "…"  # whole in the event list
+            text.append(f"{computed.input_rows:,} rows of: {short}")
         self.query_one("#replay-scratch-note", Static).update(text)
         shown = computed.seq if computed is not None else None
         if shown != self._shown_compute:

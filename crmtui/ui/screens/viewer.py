@@ -55,7 +55,7 @@ class ValueViewerScreen(ModalScreen[None]):
         with Vertical(id="viewer-box"):
             lines = self.text.count("\n") + 1 if self.text else 0
             yield Label(
-                f"{self.ref.label} · {len(self.text):,} characters · {lines:,} lines",
+                f"{self.ref.label} · {len(self.text):,} chars · {lines:,} lines",
                 id="viewer-title",
             )
             yield ValueView(self.text, id="viewer-text")
