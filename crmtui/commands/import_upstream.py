@@ -28,6 +28,12 @@ import click
     help="Request log of a `crmtui upstream run`: gives the steps their times.",
 )
 @click.option(
+    "--model-log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Model-call log of that run (OUT/.crmtui-hook/hook.jsonl): times the model calls too.",
+)
+@click.option(
     "--live/--local",
     default=None,
     help="The run used a live Salesforce org (default: live unless --org is given).",
@@ -40,6 +46,7 @@ def import_upstream(
     spec: str | None,
     tasks_source: str | None,
     request_log: Path | None,
+    model_log: Path | None,
     live: bool | None,
     model: str | None,
     strategy: str | None,
@@ -49,12 +56,11 @@ def import_upstream(
     Each row becomes a verified recording: the model's calls, each query with the
     observation it saw, the answer, and upstream's reward with crmtui's own score beside it.
     """
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
     from crmtui.upstream import import_results
 
     org = tasks = None
     if spec is not None:
-        from crmtui.org.sample import open_org_or_sample, sample_tasks_path
-
         org = open_org_or_sample(spec)
     if tasks_source is not None:
         from crmtui.data.loaders import load_tasks
@@ -67,6 +73,7 @@ def import_upstream(
         tasks=tasks,
         tasks_source=tasks_source,
         request_log=request_log,
+        model_log=model_log,
         live=live,
         model=model,
         strategy=strategy,

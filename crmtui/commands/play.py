@@ -15,7 +15,8 @@ from crmtui.config import PlayConfig, default_annotator
     "tasks",
     default=None,
     metavar="SRC",
-    help="Task source: 'sample' (default), a JSON/JSONL/Parquet file, or hf:Salesforce/CRMArena.",
+    help="Task source: a JSON/JSONL/Parquet file, hf:Salesforce/CRMArena or 'sample' "
+    "(default: the org's own tasks, else the sample's).",
 )
 @click.option(
     "--org",
@@ -46,6 +47,11 @@ from crmtui.config import PlayConfig, default_annotator
 )
 @click.option("--aided", is_flag=True, help="Show metadata.optional (upstream's aided mode).")
 @click.option(
+    "--force",
+    is_flag=True,
+    help="Play tasks on an org that lacks most of the records they mention.",
+)
+@click.option(
     "--idle",
     "idle",
     type=float,
@@ -71,6 +77,7 @@ def play(
     idx: int | None,
     recordings: Path,
     aided: bool,
+    force: bool,
     idle: float,
     study: str | None,
 ) -> None:
@@ -90,9 +97,10 @@ def play(
         recordings=recordings,
         aided=aided,
         idle_threshold=idle,
+        force=force,
     )
     workspace = None
-    if any(value is not None for value in (tasks, org, task, idx)):
+    if force or any(value is not None for value in (tasks, org, task, idx)):
         from crmtui.play.workspace import load_workspace
 
         # Explicit choices are checked here, so a mistake (a missing org, an unknown idx) is

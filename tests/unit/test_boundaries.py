@@ -109,7 +109,7 @@ def test_slow_imports_happen_only_inside_functions() -> None:
 #: never above. ``crmtui.x`` covers that module or package and everything under it (the
 #: longest match wins); ``=crmtui.x`` covers that module (or package ``__init__``) alone.
 LAYERS: list[tuple[str, ...]] = [
-    ("=crmtui", "crmtui.errors", "crmtui.paths", "crmtui.config"),
+    ("=crmtui", "crmtui.errors", "crmtui.exit_codes", "crmtui.paths", "crmtui.config"),
     ("crmtui.data",),
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
