@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -53,12 +53,21 @@ class CrmtuiApp(App[None]):
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
         self._quit_asked = False
+        #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
+        #: is a repaint sent over the network and costs a served session as much CPU as
+        #: two keystrokes a second, with nobody typing.
+        self.steady_cursor: bool | None = None
 
     def on_mount(self) -> None:
         if self.workspace is not None:
             self._workspace_ready(self.workspace)
         else:
             self.push_screen(LoadingScreen(self.config), self._workspace_ready)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        steady = self.is_web if self.steady_cursor is None else self.steady_cursor
+        if steady and getattr(event.widget, "cursor_blink", False):
+            event.widget.cursor_blink = False  # type: ignore[attr-defined]
 
     # -- flow ------------------------------------------------------------------------------
 

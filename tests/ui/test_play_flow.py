@@ -347,3 +347,19 @@ async def test_picker_marks_the_ended_session_like_a_rescan_would(
             rescanned.finished,
             rescanned.path,
         )
+
+
+async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock, wall):
+    # In a browser each blink is a repaint sent over the network: the cursor stays steady.
+    # (run_test is not a web driver, so the app is told; the default follows app.is_web.)
+    for steady in (None, True):
+        app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+        app.steady_cursor = steady
+        async with app.run_test(size=SIZE) as pilot:
+            await _open_first(pilot)
+            await pilot.press("f4")
+            await pilot.pause(0.05)
+            answer = app.screen.query_one("#answer-input")
+            assert answer.has_focus
+            assert answer.cursor_blink is (steady is None)
+            await pilot.press("ctrl+q")
