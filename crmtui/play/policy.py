@@ -22,6 +22,9 @@ class PickerPolicy:
         title: Extra text for the picker's top line (e.g. the study's name).
         report: Whether the report key may open the report.
         report_scope: Subfolder of the recordings the report reads (None: all of them).
+        resume_unasked: Reopen an unfinished session at start without asking (a study: a
+            dropped connection or a closed terminal must not cost the annotator the
+            attempt, and "close it as abandoned" is not theirs to choose).
     """
 
     order: tuple[int, ...] | None = None
@@ -29,6 +32,7 @@ class PickerPolicy:
     title: str = ""
     report: bool = True
     report_scope: str | None = None
+    resume_unasked: bool = False
 
     def reveals(self, idx: int) -> bool:
         """Whether this instance's reward may be shown."""

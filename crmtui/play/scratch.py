@@ -169,11 +169,6 @@ def latest_notes(path: str | os.PathLike[str]) -> str:
     The recording is read leniently (a partial last line, as a killed process leaves it, is
     ignored): resuming it repairs the file anyway.
     """
-    from crmtui.record.verify import scan
+    from crmtui.play.resume_point import resume_point
 
-    _, _, events = scan(path)
-    notes = ""
-    for event in events:
-        if event.type == ev.NOTE_EDIT:
-            notes = event.payload["text"]
-    return notes
+    return resume_point(path).notes

@@ -15,7 +15,8 @@ from typing import Any
 
 from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
-from crmtui.play.scratch import Scratch, latest_notes
+from crmtui.play.resume_point import resume_point
+from crmtui.play.scratch import Scratch
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -65,6 +66,8 @@ class PlaySession:
     score: SessionScore | None = None
     #: The notes a resumed session starts from (the recording's last ``note_edit``).
     notes_restored: str = ""
+    #: The answer as a resumed session's recording last had it (the last ``answer_edit``).
+    answer_restored: str = ""
     _answers: Debouncer[str] | None = None
     #: Viewer opens, copies, computes and notes (the register and notes live there).
     scratch: Scratch = field(init=False)
@@ -75,6 +78,7 @@ class PlaySession:
             window_ms=self.debounce_s * 1000,
             clock=self.timer.clock,
         )
+        self._answers.seed(self.answer_restored)
         self.scratch = Scratch(
             self._emit,
             clock=self.timer.clock,
@@ -134,17 +138,22 @@ class PlaySession:
         scorer: Scorer = default_scorer,
         fsync: bool = True,
     ) -> PlaySession:
-        """Continue an unfinished recording (a ``resume`` event continues its hash chain)."""
-        notes = latest_notes(path)
+        """Continue an unfinished recording (a ``resume`` event continues its hash chain).
+
+        The session starts where the recording left off: its notes, its answer as typed and
+        the active time already spent (see :mod:`crmtui.play.resume_point`).
+        """
+        point = resume_point(path)
         return cls(
             instance=instance,
             org=org,
             recorder=Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync),
-            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
+            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold, carried=point.active_s),
             aided=aided,
             resumed=True,
             scorer=scorer,
-            notes_restored=notes,
+            notes_restored=point.notes,
+            answer_restored=point.answer,
         )
 
     # -- state -----------------------------------------------------------------------------

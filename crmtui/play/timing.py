@@ -21,10 +21,13 @@ class ActiveTimer:
     Attributes:
         clock: Monotonic seconds source (``time.monotonic`` in the app, a fake in tests).
         idle_threshold: Seconds without input after which the gap counts as idle.
+        carried: Active seconds spent before this timer started (a resumed recording's),
+            counted in :meth:`active`.
     """
 
     clock: Callable[[], float] = time.monotonic
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
+    carried: float = 0.0
     _started: float | None = None
     _paused_at: float | None = None
     _paused_total: float = 0.0
@@ -100,8 +103,8 @@ class ActiveTimer:
         return max(0.0, end - self._started - self._paused_total)
 
     def active(self) -> float:
-        """Active seconds: elapsed minus recorded idle periods and any idle gap under way."""
-        return max(0.0, self.elapsed() - self._idle_total - self.pending_idle())
+        """Active seconds: carried, plus elapsed minus idle periods and any idle gap under way."""
+        return self.carried + max(0.0, self.elapsed() - self._idle_total - self.pending_idle())
 
     @property
     def idle_total(self) -> float:

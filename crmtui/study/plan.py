@@ -50,6 +50,7 @@ class StudyPlan:
             title=f"study {self.study.name}",
             report=not self.blind,
             report_scope=slugify(self.annotator),
+            resume_unasked=True,
         )
 
     def play(self, idx: int) -> PlayPolicy:

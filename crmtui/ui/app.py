@@ -107,6 +107,10 @@ class CrmtuiApp(App[None]):
             return False
 
         assert idx is not None
+        if self.plan.picker().resume_unasked:
+            self.notify(f"Resuming your unfinished session on instance {idx}.")
+            self.open_instance(idx, resume_path=latest)
+            return True
 
         def answer(resume: bool | None) -> None:
             if resume:

@@ -217,6 +217,7 @@ async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app.run_test(size=SIZE) as pilot:
         await _open_first(pilot)
+        clock.advance(30)  # 30 s of work (under the idle threshold)
         await pilot.press("f4", *"draft")
         await pilot.pause(0.05)
         app.exit()  # what the web driver does when textual-serve stops a dropped session
@@ -225,6 +226,24 @@ async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
     assert find_unfinished(play_config.recordings) == [path] and verify(path).ok
     edits = [e for e in load(path).events if e.type == "answer_edit"]
     assert edits[-1].payload["text"] == "draft"  # the pending edit was saved first
+
+    # Resumed as it was left: the answer as typed, the active time already spent.
+    clock.advance(600)  # the disconnected time does not count
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
+        session = app.screen.session
+        assert app.screen.query_one("#answer-input").value == "draft"
+        assert 30 <= session.active_seconds < 31
+        await pilot.pause(0.05)
+        session.flush_pending(force=True)
+        await pilot.press("ctrl+q")
+        await pilot.pause(0.05)
+    types = [e.type for e in load(path).events]
+    assert types.count("answer_edit") == len(edits)  # restoring the box records nothing
+    assert types[-1] == "end" and verify(path).ok
 
 
 async def test_table_pages_without_duplicates(workspace, play_config, clock, wall):

@@ -109,6 +109,8 @@ class PlayScreen(PlayWorkbench):
             self.session.aided,
         )
         self.query_one(QueryPanel).show(inst.query)
+        if self.session.answer_restored:  # a resumed session: the answer as it was left
+            self.query_one(AnswerBox).set_text(self.session.answer_restored)
         self.session.start()
         self.set_interval(1.0, self._tick)
         self._tick()

@@ -140,3 +140,33 @@ def test_after_close_scratch_steps_are_refused(tmp_path: Path) -> None:
     session.close()
     with pytest.raises(SessionError):
         session.scratch.copied(ValueRef("table", "Id"), "x")
+
+
+def test_resume_point_has_the_answer_and_the_active_time(tmp_path: Path) -> None:
+    from crmtui.play.resume_point import resume_point
+
+    clock = Clock()
+    session = _begin(tmp_path, clock)
+    session.start()
+    clock.now += 20
+    session.answer_edited("005")
+    session.flush_pending(force=True)
+    session.pause()
+    clock.now += 100  # paused: not active
+    session.resume()
+    clock.now += 10
+    session.answer_edited("005x")
+    session.suspend()
+    point = resume_point(session.path)
+    assert (point.answer, point.notes) == ("005x", "")
+    assert point.active_s == pytest.approx(30, abs=0.01)
+    resumed = PlaySession.resume_from(
+        session.path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False
+    )
+    resumed.start()
+    clock.now += 5
+    assert resumed.active_seconds == pytest.approx(35, abs=0.01)
+    assert resumed.answer_restored == "005x"
+    resumed.answer_edited("005x")  # the restored box reports it: nothing new is recorded
+    resumed.close()
+    assert [e.type for e in _events(resumed)].count("answer_edit") == 2
