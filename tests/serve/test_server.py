@@ -213,3 +213,55 @@ async def test_a_websocket_session_runs_the_annotators_app(served_study: Any) ->
                 await asyncio.sleep(0.05)
     finally:
         await client.close()
+
+
+async def _screen_until(ws: Any, needle: bytes, screen: bytes = b"") -> bytes:
+    async with asyncio.timeout(60):
+        while needle not in _ANSI.sub(b"", screen):
+            message = await ws.receive()
+            if isinstance(message.data, bytes):
+                screen += message.data
+    return screen
+
+
+async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: Any) -> None:
+    """The websocket drops mid-instance: the recording stays unfinished (not "quit"), and
+    the same annotator's next connection continues it, answer as typed."""
+    from crmtui.record.sessions import find_unfinished
+    from crmtui.record.verify import load, verify
+
+    study, tokens = served_study
+    client = await _client(study)
+    origin = {"Origin": f"http://{client.host}:{client.port}"}
+    try:
+        await _sign_in(client, tokens["ben"])
+        ws = await client.ws_connect("/ws?width=160&height=48", headers=origin)
+        await _screen_until(ws, b"Annotator: ben")
+        await ws.send_str(json.dumps(["stdin", "n"]))  # the next instance to do
+        await _screen_until(ws, b"Task context")
+        await ws.send_str(json.dumps(["stdin", "a"]))  # the answer box
+        await _screen_until(ws, b"Submit answer")
+        await ws.send_str(json.dumps(["stdin", "draft"]))
+        await _screen_until(ws, b"draft")
+        await ws.close()  # the browser tab is gone
+        async with asyncio.timeout(30):
+            while client.study_server.sessions:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.05)
+        [path] = find_unfinished(study.recordings)
+        events = load(path).events
+        assert verify(path).ok and "end" not in [e.type for e in events]
+        assert [e.payload["text"] for e in events if e.type == "answer_edit"] == ["draft"]
+
+        ws = await client.ws_connect("/ws?width=160&height=48", headers=origin)
+        screen = await _screen_until(ws, b"Task context")
+        assert b"(resumed)" in _ANSI.sub(b"", screen)  # no dialog: straight back in
+        await _screen_until(ws, b"draft", screen)
+        await ws.close()
+        async with asyncio.timeout(30):
+            while client.study_server.sessions:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.05)
+        assert find_unfinished(study.recordings) == [path]
+        types = [e.type for e in load(path).events]
+        assert verify(path).ok and types.count("resume") == 1 and "end" not in types
+    finally:
+        await client.close()
