@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import time
 from collections.abc import Callable, Iterable
@@ -57,12 +58,30 @@ class CrmtuiApp(App[None]):
         #: is a repaint sent over the network and costs a served session as much CPU as
         #: two keystrokes a second, with nobody typing.
         self.steady_cursor: bool | None = None
+        self._signals: list[tuple[Any, int]] = []
 
     def on_mount(self) -> None:
+        self._exit_on_hangup()
         if self.workspace is not None:
             self._workspace_ready(self.workspace)
         else:
             self.push_screen(LoadingScreen(self.config), self._workspace_ready)
+
+    def _exit_on_hangup(self) -> None:
+        """A closed terminal (SIGHUP) or a polite kill (SIGTERM) exits through unmount.
+
+        Python's default for both is to die on the spot, losing the answer typed in the
+        last second (the edit debounce) and the notes not yet saved; exiting normally lets
+        :meth:`on_unmount` save them and leave the attempt resumable.
+        """
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGHUP, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self.exit)
+                self._signals.append((loop, number))
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         steady = self.is_web if self.steady_cursor is None else self.steady_cursor
@@ -240,6 +259,10 @@ class CrmtuiApp(App[None]):
         await super().action_quit()
 
     def on_unmount(self) -> None:
+        for loop, number in self._signals:  # the loop may outlive the app (tests)
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(number)
+        self._signals.clear()
         if self.session is None:
             return
         if self._quit_asked:

@@ -246,6 +246,28 @@ async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
     assert types[-1] == "end" and verify(path).ok
 
 
+async def test_a_hangup_saves_the_typing_and_keeps_the_attempt(workspace, play_config, clock, wall):
+    import os
+    import signal
+
+    from crmtui.record.sessions import find_unfinished
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open_first(pilot)
+        await pilot.press("f4", *"late")  # still inside the edit debounce window
+        await pilot.pause(0.05)
+        # The terminal closes: SIGHUP exits the app normally instead of killing it.
+        assert signal.getsignal(signal.SIGHUP) not in (signal.SIG_DFL, signal.SIG_IGN, None)
+        os.kill(os.getpid(), signal.SIGHUP)
+        await pilot.pause(0.2)
+    assert signal.getsignal(signal.SIGHUP) in (signal.SIG_DFL, None)  # handler removed
+    path = _recording(play_config)
+    assert find_unfinished(play_config.recordings) == [path] and verify(path).ok
+    edits = [e.payload["text"] for e in load(path).events if e.type == "answer_edit"]
+    assert edits == ["late"]
+
+
 async def test_table_pages_without_duplicates(workspace, play_config, clock, wall):
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app.run_test(size=SIZE) as pilot:
