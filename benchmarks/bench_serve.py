@@ -341,7 +341,8 @@ def main() -> int:
     print(
         f"CPU while typing (server + apps): {result['cpu_s']:.1f} s over "
         f"{result['typing_s']:.1f} s, {result['cpu_s'] * 1000 / keys_total:.1f} ms per keystroke"
-        f" (server alone {result['server_cpu_s'] * 1000 / keys_total:.1f} ms; the machine has {os.cpu_count()} cores; load average now "
+        f" (server alone {result['server_cpu_s'] * 1000 / keys_total:.1f} ms;"
+        f" the machine has {os.cpu_count()} cores; load average now "
         f"{os.getloadavg()[0]:.1f})"
     )
     if pss:
