@@ -265,7 +265,8 @@ class CrmtuiApp(App[None]):
         self._signals.clear()
         if self.session is None:
             return
-        if self._quit_asked:
+        if self._quit_asked or self.session.submitted:
+            # Asked for, or nothing left to resume (the answer is in): the session ends.
             self.session.close("quit")
         else:
             # Not the annotator's choice (a dropped websocket makes textual-serve stop the

@@ -404,3 +404,22 @@ async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock
             assert answer.has_focus
             assert answer.cursor_blink is (steady is None)
             await pilot.press("ctrl+q")
+
+
+async def test_an_outside_exit_after_submitting_ends_the_session(
+    workspace, play_config, clock, wall
+):
+    from crmtui.record.sessions import find_unfinished
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        await pilot.press("f4", *"x", "ctrl+s")
+        await pilot.pause(0.05)
+        await pilot.press("y")
+        await _wait(pilot, lambda: screen.session.submitted)
+        app.exit()  # the tab closes after the answer is in: nothing is left to resume
+        await pilot.pause(0.05)
+    path = _recording(play_config)
+    assert find_unfinished(play_config.recordings) == []
+    assert [e.type for e in load(path).events][-2:] == ["submit", "end"]
