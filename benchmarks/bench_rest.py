@@ -50,10 +50,12 @@ note is written and the opening worker keeps the records (12.3 ms). Not the caus
 (in one process, the mix on 4 threads cost 9.3-13.5 ms of CPU per request against 9.7-11.4 ms
 on one, noise either way), the request log (one ``write`` per line, no lock across
 processes) and SQLite (one read-only connection per connection thread, opened once). The
-server's CPU per request still rises from about 10 to 13-15 ms with 8 clients on the loaded
-machine, with 2 and with 8 workers alike (with 2 clients on 2 workers it did not rise):
-preemption and cache effects of many processes sharing a saturated CPU, to be re-measured
-on a quiet one.
+server's CPU per request still rises from about 10 to 13-17 ms with 8 clients on the loaded
+machine, with 2 and with 8 workers alike (with 2 clients on 2 workers it did not rise), and
+its threads are preempted about 6-7 times per request instead of 3-4.6 (printed): cache
+refills after preemption when many processes share a saturated CPU, to be re-measured on a
+quiet one. Runs minutes apart gave medians of 1.00x, 1.22x and 1.85x (rounds 0.85-2.38x) at
+load average 10 to 29.
 
     .venv/bin/python benchmarks/bench_rest.py                 # full org, HTTPS
     .venv/bin/python benchmarks/bench_rest.py --http --repeat 7 --rounds 5
@@ -214,6 +216,19 @@ def _cpu_seconds(pids: list[int]) -> float | None:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def _preemptions(pids: list[int]) -> int:
+    """Involuntary context switches of every thread of ``pids`` so far (0 without /proc)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError):
+                    for line in Path(f"/proc/{pid}/task/{task}/status").read_text().splitlines():
+                        if line.startswith("nonvoluntary_ctxt_switches:"):
+                            total += int(line.split()[1])
+    return total
+
+
 class ClientPool:
     """``size`` client processes, connected and warmed up, that run timed phases."""
 
@@ -244,11 +259,13 @@ class ClientPool:
             pipe.send(seconds)
         time.sleep(0.5)  # every active client is waiting on the event
         server_before = _cpu_seconds(self._server_pids)
+        preempted_before = _preemptions(self._server_pids)
         began = time.perf_counter()
         self._go.set()
         results = [pipe.recv() for pipe in self._pipes[:clients]]
         wall = time.perf_counter() - began
         server_after = _cpu_seconds(self._server_pids)
+        preempted = _preemptions(self._server_pids) - preempted_before
         done = sum(r[0] for r in results)
         server_cpu = None
         if server_before is not None and server_after is not None:
@@ -258,6 +275,7 @@ class ClientPool:
             "client_ms": 1000 * sum(r[2] for r in results) / max(done, 1),
             "server_ms": None if server_cpu is None else 1000 * server_cpu / max(done, 1),
             "server_cores": None if server_cpu is None else server_cpu / wall,
+            "preempted": preempted / max(done, 1),
             "load": os.getloadavg()[0],
         }
 
@@ -314,7 +332,10 @@ def _autogroup() -> str:
 def _phase_line(clients: int, m: dict[str, float | None]) -> str:
     line = f"  {clients} client(s): {m['rps']:7.1f} req/s"
     if m["server_ms"] is not None:
-        line += f", server CPU {m['server_ms']:5.2f} ms/request on {m['server_cores']:.2f} cores"
+        line += (
+            f", server CPU {m['server_ms']:5.2f} ms/request on {m['server_cores']:.2f} cores, "
+            f"preempted {m['preempted']:.1f}x/request"
+        )
     return line + f", client CPU {m['client_ms']:.2f} ms/request (load {m['load']:.1f})"
 
 

@@ -71,6 +71,8 @@ class ConnectionBalance:
     def _add(self, delta: int) -> None:
         # Only this process writes its slot; the lock orders its own threads.
         with self._lock:
+            if self._table.closed:
+                return  # the server has stopped
             (value,) = struct.unpack_from("q", self._table, 8 * self.slot)
             struct.pack_into("q", self._table, 8 * self.slot, value + delta)
 

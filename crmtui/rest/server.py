@@ -227,9 +227,9 @@ class RestServer:
             shutil.rmtree(folder, ignore_errors=True)
         self._httpd.shutdown()
         self._httpd.server_close()
-        if self._httpd.balance is not None:
-            self._httpd.balance.close()
-            self._httpd.balance = None
+        # Not closed here: a connection thread may still be finishing and count itself out;
+        # the shared table goes with the last reference to it.
+        self._httpd.balance = None
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
