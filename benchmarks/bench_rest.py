@@ -11,13 +11,55 @@ connection, HTTPS with the local CA by default, ``--http`` for plain HTTP (SOQL 
 serve-rest itself adds) and ``requests`` (what simple-salesforce, and so upstream's harness,
 sees: it adds requests' own per-call cost, about 1 ms).
 
-Concurrency: the same query mix sent by 1 and by 8 client processes (``http.client``) for a
-fixed number of requests each; the speed-up is 8-client throughput over 1-client throughput,
-for the default worker count and for threads only (``--workers 1``). The machine's load
-average is printed beside the figures: on a shared, loaded machine both get worse.
+Concurrency, and what it can show on this machine. A pool of 8 client processes
+(``http.client``, one keep-alive connection each, as 8 agents running upstream's harness
+would hold) is started once; every client first sends the whole mix once (so each server
+worker's plan cache and each connection's SQLite connection are warm) and only then does the
+clock start. Phases of ``--seconds`` each, alternated for ``--rounds`` rounds (1 client,
+8 clients, 1, 8, ...: a shared machine's load drifts, and alternating lets both see the same
+drift): the active clients send the mix for that long and report how many answers they got
+and the CPU they used; the server's CPU comes from /proc (its process and its workers). The
+speed-up is the median over the rounds of 8-client over 1-client throughput.
+
+Ideal scaling here. One client is a chain: it sends, the server computes, it reads, so at most
+one core is busy (the client's own CPU is about 0.5 ms per request against 9-11 ms of server
+CPU for this mix, whose mean engine time is 8 ms: four of the 36 queries take 35-116 ms).
+Eight clients keep every server worker busy, so with two workers on two idle cores the best
+is 2x (a little more, since one client also waits for wake-ups that eight clients overlap).
+On a shared machine it is far less, and not because of the server: Linux's scheduler has
+autogroup on here (printed at the end), so each session (each engineer's shell job) shares
+the CPUs as one group, whatever its number of processes. Five engineers busy on 2 cores
+leave this whole benchmark (server, workers and clients) about 0.4-0.6 of a core, and two
+CPU-bound processes of ours got no more than one (measured every round: "2 CPU-bound
+processes of ours got X cores, one got Y"; X/Y was 0.91-1.17). So the ideal speed-up here
+is not 2x but the ceiling printed per round: the cores a busy group of ours can get, at the
+1-client CPU cost per request, over the 1-client throughput (about 1.1-1.4x at load 10);
+whatever 8 clients gain on top of 1 comes from overlapping the chain's wake-up waits, not
+from a second core. What the server controls is its CPU per request as clients are added;
+that and the cores it got are printed for both phases.
+
+What was wrong before, found by profiling at load average 7-9: (1) each client sent a fixed
+number of requests and the clock started before all had warmed up, so the cold plan caches of
+the second worker counted and the slowest connection set the time; (2) with two workers, the
+8 keep-alive connections split unevenly (one worker did twice the other's CPU, 7.2 s against
+3.6 s), because the first worker to wake takes each new connection and keeps it: now
+crmtui.rest.balance spreads them (4 and 4); (3) every query bigger than a page (the mix's
+71,000-row one) wrote all its records as JSON into the shared cursor folder, so the server
+used 24.5 ms of CPU per request with two workers against 14.1 ms with one: now only a small
+note is written and the opening worker keeps the records (12.3 ms). Not the cause: the GIL
+(in one process, the mix on 4 threads cost 9.3-13.5 ms of CPU per request against 9.7-11.4 ms
+on one, noise either way), the request log (one ``write`` per line, no lock across
+processes) and SQLite (one read-only connection per connection thread, opened once). The
+server's CPU per request still rises from about 10 to 13-17 ms with 8 clients on the loaded
+machine, with 2 and with 8 workers alike (with 2 clients on 2 workers it did not rise), and
+its threads are preempted about 6-7 times per request instead of 3-4.6 (printed): cache
+refills after preemption when many processes share a saturated CPU, to be re-measured on a
+quiet one. Runs minutes apart gave medians of 1.00x, 1.22x and 1.85x (rounds 0.85-2.38x) at
+load average 10 to 29.
 
     .venv/bin/python benchmarks/bench_rest.py                 # full org, HTTPS
-    .venv/bin/python benchmarks/bench_rest.py --http --repeat 7
+    .venv/bin/python benchmarks/bench_rest.py --http --repeat 7 --rounds 5
+    .venv/bin/python benchmarks/bench_rest.py --skip-overhead --threads-too   # also --workers 1
 
 Targets: overhead median < 3 ms; 8 clients >= 1.6x one client on 2 cores.
 """
@@ -80,6 +122,7 @@ class Server:
         args = (org_path, https, workers, today, theirs, self._stop)
         self._proc = ctx.Process(target=_serve, args=args)
         self._proc.start()
+        self.pid = self._proc.pid
         self.port, self.ca = mine.recv()
 
     def close(self) -> None:
@@ -118,29 +161,218 @@ def _requests_call(session: Any, base: str, text: str) -> None:
     session.get(base + _path(text), headers=HEADERS).content  # noqa: B018 - read the body
 
 
-def _client(port: int, ca: str | None, texts: list[str], count: int, start: Any) -> None:
+def _pool_client(
+    port: int, ca: str | None, texts: list[str], index: int, pipe: Any, go: Any
+) -> None:
+    """One client of the pool: connect, warm up, then run phases on the parent's command."""
+    import resource
+
     conn = _connection(port, ca)
-    _plain_call(conn, texts[0])  # connect (and handshake) before the clock starts
-    start.wait()
-    for i in range(count):
-        _plain_call(conn, texts[i % len(texts)])
+    for text in texts:  # warms the worker's plan cache and this connection's SQLite connection
+        _plain_call(conn, text)
+    pipe.send("ready")
+    while True:
+        command = pipe.recv()
+        if command is None:
+            break
+        seconds = command
+        go.wait()
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        began = time.perf_counter()
+        done, i = 0, index * 5  # each client starts at its own place in the mix
+        while time.perf_counter() - began < seconds:
+            _plain_call(conn, texts[i % len(texts)])
+            done, i = done + 1, i + 1
+        elapsed = time.perf_counter() - began
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+        pipe.send((done, elapsed, cpu))
+    conn.close()
 
 
-def throughput(port: int, ca: str | None, texts: list[str], clients: int, per: int) -> float:
-    """Requests per second with ``clients`` processes sending ``per`` requests each."""
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc); [] where /proc is not available."""
+    found = [pid]
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    for task in tasks:
+        with contextlib.suppress(OSError):
+            for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split():
+                found += _process_tree(int(child))
+    return found
+
+
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU of ``pids`` so far (None without /proc)."""
+    if not pids:
+        return None
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _preemptions(pids: list[int]) -> int:
+    """Involuntary context switches of every thread of ``pids`` so far (0 without /proc)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError):
+                    for line in Path(f"/proc/{pid}/task/{task}/status").read_text().splitlines():
+                        if line.startswith("nonvoluntary_ctxt_switches:"):
+                            total += int(line.split()[1])
+    return total
+
+
+class ClientPool:
+    """``size`` client processes, connected and warmed up, that run timed phases."""
+
+    def __init__(self, server: Server, texts: list[str], size: int) -> None:
+        ctx = mp.get_context("spawn")
+        self._ctx = ctx
+        self._pipes = []
+        self._procs = []
+        self._go = ctx.Event()
+        for index in range(size):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(
+                target=_pool_client,
+                args=(server.port, server.ca, texts, index, theirs, self._go),
+            )
+            proc.start()
+            self._pipes.append(mine)
+            self._procs.append(proc)
+        for pipe in self._pipes:
+            if pipe.recv() != "ready":
+                raise RuntimeError("a client failed to warm up")
+        self._server_pids = _process_tree(server.pid)
+
+    def phase(self, clients: int, seconds: float) -> dict[str, float | None]:
+        """Run ``clients`` of the pool for ``seconds``; throughput and CPU figures."""
+        self._go.clear()
+        for pipe in self._pipes[:clients]:
+            pipe.send(seconds)
+        time.sleep(0.5)  # every active client is waiting on the event
+        server_before = _cpu_seconds(self._server_pids)
+        preempted_before = _preemptions(self._server_pids)
+        began = time.perf_counter()
+        self._go.set()
+        results = [pipe.recv() for pipe in self._pipes[:clients]]
+        wall = time.perf_counter() - began
+        server_after = _cpu_seconds(self._server_pids)
+        preempted = _preemptions(self._server_pids) - preempted_before
+        done = sum(r[0] for r in results)
+        server_cpu = None
+        if server_before is not None and server_after is not None:
+            server_cpu = server_after - server_before
+        return {
+            "rps": sum(r[0] / r[1] for r in results),
+            "client_ms": 1000 * sum(r[2] for r in results) / max(done, 1),
+            "server_ms": None if server_cpu is None else 1000 * server_cpu / max(done, 1),
+            "server_cores": None if server_cpu is None else server_cpu / wall,
+            "preempted": preempted / max(done, 1),
+            "load": os.getloadavg()[0],
+        }
+
+    def close(self) -> None:
+        for pipe in self._pipes:
+            with contextlib.suppress(OSError):
+                pipe.send(None)
+        for proc in self._procs:
+            proc.join(timeout=30)
+
+
+def _spin(seconds: float, go: Any, out: Any) -> None:
+    """Burn CPU for ``seconds`` of wall time; report the CPU seconds obtained."""
+    import resource
+
+    go.wait()
+    end = time.perf_counter() + seconds
+    x = 0
+    while time.perf_counter() < end:
+        x += sum(range(2000))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out.put(usage.ru_utime + usage.ru_stime)
+
+
+def cores_obtained(processes: int, seconds: float) -> float:
+    """Cores that ``processes`` CPU-bound processes of ours get right now (CPU s / wall s).
+
+    They run in the benchmark's own session, as the server and the clients do, so Linux's
+    scheduler (with autogroup, every session shares as one group) treats them alike.
+    """
     ctx = mp.get_context("spawn")
-    start = ctx.Event()
-    procs = [
-        ctx.Process(target=_client, args=(port, ca, texts, per, start)) for _ in range(clients)
-    ]
+    go, out = ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=_spin, args=(seconds, go, out)) for _ in range(processes)]
     for proc in procs:
         proc.start()
-    time.sleep(3.0)  # let every client import and connect
+    time.sleep(1.0)  # imported and waiting (their start-up CPU is not counted: see _spin)
     began = time.perf_counter()
-    start.set()
+    go.set()
+    used = sum(out.get() for _ in procs)
+    wall = time.perf_counter() - began
     for proc in procs:
         proc.join()
-    return clients * per / (time.perf_counter() - began)
+    return used / wall
+
+
+def _autogroup() -> str:
+    try:
+        enabled = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return "unknown"
+    return "on" if enabled else "off"
+
+
+def _phase_line(clients: int, m: dict[str, float | None]) -> str:
+    line = f"  {clients} client(s): {m['rps']:7.1f} req/s"
+    if m["server_ms"] is not None:
+        line += (
+            f", server CPU {m['server_ms']:5.2f} ms/request on {m['server_cores']:.2f} cores, "
+            f"preempted {m['preempted']:.1f}x/request"
+        )
+    return line + f", client CPU {m['client_ms']:.2f} ms/request (load {m['load']:.1f})"
+
+
+def scaling(
+    server: Server, texts: list[str], workers: int, rounds: int, seconds: float
+) -> tuple[float, float]:
+    """Medians over ``rounds`` of 8-client over 1-client throughput (alternating phases) and
+    of the ceiling the machine set meanwhile (see the module's docstring)."""
+    pool = ClientPool(server, texts, 8)
+    ratios: list[float] = []
+    ceilings: list[float] = []
+    try:
+        for round_no in range(1, rounds + 1):
+            one = pool.phase(1, seconds)
+            eight = pool.phase(8, seconds)
+            ratios.append(eight["rps"] / one["rps"])
+            busy = min(workers, 8, os.cpu_count() or 1)
+            single, several = cores_obtained(1, seconds / 2), cores_obtained(busy, seconds / 2)
+            print(f"round {round_no}, {workers} worker process(es):")
+            print(_phase_line(1, one))
+            print(_phase_line(8, eight))
+            line = f"  speed-up {ratios[-1]:.2f}x"
+            if one["server_cores"] and eight["server_cores"] and one["server_ms"]:
+                line += (
+                    f"; the server got {eight['server_cores'] / one['server_cores']:.2f}x the CPU"
+                )
+                # The most 8 clients could reach: every core a busy group of ours can get, at
+                # the 1-client CPU cost per request, over what one client reached.
+                ceilings.append(several * 1000 / one["server_ms"] / one["rps"])
+                line += f"; ceiling {ceilings[-1]:.2f}x"
+            print(
+                f"{line} ({busy} CPU-bound processes of ours got {several:.2f} cores, "
+                f"one got {single:.2f})"
+            )
+    finally:
+        pool.close()
+    return statistics.median(ratios), statistics.median(ceilings) if ceilings else float("nan")
 
 
 def _load() -> str:
@@ -185,9 +417,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--http", action="store_true", help="plain HTTP instead of HTTPS")
-    parser.add_argument("--per-client", type=int, default=60)
+    parser.add_argument("--seconds", type=float, default=6.0, help="length of each phase")
+    parser.add_argument("--rounds", type=int, default=3, help="1-vs-8-client rounds")
     parser.add_argument(
         "--workers", type=int, default=None, help="server processes (default: serve-rest's)"
+    )
+    parser.add_argument(
+        "--skip-overhead", action="store_true", help="only the concurrency measurement"
+    )
+    parser.add_argument(
+        "--threads-too", action="store_true", help="also measure --workers 1 (threads only)"
     )
     args = parser.parse_args(argv)
     from crmtui.commands.serve_rest import default_workers
@@ -200,31 +439,31 @@ def main(argv: list[str] | None = None) -> int:
     texts = [q for _, q, _ in queries]
     scheme = "http" if args.http else "https"
     print(f"[{scheme}] before: {_load()}")
-    server = Server(str(org.path), not args.http, workers, today)
-    try:
-        plain, via_requests = overheads(org, server, queries, today, args.repeat)
+    plain = 0.0
+    scale: dict[int, float] = {}
+    ceiling: dict[int, float] = {}
+    for count in (workers, 1) if args.threads_too and workers > 1 else (workers,):
+        server = Server(str(org.path), not args.http, count, today)
+        try:
+            if count == workers and not args.skip_overhead:
+                plain, via_requests = overheads(org, server, queries, today, args.repeat)
+                print(
+                    f"\nserve-rest overhead over the engine, median over {len(queries)} queries "
+                    f"[{scheme}]: {plain:.2f} ms with a plain keep-alive client (target < "
+                    f"{OVERHEAD_TARGET_MS} ms); {via_requests:.2f} ms through requests "
+                    f"(simple-salesforce's client, its own cost included)\n"
+                )
+            scale[count], ceiling[count] = scaling(server, texts, count, args.rounds, args.seconds)
+        finally:
+            server.close()
         print(
-            f"\nserve-rest overhead over the engine, median over {len(queries)} queries "
-            f"[{scheme}]: {plain:.2f} ms with a plain keep-alive client (target < "
-            f"{OVERHEAD_TARGET_MS} ms); {via_requests:.2f} ms through requests "
-            f"(simple-salesforce's client, its own cost included)"
+            f"{count} worker process(es): 8 clients {scale[count]:.2f}x one client, median of "
+            f"{args.rounds} rounds (target >= {SCALE_TARGET}x); the machine's ceiling meanwhile "
+            f"{ceiling[count]:.2f}x (about 2x on two idle cores)\n"
         )
-        scale = {}
-        for count in (workers, 1) if workers > 1 else (1,):
-            if count != workers:
-                server.close()
-                server = Server(str(org.path), not args.http, count, today)
-            one = throughput(server.port, server.ca, texts, 1, args.per_client)
-            eight = throughput(server.port, server.ca, texts, 8, args.per_client)
-            scale[count] = eight / one
-            print(
-                f"{count} worker process(es): 1 client {one:.1f} req/s, 8 clients {eight:.1f} "
-                f"req/s: speed-up {eight / one:.2f}x (target >= {SCALE_TARGET}x)"
-            )
-    finally:
-        server.close()
+    print(f"scheduler autogroup: {_autogroup()} (on: each session shares the CPUs as one group)")
     print(f"[{scheme}] after: {_load()}")
-    ok = plain < OVERHEAD_TARGET_MS and scale[workers] >= SCALE_TARGET
+    ok = (args.skip_overhead or plain < OVERHEAD_TARGET_MS) and scale[workers] >= SCALE_TARGET
     return 0 if ok else 1
 
 

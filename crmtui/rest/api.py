@@ -236,6 +236,12 @@ class RestApi:
         if parsed is None or cursor is None:
             raise ApiError(400, INVALID_QUERY_LOCATOR, "invalid query locator")
         locator, offset = parsed
+        if cursor.records is None:  # opened by another worker process: run it again here
+            try:
+                cursor.records = execute_soql(self.org, cursor.text, today=self.today).records
+            except QueryError as exc:
+                raise from_query_error(exc, cursor.text) from None
+            self.cursors.keep(locator, cursor)
         end = offset + cursor.page_size
         records = cursor.records[offset:end]
         body: dict[str, Any] = {"totalSize": cursor.total, "done": end >= len(cursor.records)}

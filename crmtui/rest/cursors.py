@@ -36,18 +36,25 @@ class Cursor:
     """The records of one query still being paged.
 
     Attributes:
-        records: Every record of the result.
+        records: Every record of the result; None when this process does not hold them (a
+            :class:`SharedCursorStore` locator opened by another worker): the API then runs
+            ``text`` again, which gives the same records in the same order on a read-only org.
         total: The result's ``totalSize``.
         page_size: Records per page for this query.
-        text: The query text (for the request log).
+        text: The query text (for the request log, and to run it again).
         expires: Monotonic time after which the locator is invalid.
     """
 
-    records: list[dict[str, Any]]
+    records: list[dict[str, Any]] | None
     total: int
     page_size: int
     text: str
     expires: float
+
+
+def new_locator() -> str:
+    """A random query locator in Salesforce's shape (``01g`` + 15 characters)."""
+    return "01g" + "".join(secrets.choice(_ALPHABET) for _ in range(15))
 
 
 class CursorStore:
@@ -68,14 +75,18 @@ class CursorStore:
 
     def open(self, records: list[dict[str, Any]], total: int, page_size: int, text: str) -> str:
         """Keep ``records`` for paging and return a new locator (``01g`` + 15 characters)."""
-        locator = "01g" + "".join(secrets.choice(_ALPHABET) for _ in range(15))
-        cursor = Cursor(records, total, page_size, text, self._clock() + self.lifetime_s)
+        locator = new_locator()
+        self.keep(locator, Cursor(records, total, page_size, text, 0.0))
+        return locator
+
+    def keep(self, locator: str, cursor: Cursor) -> None:
+        """Hold ``cursor`` under ``locator`` in this process, expiring a lifetime from now."""
+        cursor.expires = self._clock() + self.lifetime_s
         with self._lock:
             self._expire()
             self._data[locator] = cursor
             while len(self._data) > self.capacity:
                 self._data.popitem(last=False)
-        return locator
 
     def get(self, locator: str) -> Cursor | None:
         """The cursor for ``locator``, or None when unknown or expired."""
@@ -94,12 +105,17 @@ class CursorStore:
 
 
 class SharedCursorStore(CursorStore):
-    """A :class:`CursorStore` kept in a folder, so every worker process sees every locator.
+    """A :class:`CursorStore` whose locators every worker process of a pre-forked server knows.
 
-    A pre-forked server answers a ``query_more`` on whichever worker accepted the connection;
-    the records are written once (JSON, one file per locator, written to a temporary name and
-    renamed so a reader never sees half a file) and read back by any worker. Expiry follows the
-    file's age; the oldest files beyond the capacity are removed.
+    The worker that runs a query keeps its records in memory, as :class:`CursorStore` does,
+    and writes a small note (query text, total, page size; no records) to the shared folder,
+    written to a temporary name and renamed so a reader never sees half a file. A
+    ``query_more`` nearly always reaches the same worker (clients keep their connection
+    alive); one that reaches another worker finds the note, and the API runs the query again
+    there (then that worker keeps the records too). Writing the records themselves cost more
+    than the query did: 71,000 order items took longer to serialise than to fetch, on every
+    query bigger than a page. Expiry follows the note's age; the oldest notes beyond the
+    capacity are removed.
     """
 
     def __init__(
@@ -110,33 +126,41 @@ class SharedCursorStore(CursorStore):
         folder.mkdir(parents=True, exist_ok=True)
 
     def open(self, records: list[dict[str, Any]], total: int, page_size: int, text: str) -> str:
-        """Write ``records`` to the folder and return a new locator."""
-        locator = "01g" + "".join(secrets.choice(_ALPHABET) for _ in range(15))
-        body = {"records": records, "total": total, "page_size": page_size, "text": text}
+        """Keep ``records`` here, note the locator in the folder and return it."""
+        locator = new_locator()
+        body = {"total": total, "page_size": page_size, "text": text}
         scratch = self.folder / f".{locator}.{os.getpid()}.tmp"
-        scratch.write_text(json.dumps(body, ensure_ascii=False, default=str), encoding="utf-8")
+        scratch.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
         os.replace(scratch, self.folder / f"{locator}.json")
-        self._expire()
+        self._expire_notes()
+        self.keep(locator, Cursor(records, total, page_size, text, 0.0))
         return locator
 
     def get(self, locator: str) -> Cursor | None:
-        """The cursor for ``locator`` (whichever worker opened it), or None."""
+        """The cursor for ``locator``: with its records when this worker holds them, else
+        without (``records`` None) when another worker opened it; None when unknown."""
         if not locator.isalnum():
             return None
         path = self.folder / f"{locator}.json"
         try:
             expires = path.stat().st_mtime + self.lifetime_s
-            if expires <= self._clock():
-                return None
+        except OSError:
+            return None  # never opened, expired, or pushed out by newer ones
+        if expires <= self._clock():
+            return None
+        held = super().get(locator)
+        if held is not None:
+            return held
+        try:
             body = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        return Cursor(body["records"], body["total"], body["page_size"], body["text"], expires)
+        return Cursor(None, body["total"], body["page_size"], body["text"], expires)
 
     def __len__(self) -> int:
         return len(list(self.folder.glob("*.json")))
 
-    def _expire(self) -> None:
+    def _expire_notes(self) -> None:
         now = self._clock()
         files = []
         for path in self.folder.glob("*.json"):

@@ -8,10 +8,12 @@ thread, not on the accepting one, so a slow client cannot hold the others up.
 Threads share one GIL, and the engine's Python work (parsing, shaping records) holds it, so on
 their own they cannot use a second core. With ``workers=N`` (POSIX) the server forks N-1 more
 processes after binding; all of them accept from the one listening socket (made non-blocking,
-so a process that loses the race for a connection goes back to waiting) and the kernel spreads
-connections over them. Workers share the request log (whole lines appended with ``O_APPEND``)
-and a folder of paging cursors (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies
-with the parent (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
+so a process that loses the race for a connection goes back to waiting), and a worker leaves a
+new connection to a less busy one (:mod:`crmtui.rest.balance`): keep-alive connections stay
+where they land, so an uneven split would leave a core idle. Workers share the request log
+(whole lines appended with ``O_APPEND``) and a folder of paging cursor notes
+(:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies with the parent
+(``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from crmtui.errors import ConfigError
 from crmtui.rest.api import Reply, RestApi
+from crmtui.rest.balance import ConnectionBalance
 from crmtui.rest.log import RequestLog, format_time
 
 
@@ -102,9 +105,34 @@ class _Server(ThreadingHTTPServer):
         self.api = api
         self.tls = tls
         self.request_log = request_log
+        self.balance: ConnectionBalance | None = None
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
         super().__init__(address, _Handler)
+
+    def get_request(self) -> tuple[Any, Any]:
+        if self.balance is not None and not self.balance.should_accept():
+            time.sleep(0.001)  # the socket stays readable: do not spin while another takes it
+            raise BlockingIOError  # socketserver's "nothing accepted this time"
+        return super().get_request()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if self.balance is None:
+            super().process_request(request, client_address)
+            return
+        self.balance.opened()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.balance.closed()  # the connection's thread never started
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            if self.balance is not None:
+                self.balance.closed()
 
     def finish_request(self, request: Any, client_address: Any) -> None:
         # Runs on the connection's thread: the TLS handshake happens here, not in accept().
@@ -177,9 +205,11 @@ class RestServer:
         # Every process waits on the same socket; the losers of a race must not block in
         # accept() (socketserver treats the BlockingIOError as "nothing to do").
         self._httpd.socket.setblocking(False)
-        for _ in range(self.workers - 1):
+        balance = self._httpd.balance = ConnectionBalance(self.workers)
+        for slot in range(1, self.workers):
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the child, measured by the benchmark
+                balance.become(slot)
                 _serve_as_worker(self._httpd)
             self._children.append(pid)
 
@@ -197,6 +227,9 @@ class RestServer:
             shutil.rmtree(folder, ignore_errors=True)
         self._httpd.shutdown()
         self._httpd.server_close()
+        # Not closed here: a connection thread may still be finishing and count itself out;
+        # the shared table goes with the last reference to it.
+        self._httpd.balance = None
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None

@@ -23,8 +23,18 @@ from crmtui.errors import ConfigError
 _PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;#]+)\s*(?:[;#].*)?$")
 
 #: Pins replaced because they cannot be installed together: name -> (requirement, reason).
+#: openai: litellm 1.67.2 needs >=1.68.2; left open, pip picks the newest release the other pins
+#: allow (2.2.0 on Python 3.11/3.12 under pydantic 2.8.2 and jiter 0.5.0; on 3.13+, where those
+#: pins become lower bounds, the newest of all, a 3.x by late 2026). Checked with 2.2.0: upstream
+#: imports ``OpenAI`` (unused) and calls ``litellm.completion`` (text and native tool calls),
+#: which work; openai minor releases have broken litellm's imports of openai's types before
+#: (openai 1.100, litellm 1.75.8), so the range stops below the next major: a 3.x passed the
+#: same smoke check here but is not what litellm 1.67.2 was released against.
 CONFLICTS: dict[str, tuple[str, str]] = {
-    "openai": ("openai>=1.68.2", "litellm==1.67.2 requires openai>=1.68.2"),
+    "openai": (
+        "openai>=1.68.2,<3",
+        "litellm==1.67.2 requires openai>=1.68.2; kept below 3 (2.x checked with litellm 1.67.2)",
+    ),
 }
 #: Packages upstream imports but does not list: requirement -> reason.
 ADDITIONS: dict[str, str] = {

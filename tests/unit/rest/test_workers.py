@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ import pytest
 import requests
 
 from crmtui.org import Org
-from crmtui.rest import RequestLog, SharedCursorStore, read_log, serve
+from crmtui.query import execute_soql
+from crmtui.rest import RequestLog, RestApi, SharedCursorStore, read_log, serve
 from crmtui.rest.cursors import split_locator
 
 SESSION_ID = "00DTEST000000001!test-session"
@@ -20,12 +22,36 @@ BASE = "/services/data/v59.0"
 
 def test_shared_cursors_are_seen_by_another_store_on_the_folder(tmp_path: Path) -> None:
     opener, reader = SharedCursorStore(tmp_path), SharedCursorStore(tmp_path)
-    locator = opener.open([{"Id": "500A"}, {"Id": "500B"}], 2, 200, "SELECT Id FROM Case")
-    cursor = reader.get(locator)
-    assert cursor is not None and cursor.records[1] == {"Id": "500B"}
-    assert (cursor.total, cursor.page_size, cursor.text) == (2, 200, "SELECT Id FROM Case")
+    records = [{"Id": f"500{i:012d}", "Subject": "x" * 200} for i in range(500)]
+    locator = opener.open(records, 500, 200, "SELECT Id FROM Case")
+    held = opener.get(locator)
+    assert held is not None and held.records is records  # the opener keeps them in memory
+    cursor = reader.get(locator)  # another worker: the note only, the API runs the query again
+    assert cursor is not None and cursor.records is None
+    assert (cursor.total, cursor.page_size, cursor.text) == (500, 200, "SELECT Id FROM Case")
+    assert (tmp_path / f"{locator}.json").stat().st_size < 200  # no records written
     assert reader.get("01gnotthere0000000") is None and reader.get("../x") is None
     assert not list(tmp_path.glob(".*.tmp"))  # written under a scratch name, then renamed
+
+
+def test_query_more_on_another_worker_runs_the_query_again(small_org: Org, tmp_path: Path) -> None:
+    first_worker = RestApi(small_org, SESSION_ID, cursors=SharedCursorStore(tmp_path))
+    other_worker = RestApi(small_org, SESSION_ID, cursors=SharedCursorStore(tmp_path))
+    text = "SELECT Id, Quantity FROM OrderItem ORDER BY Id"
+    headers = {**AUTH, "Sforce-Query-Options": "batchSize=200"}
+    reply = first_worker.handle("GET", f"{BASE}/query/", {"q": text}, headers)
+    records, next_url, turn = list(reply.body["records"]), reply.body["nextRecordsUrl"], 0
+    while next_url:  # alternate workers page by page
+        worker = (other_worker, first_worker)[turn % 2]
+        page = worker.handle("GET", next_url, {}, AUTH)
+        assert page.status == 200 and page.query == text
+        records += page.body["records"]
+        next_url, turn = page.body.get("nextRecordsUrl"), turn + 1
+    expected = first_worker.handle("GET", f"{BASE}/query/", {"q": text}, AUTH).body["records"]
+    assert turn >= 2 and records == expected == execute_soql(small_org, text).records
+    locator = reply.body["nextRecordsUrl"].rsplit("/", 1)[1].split("-")[0]
+    kept = other_worker.cursors.get(locator)
+    assert kept is not None and kept.records is not None  # the other worker now holds them
 
 
 def test_shared_cursors_expire_and_keep_a_bounded_number(tmp_path: Path) -> None:
@@ -82,3 +108,25 @@ def test_two_workers_serve_pages_and_log_every_request(small_org: Org, tmp_path:
     assert len(entries) == pages + 10 and all(e["status"] == 200 for e in entries)
     assert not folder.exists()  # the cursor folder goes with the server
     assert server._children == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="needs fork")
+def test_keep_alive_connections_are_spread_over_the_workers(
+    small_org: Org, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long grace so that even on a loaded machine the idle worker takes its turn in time.
+    monkeypatch.setattr("crmtui.rest.balance.GRACE_S", 5.0)
+    server, _ = serve(small_org, https=False, session_id=SESSION_ID, workers=2)
+    conns = []
+    try:
+        for _ in range(4):  # one after the other, as agents connecting over a minute would
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn.request("GET", f"{BASE}/query/?q=SELECT+COUNT()+FROM+Case", headers=AUTH)
+            assert conn.getresponse().read()
+            conns.append(conn)
+        counts = server._httpd.balance.counts()
+    finally:
+        for conn in conns:
+            conn.close()
+        server.stop()
+    assert counts == [2, 2]

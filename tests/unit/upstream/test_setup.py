@@ -14,12 +14,20 @@ REQUIREMENTS = "openai==1.51.2\nlitellm==1.67.2\nnumpy==2.0.1\nrequests==2.32.3\
 
 def test_conflicting_openai_pin_is_relaxed_and_datasets_added() -> None:
     plan = plan_requirements(REQUIREMENTS, (3, 11))
-    assert plan.relaxed == [
-        ("openai==1.51.2", "openai>=1.68.2", "litellm==1.67.2 requires openai>=1.68.2")
-    ]
+    assert [(pin, new) for pin, new, _ in plan.relaxed] == [("openai==1.51.2", "openai>=1.68.2,<3")]
+    assert "litellm==1.67.2 requires openai>=1.68.2" in plan.relaxed[0][2]
     assert [r for r, _ in plan.added] == ["datasets"]
     assert "numpy==2.0.1" in plan.requirements and "litellm==1.67.2" in plan.requirements
     assert plan.requirements[-1] == "litellm!=1.82.7,!=1.82.8"
+
+
+def test_openai_range_admits_the_checked_2x_but_not_the_next_major() -> None:
+    from packaging.specifiers import SpecifierSet
+
+    (openai,) = [r for r in plan_requirements(REQUIREMENTS, (3, 13)).requirements if "openai" in r]
+    allowed = SpecifierSet(openai.removeprefix("openai"))
+    assert "2.2.0" in allowed and "1.68.2" in allowed
+    assert "1.51.2" not in allowed and "3.0.0" not in allowed
 
 
 def test_newer_python_relaxes_pins_without_wheels() -> None:
@@ -35,7 +43,7 @@ def test_compromised_litellm_is_never_installed() -> None:
 def test_dry_run_says_what_it_relaxes(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["upstream", "setup", str(shared_dir / "upstream-harness"), "--dry-run"])
     out = capsys.readouterr().out
-    assert "Relaxed: openai==1.51.2 -> openai>=1.68.2" in out
+    assert "Relaxed: openai==1.51.2 -> openai>=1.68.2,<3" in out
     assert "Added:   datasets" in out and "Would create" in out
 
 
