@@ -1,0 +1,47 @@
+"""Pilot tests for steps a person could not do (or did wrong) while solving tasks in the TUI.
+
+Each was found by solving sample instances by hand (see the per-task-type tests in
+``test_workbench_solves.py``); each test follows the keys a person pressed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crmtui.config import PlayConfig
+from crmtui.factory import build_play_app
+from tests.ui.annotator import Annotator
+
+SIZE = (120, 36)
+
+
+def _config(tmp_path: Path, idx: int | None = None) -> PlayConfig:
+    return PlayConfig(annotator="tester", recordings=tmp_path / "recordings", fsync=False, idx=idx)
+
+
+async def test_a_record_opened_from_a_table_starts_at_its_first_field(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """A new record opens on its Id, not on the row the last record's cursor was on.
+
+    Seen while solving a policy question: the transcript's ``Body`` (row 2) was read, then an
+    article opened from the Knowledge table, and ``y`` copied its ``Summary`` (row 2) instead
+    of its Id: the record panel is hidden while a table shows, so it kept the old cursor.
+    """
+    idx = next(iter(workspace.tasks)).idx
+    app = build_play_app(_config(tmp_path, idx), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        await a.open_object("LiveChatTranscript")
+        await a.open_record_row(0)
+        panel = a.play.query_one("#record-panel")
+        await a.press("down", "down")
+        assert panel.cursor_row == 2
+        await a.open_object("Knowledge__kav")
+        await a.open_record_row(0)
+        assert panel.cursor_row == 0
+        await a.press("y")
+        copied = a.play.session.scratch.register
+        assert (copied.text, copied.ref.field) == (panel.detail.record_id, "Id")
