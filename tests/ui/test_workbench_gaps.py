@@ -45,3 +45,24 @@ async def test_a_record_opened_from_a_table_starts_at_its_first_field(
         await a.press("y")
         copied = a.play.session.scratch.register
         assert (copied.text, copied.ref.field) == (panel.detail.record_id, "Id")
+
+
+async def test_the_viewer_and_compute_keys_stay_readable_at_80x24(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """The key hints of the viewer and the compute tool wrap at 80 columns, ending in Esc."""
+    idx = next(iter(workspace.tasks)).idx
+    app = build_play_app(_config(tmp_path, idx), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        await a.open_object("Knowledge__kav")
+        viewer = await a.view_value()
+        hint = viewer.query_one("#viewer-hint")
+        assert str(hint.render()).endswith("Esc close")
+        assert hint.size.width * hint.size.height >= len(str(hint.render()))
+        await a.close_dialog()
+        await a.press("ctrl+l")
+        await a.until(lambda: app.screen.query("#compute-hint"))
+        hint = app.screen.query_one("#compute-hint")
+        assert hint.size.width * hint.size.height >= len(str(hint.render()))
