@@ -66,3 +66,33 @@ async def test_the_viewer_and_compute_keys_stay_readable_at_80x24(
         await a.until(lambda: app.screen.query("#compute-hint"))
         hint = app.screen.query_one("#compute-hint")
         assert hint.size.width * hint.size.height >= len(str(hint.render()))
+
+
+async def test_the_id_a_task_context_names_is_copied_with_y_and_recorded(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """``y`` on the task context copies its Id (it had to be retyped: 18 characters by hand);
+    Ctrl+V pastes it into the filter dialog, Ctrl+T into the answer box; the copy is recorded."""
+    from crmtui.play.cells import context_ids
+    from crmtui.record.verify import load
+
+    instance = next(i for i in workspace.tasks if context_ids(i.metadata.required))
+    wanted = context_ids(instance.metadata.required)[0]
+    app = build_play_app(
+        _config(tmp_path, instance.idx), workspace=workspace, clock=clock, wall=wall
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        assert await a.copy_context_id() == wanted
+        prefix = wanted[:3]
+        obj = next(o.name for o in workspace.org.schema if o.key_prefix == prefix)
+        await a.open_object(obj)
+        await a.filter_table("Id")  # Ctrl+V in the dialog's value box
+        table = a.play.query_one("#records-table")
+        assert table.ids == [wanted]
+        await a.answer_with_register()
+        assert a.play.query_one("#answer-input").value == wanted
+        path = a.play.session.path
+    copies = [e for e in load(path).events if e.type == "copy"]
+    assert [(c.payload["source"], c.payload["value"]) for c in copies] == [("context", wanted)]

@@ -44,6 +44,19 @@ def _pick(workspace: Any, solutions: dict[str, Any], solver: str) -> tuple[Any, 
     pytest.skip(f"the sample has no single-answer {solver} instance")
 
 
+async def _copy_from_context(a: Annotator, instance: Any, label: str) -> None:
+    """Copy the Id the task context gives for ``label`` (``y`` on the context, again for the
+    next Id when it names several)."""
+    wanted = _context_id(instance, label)
+    copied = await a.copy_context_id()
+    for _ in range(4):
+        if copied == wanted:
+            return
+        await a.press("y")
+        copied = a.play.session.scratch.register.text
+    raise AssertionError(f"y on the task context never copied {wanted}")
+
+
 def _context_id(instance: Any, label: str) -> str:
     """An Id the task context gives, as a person reads it (``- Case Id ...: 500...``)."""
     match = re.search(
@@ -258,13 +271,13 @@ async def _product_in_order(a: Annotator, candidates: set[str]) -> bool:
 
 
 async def _named_entity(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
-    contact = _context_id(inst, "Contact Id")
     day = entry["params"]["purchase_date"][:10]
     # The products the customer's words could mean (what a product search finds): which of
     # them was bought that day is what the annotator finds out, not the gold answer.
     candidates = set(entry["params"]["product_ids"])
+    await _copy_from_context(a, inst, "Contact Id")
     await a.open_object("Contact")
-    await a.filter_table("Id", contact)
+    await a.filter_table("Id")  # Ctrl+V: the Id copied from the context
     await a.open_record_row(0)
     panel = a.play.query_one("#record-panel")
     account_row = next(i for i, link in enumerate(panel._links) if link and link[0] == "AccountId")
@@ -306,9 +319,9 @@ async def _named_entity(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
 
 
 async def _policy_violation(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
-    case_id = _context_id(inst, "Case Id")
+    await _copy_from_context(a, inst, "Case Id")
     await a.open_object("Case")
-    await a.filter_table("Id", case_id)
+    await a.filter_table("Id")  # Ctrl+V: the Id copied from the context
     await a.open_record_row(0)
     panel = a.play.query_one("#record-panel")
     chats = next(rel for rel in panel.detail.related if rel.name == "LiveChatTranscripts")
@@ -386,5 +399,7 @@ async def test_an_annotator_solves_it_inside_the_tui(
     if code in ("PVI", "KQA"):
         assert "view_value" in kinds
     if code in ("PVI", "NED", "HTU", "BRI"):
-        copy = next(e for e in _events(path) if e.type == "copy")
-        assert copy.payload["value"] == instance.answer  # where the answer came from
+        copies = [e for e in _events(path) if e.type == "copy"]
+        assert copies[-1].payload["value"] == instance.answer  # where the answer came from
+    if code in ("PVI", "NED"):  # the Id to start from was copied from the task context
+        assert copies[0].payload["source"] == "context"
