@@ -324,7 +324,7 @@ class ReplayScreen(Screen[None]):
             text.append(f"#{computed.seq} {computed.summary}", style="bold")
             text.append(f"\n{'over':<9}", style="dim")
             query = " ".join(computed.query.split())
-            # The recording keeps it whole.
+            # Cut for the note only: the recording keeps the query whole.
             short = query if len(query) <= 160 else query[:159] + "…"
             text.append(f"{computed.input_rows:,} rows of: {short}")
         self.query_one("#replay-scratch-note", Static).update(text)
