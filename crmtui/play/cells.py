@@ -9,6 +9,7 @@ the clipboard receives and the recorder stores.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,11 @@ from crmtui.record.events import VALUE_SOURCES
 
 #: Where a value can be opened or copied from.
 SOURCES = VALUE_SOURCES
+
+# A Salesforce Id: 15 or 18 letters and digits, with at least one digit (no plain word is one).
+_ID_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{15}(?:[A-Za-z0-9]{3})?(?![A-Za-z0-9])"
+)
 
 
 @dataclass(frozen=True)
@@ -69,3 +75,9 @@ def row_view_text(columns: Sequence[str], values: Sequence[Any]) -> str:
         text = value_text(value)
         blocks.append(f"{name}:\n{text}" if "\n" in text else f"{name}: {text}")
     return "\n".join(blocks)
+
+
+def context_ids(text: str) -> list[str]:
+    """The record Ids a task context names (``Case Id to be considered is: 500...``), in order,
+    each once: what an annotator copies from the context instead of retyping 18 characters."""
+    return list(dict.fromkeys(_ID_RE.findall(text or "")))

@@ -43,7 +43,17 @@ NOTE_EDIT = "note_edit"
 #: Scratch steps: reading a value whole, copying, computing, writing notes.
 SCRATCH_TYPES = frozenset({VIEW_VALUE, COPY, COMPUTE, NOTE_EDIT})
 #: Where a viewed or copied value was on screen (see crmtui.play.cells.SOURCES).
-VALUE_SOURCES = ("table", "record", "related", "console", "compute", "viewer", "notes")
+#: ``context``: an Id copied from the task context (the instance's metadata).
+VALUE_SOURCES = (
+    "table",
+    "record",
+    "related",
+    "console",
+    "compute",
+    "viewer",
+    "notes",
+    "context",
+)
 #: A ``copy`` event keeps at most this many characters of the value (``length`` is whole).
 COPY_VALUE_LIMIT = 2000
 #: A ``compute`` event keeps at most this many result rows (``groups`` counts them all).

@@ -96,8 +96,13 @@ class Annotator:
             )
         )
 
-    async def filter_table(self, field: str, value: str) -> None:
-        """``f``, choose ``field`` in the dialog, type ``value``, Enter."""
+    async def filter_table(self, field: str, value: str | None = None) -> None:
+        """``f``, choose ``field`` in the dialog, paste ``value``, Enter.
+
+        Pasted (a terminal's paste of text selected on screen): typing 18 characters of an
+        Id redraws the dialog 18 times and tests nothing more. Without ``value``: Ctrl+V,
+        which pastes what was copied last (``y``).
+        """
         table = self.play.query_one("#records-table")
         before = table.total
         await self.press("f")
@@ -109,7 +114,10 @@ class Annotator:
             await self.choose(field_select, field)
             await self.press("tab", "tab")
         await self.until(lambda: isinstance(self.app.focused, Input))
-        await self.type(value)
+        if value is None:
+            await self.press("ctrl+v")
+        else:
+            await self.paste(value)
         await self.press("enter")
         browser = self.play.query_one("#record-browser")
         await self.until(
@@ -184,6 +192,14 @@ class Annotator:
         await self.press("enter")
         await self.until(lambda: panel.detail is not None and panel.detail.record_id != start)
         return await self.shown_record()
+
+    async def copy_context_id(self) -> str:
+        """Click the task context, press ``y``; returns the Id the notice says was copied."""
+        await self.pilot.click("#metadata-panel")
+        await self.press("y")
+        register = self.play.session.scratch.register
+        assert register is not None and register.ref.source == "context"
+        return register.text
 
     # -- console ---------------------------------------------------------------------------
 

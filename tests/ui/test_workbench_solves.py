@@ -44,6 +44,19 @@ def _pick(workspace: Any, solutions: dict[str, Any], solver: str) -> tuple[Any, 
     pytest.skip(f"the sample has no single-answer {solver} instance")
 
 
+async def _copy_from_context(a: Annotator, instance: Any, label: str) -> None:
+    """Copy the Id the task context gives for ``label`` (``y`` on the context, again for the
+    next Id when it names several)."""
+    wanted = _context_id(instance, label)
+    copied = await a.copy_context_id()
+    for _ in range(4):
+        if copied == wanted:
+            return
+        await a.press("y")
+        copied = a.play.session.scratch.register.text
+    raise AssertionError(f"y on the task context never copied {wanted}")
+
+
 def _context_id(instance: Any, label: str) -> str:
     """An Id the task context gives, as a person reads it (``- Case Id ...: 500...``)."""
     match = re.search(
@@ -240,15 +253,15 @@ async def _monthly_trend(a: Annotator, inst: Any, entry: dict[str, Any]) -> None
     await a.answer_by_typing(MONTH_NAMES[int(top[0]) - 1])
 
 
-async def _product_in_order(a: Annotator, product_id: str) -> bool:
-    """In an Order's record view: open its items one by one; copy the product's Id if found."""
+async def _product_in_order(a: Annotator, candidates: set[str]) -> bool:
+    """In an Order's record view: open its items one by one; copy a candidate product's Id."""
     panel = a.play.query_one("#record-panel")
     items = next(rel for rel in panel.detail.related if rel.name == "OrderItems")
     for item_id in items.ids:
         row = next(i for i, link in enumerate(panel._links) if link and link[2] == item_id)
         panel = await a.follow_panel_row(row)
         fields = [f.name for f in panel.detail.fields]
-        if panel.detail.fields[fields.index("Product2Id")].value == product_id:
+        if panel.detail.fields[fields.index("Product2Id")].value in candidates:
             await a.cursor_to_row(panel, fields.index("Product2Id"))
             await a.press("y")
             return True
@@ -258,10 +271,13 @@ async def _product_in_order(a: Annotator, product_id: str) -> bool:
 
 
 async def _named_entity(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
-    contact = _context_id(inst, "Contact Id")
     day = entry["params"]["purchase_date"][:10]
+    # The products the customer's words could mean (what a product search finds): which of
+    # them was bought that day is what the annotator finds out, not the gold answer.
+    candidates = set(entry["params"]["product_ids"])
+    await _copy_from_context(a, inst, "Contact Id")
     await a.open_object("Contact")
-    await a.filter_table("Id", contact)
+    await a.filter_table("Id")  # Ctrl+V: the Id copied from the context
     await a.open_record_row(0)
     panel = a.play.query_one("#record-panel")
     account_row = next(i for i, link in enumerate(panel._links) if link and link[0] == "AccountId")
@@ -272,7 +288,7 @@ async def _named_entity(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
     for order_id in on_day:
         row = next(i for i, link in enumerate(panel._links) if link and link[2] == order_id)
         await a.follow_panel_row(row)
-        if await _product_in_order(a, inst.answer):
+        if await _product_in_order(a, candidates):
             await a.answer_with_register()
             return
         await a.press("left_square_bracket")
@@ -294,18 +310,18 @@ async def _named_entity(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
         date_at = table.raw_columns.index("EffectiveDate")
         for row in [i for i, r in enumerate(table.raw_rows) if r[date_at] == day]:
             await a.open_record_row(row)
-            if await _product_in_order(a, inst.answer):
+            if await _product_in_order(a, candidates):
                 await a.answer_with_register()
                 return
             await a.press("left_square_bracket")
             await a.until(lambda: browser.current.kind == "table" and table.row_count > 0)
-    raise AssertionError(f"no item of a {day} order is the product {inst.answer}")
+    raise AssertionError(f"no item of a {day} order is one of the products {candidates}")
 
 
 async def _policy_violation(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
-    case_id = _context_id(inst, "Case Id")
+    await _copy_from_context(a, inst, "Case Id")
     await a.open_object("Case")
-    await a.filter_table("Id", case_id)
+    await a.filter_table("Id")  # Ctrl+V: the Id copied from the context
     await a.open_record_row(0)
     panel = a.play.query_one("#record-panel")
     chats = next(rel for rel in panel.detail.related if rel.name == "LiveChatTranscripts")
@@ -326,7 +342,9 @@ async def _policy_violation(a: Annotator, inst: Any, entry: dict[str, Any]) -> N
     assert viewer.view.matches and viewer.view.current == 0
     assert "of" in str(viewer.query_one("#viewer-matches").render())
     await a.close_dialog()
-    # The policy the agent broke: copy the article's Id from the knowledge table.
+    # Which policy the agent broke is the annotator's judgment (read the transcript, then the
+    # articles): the script takes that decision from the gold answer, and the Id itself comes
+    # from the knowledge table by copy and insert, never typed.
     await a.open_object("Knowledge__kav")
     table = a.play.query_one("#records-table")
     await a.copy_cell(table, table.ids.index(inst.answer), 0)
@@ -345,9 +363,13 @@ async def _knowledge_qa(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
     await a.press("slash")
     await a.paste(str(inst.answer))  # the words the annotator means to answer with
     assert viewer.view.matches, "the answer is not in the article as the viewer shows it"
+    # Answer with the words as the viewer shows them (the highlighted match), typed.
+    await a.press("enter")
+    start = viewer.view.matches[viewer.view.current]
+    shown = viewer.view.text[start : start + viewer.view.match_length]
     await a.close_dialog()
     await a.press("f4")
-    await a.paste(str(inst.answer))
+    await a.paste(shown)
 
 
 SCRIPTS: dict[str, tuple[str, Script]] = {
@@ -377,5 +399,7 @@ async def test_an_annotator_solves_it_inside_the_tui(
     if code in ("PVI", "KQA"):
         assert "view_value" in kinds
     if code in ("PVI", "NED", "HTU", "BRI"):
-        copy = next(e for e in _events(path) if e.type == "copy")
-        assert copy.payload["value"] == instance.answer  # where the answer came from
+        copies = [e for e in _events(path) if e.type == "copy"]
+        assert copies[-1].payload["value"] == instance.answer  # where the answer came from
+    if code in ("PVI", "NED"):  # the Id to start from was copied from the task context
+        assert copies[0].payload["source"] == "context"

@@ -7,11 +7,14 @@ from typing import Any
 from rich.console import Group
 from rich.markdown import Markdown
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from crmtui.data.schema import Schema
+from crmtui.play.cells import ValueRef, context_ids
+from crmtui.ui.widgets.cell_table import CellTable
 
 
 def schema_text(schema: Schema) -> Text:
@@ -35,11 +38,20 @@ def schema_text(schema: Schema) -> Text:
 
 
 class MetadataPanel(VerticalScroll):
-    """System metadata: task context, today's date, optional domain details and the schema."""
+    """System metadata: task context, today's date, optional domain details and the schema.
+
+    ``y`` copies the Id the task context names (the case, contact ... to work on); with
+    several, each ``y`` copies the next one.
+    """
+
+    BINDINGS = [Binding("y", "copy_context_id", "Copy Id")]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "System metadata"
+        #: The Ids in the task context, in order; ``_next_id`` is the one ``y`` copies next.
+        self.context_ids: list[str] = []
+        self._next_id = 0
 
     def compose(self) -> Any:
         yield Static(id="metadata-text")
@@ -53,6 +65,8 @@ class MetadataPanel(VerticalScroll):
         aided: bool,
     ) -> None:
         """Render the context for one instance."""
+        self.context_ids = context_ids(required)
+        self._next_id = 0
         parts: list[Any] = [Text("Task context", style="bold reverse"), Markdown(required or "-")]
         if today and "today's date" not in (required or "").lower():
             parts.append(Text(f"Today's date: {today}", style="bold yellow"))
@@ -63,6 +77,16 @@ class MetadataPanel(VerticalScroll):
             ]
         parts += [Text("\nSchema", style="bold reverse"), schema_text(schema)]
         self.query_one("#metadata-text", Static).update(Group(*parts))
+
+    def action_copy_context_id(self) -> None:
+        """Copy the task context's (next) Id, like ``y`` on a table cell."""
+        if not self.context_ids:
+            self.notify("The task context names no record Id", severity="warning")
+            return
+        record_id = self.context_ids[self._next_id % len(self.context_ids)]
+        self._next_id += 1
+        ref = ValueRef("context")
+        self.post_message(CellTable.CopyWanted(ref, record_id, "value"))
 
 
 class QueryPanel(VerticalScroll):

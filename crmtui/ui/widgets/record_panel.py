@@ -105,6 +105,9 @@ class RecordPanel(CellTable):
         # Rows that stand for a whole related list ("… N more"), by row index.
         self._more: dict[int, RelatedList] = {}
         self._shown_width = 0
+        # The record the table's rows show now: ``detail`` can be newer while the panel is
+        # hidden (no size yet), and the cursor is kept only for a re-render of the same record.
+        self._shown_id: str | None = None
 
     def _value_width(self) -> int:
         # Both columns carry one cell of padding on each side. Room for a scrollbar is always
@@ -114,12 +117,13 @@ class RecordPanel(CellTable):
 
     def show(self, detail: RecordDetail) -> None:
         """Render ``detail`` (once the panel has a size: values wrap to its width)."""
-        same = self.detail is not None and self.detail.record_id == detail.record_id
+        same = self._shown_id == detail.record_id
         cursor = self.cursor_row if same and self.row_count else 0
         self.detail = detail
         if not self.size.width:
             self._shown_width = 0  # on_resize renders it
             return
+        self._shown_id = detail.record_id
         self.clear(columns=True)
         value_width = self._value_width()
         self._shown_width = value_width
