@@ -20,6 +20,7 @@ from typing import Any
 
 from crmtui.errors import CrmtuiError
 from crmtui.record.format import FORMAT_NAME, slugify
+from crmtui.secrets import scrub
 
 __all__ = [
     "RERUN_MESSAGES",
@@ -219,7 +220,7 @@ class ResultsFile:
         self.entries[key] = dict(entry)
         # Serialised once here: rewriting the whole file after every instance then costs one
         # join and one write instead of re-encoding every transcript each time.
-        text = json.dumps(self.entries[key], indent=2, ensure_ascii=False, default=str)
+        text = scrub(json.dumps(self.entries[key], indent=2, ensure_ascii=False, default=str))
         self._texts[key] = "\n".join("  " + line for line in text.split("\n"))
 
     def ordered(self) -> list[dict[str, Any]]:

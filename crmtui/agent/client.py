@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from crmtui.agent.replies import ModelError, ModelReply, ToolCall, parse_tool_call
+from crmtui.secrets import scrub as scrub_secrets  # the one scrubber every writer uses
 
 #: Set to "1" to let litellm fetch its price map and tokenizers from the network.
 ONLINE_ENV = "CRMTUI_LITELLM_ONLINE"
@@ -28,7 +28,6 @@ ONLINE_ENV = "CRMTUI_LITELLM_ONLINE"
 _SINGLE_MESSAGE_MARKERS = ("o3-mini", "deepseek-r1", "gemini-2.5-flash")
 _REASONING_MARKERS = ("o3-mini", "deepseek-r1", "gemini-2.5")
 
-_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{3,}|AIza[0-9A-Za-z_\-]{10,}|gsk_[A-Za-z0-9]{8,})")
 _RETRY_CAP_S = 60.0
 _MAX_ERROR_CHARS = 300
 
@@ -87,18 +86,6 @@ def load_litellm(online: bool | None = None) -> ModuleType:
             litellm.suppress_debug_info = True
             _litellm_module = litellm
         return _litellm_module
-
-
-def scrub_secrets(text: str, extra: Sequence[str] = ()) -> str:
-    """Replace API keys (known values from the environment and key-shaped tokens) by ``***``."""
-    secrets = [s for s in extra if s]
-    for name, value in os.environ.items():
-        upper = name.upper()
-        if value and len(value) >= 8 and ("KEY" in upper or "TOKEN" in upper or "SECRET" in upper):
-            secrets.append(value)
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return _KEY_PATTERN.sub("***", text)
 
 
 def _one_line(text: str) -> str:
