@@ -11,7 +11,6 @@ ever opened read-only.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -23,8 +22,6 @@ from crmtui.data.schema import Field, Schema, SObject, builtin_schema, infer_fie
 from crmtui.errors import ConfigError, CrmtuiError, OrgError
 from crmtui.org.digest import data_tables, quote_ident, table_columns
 from crmtui.org.store import META_TABLE, Org, check_sqlite_file, connect_readonly, write_org
-
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def infer_object(
@@ -198,9 +195,7 @@ def import_org(
     check_sqlite_file(source)
     expected = _expected_schema(schema)
     org_name = name if name is not None else source.stem
-    if not _NAME.match(org_name):
-        raise ConfigError(f"invalid org name {org_name!r}: use letters, digits, '.', '_' or '-'")
-    target = paths.org_path(org_name)
+    target = paths.org_path(org_name)  # checks the name
     if target.exists() and target.resolve() == source:
         raise ConfigError(f"{source} is already the org {org_name!r}; choose another --name")
     if target.exists() and not force:

@@ -7,6 +7,7 @@ re-run results may differ from what the actor saw, so the replay says so.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,7 +107,7 @@ def open_recorded_org(
         CrmtuiError: When ``spec`` names no org or the file is not a readable org.
     """
     from crmtui import paths
-    from crmtui.errors import OrgError
+    from crmtui.errors import ConfigError, OrgError
     from crmtui.org.store import Org
 
     if spec is not None:
@@ -118,7 +119,9 @@ def open_recorded_org(
     if header_org.get("path"):
         candidates.append(Path(header_org["path"]).expanduser())
     if header_org.get("name"):
-        candidates.append(paths.org_path(str(header_org["name"])))
+        # A recorded name is data from a file: an invalid one just names no org here.
+        with contextlib.suppress(ConfigError):
+            candidates.append(paths.org_path(str(header_org["name"])))
     for candidate in candidates:
         if candidate.is_file():
             try:
