@@ -442,6 +442,37 @@ def close_unfinished(
     return recorder.close(reason)
 
 
+def repair(path: str | os.PathLike[str]) -> int:
+    """Cut a partial final line (a write cut short) off a recording; return the bytes cut.
+
+    Only that damage is repaired: a file with any other problem is left unchanged and
+    reported, since every other fault means the content itself cannot be trusted. The file
+    is locked like a recorder locks it, so a live session is never cut.
+
+    Raises:
+        RecordingError: The file is not a recording, is damaged elsewhere, or is in use.
+    """
+    target = Path(path)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise RecordingError(f"cannot open recording: {exc.strerror}", path=target) from exc
+    _lock(fd, target)  # closes fd itself when another process holds the file
+    try:
+        report, header, _ = scan(target)
+        if header is None or (not report.ok and not report.truncated):
+            raise RecordingError(
+                f"cannot repair: {report.problem}", path=target, line=report.first_bad_line
+            )
+        cut = target.stat().st_size - report.valid_bytes
+        if cut:
+            os.ftruncate(fd, report.valid_bytes)
+            os.fsync(fd)
+        return cut
+    finally:
+        os.close(fd)
+
+
 def resume(
     path: str | os.PathLike[str],
     *,

@@ -148,15 +148,12 @@ class ReplaySource:
         org: The org to re-run queries on, or None when it is missing.
         check: How that org compares with the recorded one.
         instance: The task instance (for its context), when its task file is at hand.
-        truncated: A note when the file ends in a partial line (a crashed writer); the
-            intact events before it are replayed.
     """
 
     replay: Any
     org: Any
     check: OrgCheck
     instance: Any = None
-    truncated: str | None = None
 
 
 def find_instance(recording: Recording, org: Any = None) -> Any:
@@ -211,17 +208,20 @@ def prepare_replay(
     from crmtui.record.verify import scan
 
     report, header, events = scan(path)
-    if header is None or (not report.ok and not report.truncated):
+    if header is None or not report.ok:
+        # One rule with verify, compare, report and export: a damaged file is refused; a
+        # partial final line (a crash mid-write) is the one fault `verify --repair` fixes.
+        hint = ""
+        if report.truncated and report.first_bad_line is not None:
+            hint = (
+                f" (lines 1-{report.first_bad_line - 1} are intact; "
+                f"`crmtui verify --repair {path}` cuts the partial line off)"
+            )
         raise RecordingError(
-            f"refusing to replay: {report.problem}", path=report.path, line=report.first_bad_line
-        )
-    truncated = None
-    if report.truncated:
-        truncated = (
-            f"line {report.first_bad_line} is a partial write; replaying the lines before it"
+            f"refusing to replay: {report.problem}{hint}",
+            path=report.path,
+            line=report.first_bad_line,
         )
     recording = Recording(report.path, header, events)
     opened, check = open_recorded_org(recording, org)
-    return ReplaySource(
-        replay(recording), opened, check, find_instance(recording, opened), truncated
-    )
+    return ReplaySource(replay(recording), opened, check, find_instance(recording, opened))
