@@ -2,19 +2,25 @@
 
 Subcommands live in ``crmtui/commands/<name>.py`` and are imported only when invoked, so
 ``crmtui --help`` stays fast (no textual, datasets or litellm import). Every
-:class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit.
+:class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit; so does
+anything else (an internal error, with its traceback in a crash log).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import time
 from typing import Any
 
 import click
 
 from crmtui import __version__
-from crmtui.errors import CrmtuiError
+from crmtui.errors import EXIT_ERROR, EXIT_INTERRUPTED, ConfigError, CrmtuiError
+
+#: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
+DEBUG_ENV = "CRMTUI_DEBUG"
 
 # name -> (module, attribute, one-line help). Help is duplicated here so that listing
 # commands does not import them.
@@ -73,16 +79,70 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(play)
 
 
-def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: run the CLI, turning crmtui errors into one line."""
+def check_arguments(argv: list[str]) -> None:
+    """Refuse arguments that are not valid UTF-8 before any command sees them.
+
+    Python hands undecodable bytes over as lone surrogates, which break later (an SQLite
+    binding, a file name, a recording) far from the cause.
+
+    Raises:
+        ConfigError: Naming the argument and the first bad byte.
+    """
+    for position, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raw = arg.encode("utf-8", "surrogateescape")
+            shown = arg[: exc.start].encode("utf-8", "surrogateescape")
+            byte = raw[len(shown)] if len(shown) < len(raw) else 0
+            raise ConfigError(
+                f"argument {position} is not valid UTF-8 text (byte 0x{byte:02x} at "
+                f"character {exc.start + 1}); pass text in UTF-8"
+            ) from None
+
+
+def _internal_error(exc: BaseException) -> str:
+    """One line for a bug that escaped; the traceback goes to a crash log, scrubbed."""
+    import traceback
+
+    from crmtui.secrets import scrub
+
+    detail = " ".join(scrub(str(exc)).split())
+    if len(detail) > 200:
+        detail = detail[:199] + "…"
+    where = ""
     try:
-        return cli.main(args=argv, prog_name="crmtui", standalone_mode=False)
+        from crmtui import paths
+
+        logs = paths.home() / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        log = logs / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
+        text = "".join(traceback.format_exception(exc))
+        log.write_text(scrub(text), encoding="utf-8", errors="replace")
+        where = f"; details in {log}"
+    except Exception:  # noqa: BLE001 - the log is a courtesy; the one line must still print
+        pass
+    return (
+        f"Error: internal error ({type(exc).__name__}: {detail}){where}; please report it "
+        f"(set {DEBUG_ENV}=1 to see the traceback)"
+    )
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Console-script entry point: run the CLI, turning every failure into one line.
+
+    Exit statuses are listed in :mod:`crmtui.errors`.
+    """
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        check_arguments(args)
+        return cli.main(args=args, prog_name="crmtui", standalone_mode=False)
     except CrmtuiError as exc:
         click.echo(f"Error: {exc.user_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -90,7 +150,12 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        click.echo(_internal_error(exc), err=True)
+        sys.exit(EXIT_ERROR)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,7 +80,14 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
     from crmtui.query import QueryError, format_observation, run
 
     if text == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                f"offset {exc.start})"
+            ) from None
     day: dt.date | None = None
     if today is not None:
         try:

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from crmtui.commands.options import POSITIVE_SECONDS
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -71,7 +73,7 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--time-limit",
-            type=float,
+            type=POSITIVE_SECONDS,
             default=600.0,
             show_default=True,
             metavar="S",
@@ -79,7 +81,7 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--timeout",
-            type=float,
+            type=POSITIVE_SECONDS,
             default=60.0,
             show_default=True,
             metavar="S",

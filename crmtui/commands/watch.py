@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from crmtui.commands.options import NON_NEGATIVE_SECONDS
 from crmtui.commands.run import agent_options
 
 
@@ -21,7 +22,7 @@ from crmtui.commands.run import agent_options
 )
 @click.option(
     "--delay",
-    type=float,
+    type=NON_NEGATIVE_SECONDS,
     default=0.0,
     show_default=True,
     metavar="S",
