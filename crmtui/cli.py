@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import time
 from typing import Any
 
 import click
@@ -101,33 +100,6 @@ def check_arguments(argv: list[str]) -> None:
             ) from None
 
 
-def _internal_error(exc: BaseException) -> str:
-    """One line for a bug that escaped; the traceback goes to a crash log, scrubbed."""
-    import traceback
-
-    from crmtui.secrets import scrub
-
-    detail = " ".join(scrub(str(exc)).split())
-    if len(detail) > 200:
-        detail = detail[:199] + "…"
-    where = ""
-    try:
-        from crmtui import paths
-
-        logs = paths.home() / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        log = logs / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.txt"
-        text = "".join(traceback.format_exception(exc))
-        log.write_text(scrub(text), encoding="utf-8", errors="replace")
-        where = f"; details in {log}"
-    except Exception:  # noqa: BLE001 - the log is a courtesy; the one line must still print
-        pass
-    return (
-        f"Error: internal error ({type(exc).__name__}: {detail}){where}; please report it "
-        f"(set {DEBUG_ENV}=1 to see the traceback)"
-    )
-
-
 def main(argv: list[str] | None = None) -> Any:
     """Console-script entry point: run the CLI, turning every failure into one line.
 
@@ -154,7 +126,12 @@ def main(argv: list[str] | None = None) -> Any:
     except Exception as exc:
         if os.environ.get(DEBUG_ENV):
             raise
-        click.echo(_internal_error(exc), err=True)
+        from crmtui.crash import internal_error
+
+        click.echo(
+            f"Error: {internal_error(exc).user_message()} (set {DEBUG_ENV}=1 to see the traceback)",
+            err=True,
+        )
         sys.exit(EXIT_ERROR)
 
 

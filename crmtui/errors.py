@@ -80,3 +80,23 @@ class OrgError(CrmtuiError):
 
 class TaskNotFound(CrmtuiError):
     """No instance with the requested idx exists in the task source."""
+
+
+class InternalError(CrmtuiError):
+    """A bug that escaped, as one line (built by :func:`crmtui.crash.internal_error`).
+
+    Attributes:
+        code: ``INTERNAL_ERROR`` (recorded as a failed step's error code).
+        kind: The original exception's type name.
+        detail: Its message, scrubbed and shortened.
+        log: The crash log holding the traceback, when one was written.
+    """
+
+    code = "INTERNAL_ERROR"
+
+    def __init__(self, kind: str, detail: str, *, log: object = None) -> None:
+        self.kind = kind
+        self.detail = detail
+        self.log = log
+        where = f"; details in {log}" if log is not None else ""
+        super().__init__(f"internal error ({kind}: {detail}){where}; please report it")

@@ -261,6 +261,13 @@ class PlaySession:
         reward = self.score.reward if self.score else None
         self.recorder.close(reason, reward)
 
+    def suspend(self) -> None:
+        """Release the recording without an ``end`` event, so the session can be resumed."""
+        if self.recorder.closed:
+            return
+        self.flush_pending(force=True)
+        self.recorder.suspend()
+
     def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")

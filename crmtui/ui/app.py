@@ -22,9 +22,10 @@ from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
+from crmtui.ui.workers import WorkerErrorHandler
 
 
-class CrmtuiApp(App[None]):
+class CrmtuiApp(WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     CSS_PATH = "app.tcss"
@@ -198,7 +199,12 @@ class CrmtuiApp(App[None]):
         self.push_screen(ReportScreen(event.report))
 
     def on_unmount(self) -> None:
-        if self.session is not None:
+        if self.session is None:
+            return
+        if self.crashed:
+            # Ended by a bug, not by the user: keep the session open to be resumed.
+            self.session.suspend()
+        else:
             self.session.close("quit")
 
     # -- command palette -------------------------------------------------------------------

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Label, TextArea
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
 from crmtui.ui.widgets.records_table import cell
+from crmtui.ui.workers import WorkerCrashed
 
 MAX_SHOWN_ROWS = 2000
 
@@ -71,6 +72,8 @@ class QueryConsole(Vertical):
         self.clock = clock
         self.history = QueryHistory()
         self.border_title = "SOQL / SOSL console"
+        # The query in flight and when it started: a worker that crashes is finished with it.
+        self._running: tuple[str, float] | None = None
 
     def compose(self) -> ComposeResult:
         editor = TextArea.code_editor(
@@ -112,6 +115,7 @@ class QueryConsole(Vertical):
             self.set_text(query)
         self.history.add(query)
         self._status("Running…")
+        self._running = (query, self.clock())
         self._execute(query)
 
     def action_run_query(self) -> None:
@@ -142,8 +146,17 @@ class QueryConsole(Vertical):
             result, error = None, exc
         self.post_message(self._Finished(text, result, error, (self.clock() - started) * 1000))
 
+    def on_worker_crashed(self, event: WorkerCrashed) -> None:
+        # A bug in the engine: the query still ends, as a failed (and recorded) step.
+        if event.group != "console" or self._running is None:
+            return
+        event.stop()
+        text, started = self._running
+        self.post_message(self._Finished(text, None, event.error, (self.clock() - started) * 1000))
+
     def on_query_console__finished(self, event: _Finished) -> None:
         event.stop()
+        self._running = None
         table = self.query_one("#console-results", DataTable)
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:
