@@ -17,9 +17,7 @@ from typing import Any
 
 from crmtui.data.tasktypes import resolve_task_type, sort_key
 from crmtui.errors import DatasetError, TaskNotFound
-
-#: Largest ``idx`` accepted: Arrow (and every export) stores idx as a 64-bit integer.
-MAX_IDX = 2**63 - 1
+from crmtui.limits import idx_range_problem
 
 # Field order of the HF rows, so to_row() round-trips key order too.
 _ROW_FIELDS = ("idx", "answer", "task", "persona", "metadata", "reward_metric", "query")
@@ -59,13 +57,6 @@ class RowError(DatasetError):
         if idx is None and row is not None:
             where = f"row #{row}" + (f", field {field!r}" if field is not None else "")
             self.args = (f"{where}: {message}",)
-
-
-def idx_range_problem(idx: int) -> str:
-    """The message for an ``idx`` outside 0..:data:`MAX_IDX` (huge values abbreviated)."""
-    # str() of an int of thousands of digits raises; its size is enough to name the problem.
-    shown = str(idx) if abs(idx) < 10**30 else f"of {int(idx.bit_length() * 0.30103) + 1} digits"
-    return f"idx {shown} is out of range (0 to {MAX_IDX})"
 
 
 @dataclass(frozen=True)
@@ -127,8 +118,9 @@ class Instance:
             raise RowError("missing idx", field="idx", row=position)
         if isinstance(raw_idx, bool) or not isinstance(raw_idx, int):
             raise RowError(f"idx must be an integer, got {raw_idx!r}", field="idx", row=position)
-        if not 0 <= raw_idx <= MAX_IDX:
-            raise RowError(idx_range_problem(raw_idx), field="idx", row=position)
+        problem = idx_range_problem(raw_idx)
+        if problem is not None:
+            raise RowError(problem, field="idx", row=position)
         idx = raw_idx
 
         def bad(name: str, message: str) -> RowError:

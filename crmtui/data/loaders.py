@@ -92,11 +92,15 @@ def parse_hub_source(source: str) -> HubSource:
     return HubSource(repo, config, split)
 
 
-def load_tasks(source: str | os.PathLike[str] | None = None) -> TaskSet:
+def load_tasks(
+    source: str | os.PathLike[str] | None = None, *, via_datasets: bool = True
+) -> TaskSet:
     """Load a task set from a local file, the hub, or the sample org.
 
     Args:
         source: A file path, ``hf:REPO[:SPLIT]``, ``sample``, or ``None`` (the sample).
+        via_datasets: Read local files through ``datasets`` like hub data (default), or
+            with the json module / pyarrow only (fast, for looking instances up).
 
     Raises:
         DatasetError: The file is missing or unreadable, a row is invalid (naming its idx or
@@ -114,7 +118,7 @@ def load_tasks(source: str | os.PathLike[str] | None = None) -> TaskSet:
         rows = _hub_rows(hub, hub.config, hub.split)
         return _build(rows, text, None)
     path = Path(text).expanduser()
-    return _load_file(path, str(path))
+    return _load_file(path, str(path), via_datasets=via_datasets)
 
 
 def load_schema_source(source: str | os.PathLike[str] | None = None) -> Any:

@@ -5,9 +5,9 @@ nested thousands of levels deep) and Python's ``json`` raises ``RecursionError``
 ``ValueError`` on others. Every local JSON task file is therefore read here first with the
 json module and checked: a regular file of sane size, UTF-8 (a byte order mark is allowed),
 one JSON list of row objects or JSON lines of them, nesting depth at most
-:data:`MAX_DEPTH`, and every ``idx`` an integer from 0 to :data:`MAX_IDX`. Only a file that
-passes is handed to ``datasets``; every failure is one :class:`~crmtui.errors.DatasetError`
-naming the line or row.
+:data:`MAX_DEPTH`, and every ``idx`` an integer from 0 to :data:`crmtui.limits.MAX_IDX`.
+Only a file that passes is handed to ``datasets``; every failure is one
+:class:`~crmtui.errors.DatasetError` naming the line or row.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from crmtui.data.instances import MAX_IDX, idx_range_problem
 from crmtui.errors import DatasetError
+from crmtui.limits import idx_range_problem
 
 #: Deepest nesting of lists/objects accepted (a CRMArena row is 3 deep).
 MAX_DEPTH = 32
@@ -150,8 +150,9 @@ def check_rows(rows: list[Any], source: object) -> None:
             got = "null" if row is None else type(row).__name__
             raise DatasetError(f"{source}: row #{position}: expected an object, got {got}")
         idx = row.get("idx")
-        if isinstance(idx, int) and not isinstance(idx, bool) and not 0 <= idx <= MAX_IDX:
-            raise DatasetError(f"{source}: row #{position}: {idx_range_problem(idx)}")
+        problem = idx_range_problem(idx) if type(idx) is int else None
+        if problem is not None:
+            raise DatasetError(f"{source}: row #{position}: {problem}")
         if nesting_depth(row) > MAX_DEPTH:
             raise DatasetError(
                 f"{source}: row #{position} is nested more than {MAX_DEPTH} levels deep"

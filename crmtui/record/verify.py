@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from crmtui.limits import MAX_INT64
 from crmtui.record import events as ev
 from crmtui.record.errors import PayloadError, RecordingError
 from crmtui.record.format import (
@@ -151,8 +152,8 @@ def _check_event(
     if not is_time(obj["t"]):
         return f"'t' is not an ISO UTC time with ms and Z: {obj['t']!r}"
     ms = obj["ms"]
-    if type(ms) is not int or ms < 0:
-        return f"'ms' must be a non-negative integer, not {ms!r}"
+    if type(ms) is not int or not 0 <= ms <= MAX_INT64:
+        return f"'ms' must be an integer from 0 to {MAX_INT64}, not {ms!r}"
     if ms < last_ms:
         return f"'ms' went backwards ({ms} < {last_ms})"
     if not isinstance(obj["actor"], str) or not obj["actor"]:
