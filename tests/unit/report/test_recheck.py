@@ -9,9 +9,9 @@ from typing import Any
 from crmtui.cli import main
 from crmtui.record import Recorder, verify
 from crmtui.record.format import sealed_line
-from crmtui.scoring.recheck import AGREES, DIFFERS, NO_TASK
-from crmtui.scoring.report import report_folder
-from crmtui.scoring.report_format import to_json, to_table_text
+from crmtui.review.recheck import AGREES, DIFFERS, NO_TASK
+from crmtui.review.report import report_folder
+from crmtui.review.report_format import to_json, to_table_text
 from tests.unit.data.rowkit import make_row
 
 GOLD = "005Ws000001aaaaIAA"
