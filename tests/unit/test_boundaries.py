@@ -122,6 +122,7 @@ LAYERS: list[tuple[str, ...]] = [
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
         "crmtui.query.errors",
+        "crmtui.query.boundary",
         "crmtui.query.results",
         "crmtui.query.observation",
         "crmtui.query.grammar",

@@ -9,8 +9,8 @@ from collections import OrderedDict
 from typing import Any
 
 from crmtui.data.schema import Schema
+from crmtui.query.boundary import check_text, guarded
 from crmtui.query.connection import schema_and_connection
-from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.results import QueryResult
 from crmtui.query.soql.compiler import compile_query
 from crmtui.query.soql.executor import execute_plan
@@ -66,19 +66,9 @@ def compile_soql(schema: Schema, text: str, *, today: dt.date | None = None) -> 
     plan = PLAN_CACHE.get(key)
     if plan is not None:
         return plan
-    try:
+    check_text(text)
+    with guarded():
         plan = compile_query(parse(unwrap_fence(text)), schema, when)
-    except QueryError:
-        raise
-    except RecursionError:
-        raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
-    except Exception as exc:
-        # A compiler bug must still reach the user as one line, not a traceback; the cause
-        # stays chained for debugging.
-        raise QueryError(
-            MALFORMED_QUERY,
-            f"crmtui could not compile this query ({type(exc).__name__}: {exc}); please report it",
-        ) from exc
     PLAN_CACHE.put(key, plan)
     return plan
 
@@ -94,14 +84,14 @@ def execute_soql(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
     Raises:
         QueryError: For any query Salesforce would reject, or malformed input.
     """
-    if not isinstance(text, str):
-        raise QueryError(MALFORMED_QUERY, f"query must be text, not {type(text).__name__}")
-    schema, conn = schema_and_connection(org)
-    start = time.perf_counter()
-    plan = compile_soql(schema, text, today=today)
-    compiled = time.perf_counter()
-    records, total = execute_plan(conn, plan)
-    done = time.perf_counter()
+    check_text(text)
+    with guarded():
+        schema, conn = schema_and_connection(org)
+        start = time.perf_counter()
+        plan = compile_soql(schema, text, today=today)
+        compiled = time.perf_counter()
+        records, total = execute_plan(conn, plan)
+        done = time.perf_counter()
     return QueryResult(
         kind="soql",
         records=records,

@@ -8,18 +8,14 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.soql.plan import ChildPlan, CompiledQuery
 from crmtui.query.soql.shaping import bind
 
 
 def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    try:
-        return conn.execute(sql, params).fetchall()
-    except (sqlite3.Error, OverflowError) as exc:
-        # The SQL is generated from the schema; a failure means the org file does not match
-        # it (e.g. a missing column). Report it as a query error, never a traceback.
-        raise QueryError(MALFORMED_QUERY, f"the org could not run this query: {exc}") from None
+    # A failure here (an org file that does not match its schema) is turned into a
+    # QueryError by the engine's boundary (crmtui.query.boundary), like every other.
+    return conn.execute(sql, params).fetchall()
 
 
 def _shaper(

@@ -15,6 +15,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from crmtui.query.boundary import translate
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.grammar import build_parser
 from crmtui.query.soql import ast
@@ -343,8 +344,4 @@ def parse(text: str) -> ast.Query:
         raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
     except Exception as exc:  # lark wraps transformer errors in VisitError
         cause = getattr(exc, "orig_exc", None)
-        if isinstance(cause, QueryError):
-            raise cause from None
-        if isinstance(cause, RecursionError):
-            raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
-        raise QueryError(MALFORMED_QUERY, f"could not read query: {cause or exc}") from None
+        raise translate(cause if isinstance(cause, Exception) else exc) from None

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crmtui.data.schema import Schema, SObject
+from crmtui.query.boundary import check_text, guarded
 from crmtui.query.connection import schema_and_connection
 from crmtui.query.errors import QueryError
 from crmtui.query.results import QueryResult
@@ -98,8 +99,12 @@ def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
         QueryError: ``MALFORMED_SEARCH`` for bad syntax or a too-short term, ``INVALID_TYPE``
             for an unknown object, ``INVALID_FIELD`` (from the SOQL engine) for unknown fields.
     """
-    if not isinstance(text, str):
-        raise QueryError("MALFORMED_SEARCH", f"search must be text, not {type(text).__name__}")
+    check_text(text, search=True)
+    with guarded(search=True):
+        return _execute(org, text, today)
+
+
+def _execute(org: Any, text: str, today: dt.date | None) -> QueryResult:
     started = time.perf_counter()
     query = parse_sosl(text)
     schema, conn = schema_and_connection(org)
