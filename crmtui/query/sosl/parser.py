@@ -26,6 +26,10 @@ GRAMMAR = Path(__file__).with_name("sosl.lark")
 Scope = Literal["ALL", "NAME", "EMAIL", "PHONE"]
 DEFAULT_LIMIT = 2000
 MAX_LIMIT = 2000
+#: Salesforce's maximum OFFSET in a RETURNING clause.
+MAX_OFFSET = 2000
+#: Most words and phrases one search may hold (a pasted paragraph of 150 words still runs).
+MAX_TERMS = 200
 
 
 # ------------------------------------------------------------------------------ term tree --
@@ -237,10 +241,25 @@ def _parse_cached(text: str) -> SoslQuery:
 def _limit(text: str, clause: Tree) -> int:
     token = clause.children[-1]
     assert isinstance(token, Token)
-    value = int(token.value)
-    if value < 1 or value > MAX_LIMIT:
+    digits = token.value.lstrip("0")
+    if len(digits) > 9 or not 1 <= int(digits or "0") <= MAX_LIMIT:
         raise malformed(text, f"LIMIT must be between 1 and {MAX_LIMIT}", token.start_pos)
-    return value
+    return int(digits)
+
+
+def _offset(text: str, clause: Tree) -> int:
+    token = clause.children[-1]
+    assert isinstance(token, Token)
+    digits = token.value.lstrip("0")
+    if len(digits) > 9 or int(digits or "0") > MAX_OFFSET:
+        line, column = line_col(text, token.start_pos or 0)
+        raise QueryError(
+            "NUMBER_OUTSIDE_VALID_RANGE",
+            f"Maximum SOSL offset allowed is {MAX_OFFSET}",
+            line=line,
+            column=column,
+        )
+    return int(digits or "0")
 
 
 def _returning(text: str, spec: Tree) -> ReturningSpec:
@@ -270,9 +289,7 @@ def _returning(text: str, spec: Tree) -> ReturningSpec:
         elif part.data == "limit_clause":
             result.limit = _limit(text, part)
         elif part.data == "offset_clause":
-            token = part.children[-1]
-            assert isinstance(token, Token)
-            result.offset = int(token.value)
+            result.offset = _offset(text, part)
     return result
 
 
@@ -294,16 +311,27 @@ def parse_term(text: str, base: int, body: str) -> TermExpr:
         expr = _build(tree, text, base)
     except RecursionError:
         raise malformed(text, "search term is nested too deeply", base) from None
-    if expr is None or not any(len(tok.literal) >= 2 for t in terms(expr) for tok in t.tokens):
+    words = terms(expr) if expr is not None else []
+    if len(words) > MAX_TERMS:
+        raise malformed(
+            text, f"search has too many terms ({len(words):,}; at most {MAX_TERMS})", base
+        )
+    if not any(len(tok.literal) >= 2 for t in words for tok in t.tokens):
         raise malformed(text, "search term must be longer than one character", base)
     return expr
 
 
 def terms(expr: TermExpr) -> list[Term]:
     """Every word or phrase of a term expression, left to right."""
-    if isinstance(expr, Term):
-        return [expr]
-    return terms(expr.left) + terms(expr.right)
+    found: list[Term] = []
+    stack: list[TermExpr] = [expr]
+    while stack:  # iterative: an AND NOT chain nests as deep as it is long
+        node = stack.pop()
+        if isinstance(node, Term):
+            found.append(node)
+        else:
+            stack += (node.right, node.left)
+    return found
 
 
 def _build(node: Tree | Token, text: str, base: int) -> TermExpr | None:
@@ -319,26 +347,39 @@ def _build(node: Tree | Token, text: str, base: int) -> TermExpr | None:
         # Punctuation-only words ("--") carry no token: they constrain nothing.
         return term if term.tokens else None
     if kind == "or_terms":
-        result = _build(node.children[0], text, base)
-        for child in node.children[1:]:
-            right = _build(child, text, base)
-            result = right if result is None else result if right is None else Or(result, right)
-        return result
+        built = (_build(child, text, base) for child in node.children)
+        alternatives = [item for item in built if item is not None]  # "--" is dropped
+        return _balanced(alternatives, Or) if alternatives else None
     if kind == "and_terms":
-        result = _build(node.children[0], text, base)
+        first = _build(node.children[0], text, base)
+        parts: list[TermExpr] = [] if first is None else [first]
         for child in node.children[1:]:
             assert isinstance(child, Tree)
             right = _build(child.children[0], text, base)
             if right is None:
                 continue
             if child.data == "and_not_term":
-                if result is None:
+                if not parts:
                     raise malformed(text, "AND NOT needs a term before it", base)
-                result = AndNot(result, right)
+                parts = [AndNot(_balanced(parts, And), right)]
             else:
-                result = right if result is None else And(result, right)
-        return result
+                parts.append(right)
+        return _balanced(parts, And) if parts else None
     raise malformed(text, "malformed search term", base)
+
+
+def _balanced(items: list[TermExpr], kind: type[And] | type[Or]) -> TermExpr:
+    """``items`` joined by ``kind`` as a balanced tree (same meaning, both are associative).
+
+    A left-deep chain of 150 words would nest 150 levels deep in the FTS5 expression and in
+    every recursive walk; balanced, it nests about 8.
+    """
+    while len(items) > 1:
+        items = [
+            kind(items[i], items[i + 1]) if i + 1 < len(items) else items[i]
+            for i in range(0, len(items), 2)
+        ]
+    return items[0]
 
 
 def fold(text: str) -> str:
@@ -349,35 +390,61 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
+_WILDCARDS = frozenset("*?")
+
+
 def _term(raw: str, text: str, offset: int, *, phrase: bool) -> Term:
-    """Split one word/phrase into token patterns (wildcards kept, escapes resolved)."""
-    chars: list[tuple[str, bool]] = []  # (character, is_wildcard)
+    """Split one word/phrase into token patterns (wildcards kept, escapes resolved).
+
+    Linear in the length of ``raw``: a term of 100,000 characters splits in milliseconds.
+    """
+    # Runs of literal characters (escapes resolved) and single wildcards, in order.
+    pieces: list[tuple[str, bool]] = []  # (text, is_wildcard)
+    run: list[str] = []
     i = 0
     while i < len(raw):
         ch = raw[i]
         if ch == "\\" and i + 1 < len(raw):
-            chars.append((raw[i + 1], False))
+            run.append(raw[i + 1])
             i += 2
             continue
-        chars.append((ch, ch in "*?"))
-        i += 1
-    chars = [(c, wild) if wild else (f, False) for c, wild in chars for f in fold(c)]
-    tokens: list[Token_] = []
-    current: list[str] = []
-    for ch, wild in chars + [(" ", False)]:
-        if wild:
-            if current and current[-1] == "*" and ch == "*":
-                continue  # ** means the same as *
-            current.append(ch)
-        elif ch.isalnum():
-            if current and current[-1] not in {"*", "?"}:
-                current[-1] += ch.lower()
-            else:
-                current.append(ch.lower())
+        if ch in _WILDCARDS:
+            if run:
+                pieces.append(("".join(run), False))
+                run = []
+            pieces.append((ch, True))
         else:
-            if current:
-                tokens.append(Token_(tuple(current)))
-            current = []
+            run.append(ch)
+        i += 1
+    if run:
+        pieces.append(("".join(run), False))
+    tokens: list[Token_] = []
+    current: list[str] = []  # the token being built: literal runs and wildcards
+    literal: list[str] = []  # characters of the literal run being built
+
+    def end_literal() -> None:
+        if literal:
+            current.append("".join(literal))
+            literal.clear()
+
+    def end_token() -> None:
+        end_literal()
+        if current:
+            tokens.append(Token_(tuple(current)))
+            current.clear()
+
+    for piece, wild in pieces:
+        if wild:
+            end_literal()
+            if not (current and current[-1] == "*" and piece == "*"):  # ** means *
+                current.append(piece)
+            continue
+        for ch in fold(piece):
+            if ch.isalnum():
+                literal.append(ch)
+            else:
+                end_token()
+    end_token()
     for tok in tokens:
         if not tok.literal:
             raise malformed(text, "a wildcard must be part of a word", offset)
