@@ -42,7 +42,7 @@ TOO_COMPLICATED = (
 _TOO_COMPLEX = re.compile(
     r"parser stack overflow|expression tree is too large|too many terms|too many sql variables"
     r"|too many from clause terms|at most \d+ tables in a join|string or blob too big"
-    r"|too many columns|too many arguments",
+    r"|too many columns|too many arguments|pattern too complex",
     re.IGNORECASE,
 )
 _NO_SUCH = re.compile(r"no such (column|table): (?:\w+\.)?\"?([^\"\s]+)\"?")

@@ -68,6 +68,8 @@ class CondCompiler:
     allow_aggregate: bool
     subquery: Callable[[ast.Query, Expr], tuple[str, list[Any]]]
     params: list[Any] = field(default_factory=list)
+    #: In HAVING: the keys of the GROUP BY expressions; any other plain field is refused.
+    grouped: frozenset[str] | None = None
 
     def compile(self, cond: ast.Condition) -> str:
         """SQL for a condition; the bound values are appended to :attr:`params`."""
@@ -88,6 +90,14 @@ class CondCompiler:
                 inner = f"({inner})"
             return f"{inner} IS NOT 1" if negated else f"{inner} IS 1"
         left = compile_operand(self.scope, cond.left, allow_aggregate=self.allow_aggregate)
+        if self.grouped is not None and not left.aggregate and left.key not in self.grouped:
+            # Salesforce filters groups in HAVING: a field must be grouped or aggregated.
+            raise QueryError(
+                MALFORMED_QUERY,
+                f"Field must be grouped or aggregated: {left.name}",
+                line=cond.left.line,
+                column=cond.left.column,
+            )
         if isinstance(cond, ast.Compare):
             return self._compare(left, cond.op, cond.value)
         if isinstance(cond, ast.Like):

@@ -184,7 +184,7 @@ class _ToAst(Transformer[Any, ast.Query]):
 
     def number(self, token: Token) -> ast.Value:
         text = str(token)
-        if len(text.lstrip("+-0")) > MAX_NUMBER_DIGITS + 1:  # +1: the decimal point
+        if len(text.lstrip("+-0").replace(".", "")) > MAX_NUMBER_DIGITS:
             raise _out_of_range(token)
         number: int | float = float(text) if "." in text else int(text)
         if isinstance(number, int) and not -(2**63) <= number < 2**63:

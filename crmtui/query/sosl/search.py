@@ -178,9 +178,14 @@ def fts_expression(expr: TermExpr) -> tuple[str | None, bool]:
 # ---------------------------------------------------------------------------- LIKE scan --
 
 
+#: Longest literal put into a LIKE pattern (SQLite refuses patterns past 50,000 bytes). A
+#: longer word is narrowed by its first characters; the Python matcher then decides.
+LIKE_LITERAL_CHARS = 1000
+
+
 def _like_literal(token: Token_) -> str | None:
     chunks = [p for p in token.parts if p not in {"*", "?"}]
-    return max(chunks, key=len) if chunks else None
+    return max(chunks, key=len)[:LIKE_LITERAL_CHARS] if chunks else None
 
 
 def like_filter(expr: TermExpr, columns: list[str]) -> tuple[str | None, list[str]]:
