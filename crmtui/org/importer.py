@@ -108,10 +108,19 @@ def _stored_schema(conn: sqlite3.Connection) -> Schema | None:
         raise OrgError(f"the stored schema of the source is invalid: {exc}") from exc
 
 
+def _quote_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
 def _rows(conn: sqlite3.Connection, table: str, obj: SObject) -> Iterator[dict[str, Any]]:
     """Stream a source table's rows as ``{field: value}`` (SQLite column names ignore case)."""
     names = obj.field_names
-    select = ", ".join(quote_ident(n) for n in names)
+    constants = {f.name: f.constant for f in obj.fields if f.constant is not None}
+    select = ", ".join(
+        # An implied field becomes a real column of the copy, holding its one value.
+        _quote_text(constants[n]) if n in constants else quote_ident(n)
+        for n in names
+    )
     cursor = conn.execute(f"SELECT {select} FROM {quote_ident(table)}")
     for row in cursor:
         yield dict(zip(names, row, strict=True))

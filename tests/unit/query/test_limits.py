@@ -13,7 +13,8 @@ from crmtui.query.boundary import MAX_TEXT_LENGTH, translate
 from .conftest import TODAY
 
 INTERNALS = re.compile(
-    r"sqlite|python|4300 digits|stack overflow|out of range for|int too large|Error\b|please report",
+    r"sqlite|python|4300 digits|stack overflow|out of range for|int too large|Error\b"
+    r"|please report",
     re.IGNORECASE,
 )
 
@@ -62,7 +63,9 @@ def _error(org: Any, text: str) -> QueryError:
         ("SELECT Id FROM Case WHERE " + "(" * 100_000, "MALFORMED_QUERY", ""),
     ],
 )
-def test_hostile_literals_are_salesforce_errors(org: Any, text: str, code: str, needle: str) -> None:
+def test_hostile_literals_are_salesforce_errors(
+    org: Any, text: str, code: str, needle: str
+) -> None:
     error = _error(org, text)
     assert error.code == code and needle in error.message
 
