@@ -17,6 +17,7 @@ import sqlite3
 import zlib
 from types import TracebackType
 
+from crmtui.query.budget import stopped_error
 from crmtui.query.errors import (
     INVALID_FIELD,
     INVALID_TYPE,
@@ -26,7 +27,6 @@ from crmtui.query.errors import (
 )
 
 MALFORMED_SEARCH = "MALFORMED_SEARCH"
-QUERY_TIMEOUT = "QUERY_TIMEOUT"
 QUERY_TOO_COMPLICATED = "QUERY_TOO_COMPLICATED"
 UNKNOWN_EXCEPTION = "UNKNOWN_EXCEPTION"
 
@@ -85,8 +85,8 @@ def translate(exc: BaseException, *, search: bool = False) -> QueryError:
         return exc
     if isinstance(exc, sqlite3.Error):
         text = str(exc)
-        if text == "interrupted":
-            return QueryError(QUERY_TIMEOUT, "Your query request was running for too long.")
+        if text == "interrupted":  # the budget's progress handler stopped it
+            return stopped_error()
         if _TOO_COMPLEX.search(text):
             return QueryError(QUERY_TOO_COMPLICATED, TOO_COMPLICATED)
         missing = _NO_SUCH.search(text)

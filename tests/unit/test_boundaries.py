@@ -123,6 +123,7 @@ LAYERS: list[tuple[str, ...]] = [
     (
         "crmtui.query.errors",
         "crmtui.query.boundary",
+        "crmtui.query.budget",
         "crmtui.query.results",
         "crmtui.query.observation",
         "crmtui.query.grammar",

@@ -10,6 +10,7 @@ from typing import Any
 
 from crmtui.data.schema import Schema
 from crmtui.query.boundary import check_text, guarded
+from crmtui.query.budget import QueryBudget, applied
 from crmtui.query.connection import schema_and_connection
 from crmtui.query.results import QueryResult
 from crmtui.query.soql.compiler import compile_query
@@ -73,19 +74,23 @@ def compile_soql(schema: Schema, text: str, *, today: dt.date | None = None) -> 
     return plan
 
 
-def execute_soql(org: Any, text: str, *, today: dt.date | None = None) -> QueryResult:
+def execute_soql(
+    org: Any, text: str, *, today: dt.date | None = None, budget: QueryBudget | None = None
+) -> QueryResult:
     """Run a SOQL query against an org.
 
     Args:
         org: An Org-like object or a ``(sqlite3.Connection, Schema)`` pair.
         text: The SOQL text (a fenced ```sql block is unwrapped like upstream does).
         today: The date relative date literals refer to (default: today's UTC date).
+        budget: Time limit, result-size cap and cancel event (an enclosing ``run`` call's
+            budget, else :class:`~crmtui.query.budget.QueryBudget`'s defaults).
 
     Raises:
         QueryError: For any query Salesforce would reject, or malformed input.
     """
     check_text(text)
-    with guarded():
+    with applied(budget), guarded():
         schema, conn = schema_and_connection(org)
         start = time.perf_counter()
         plan = compile_soql(schema, text, today=today)

@@ -23,6 +23,7 @@ from typing import Any
 
 from crmtui.data.schema import Schema, SObject
 from crmtui.query.boundary import check_text, guarded
+from crmtui.query.budget import QueryBudget, applied
 from crmtui.query.connection import schema_and_connection
 from crmtui.query.errors import QueryError
 from crmtui.query.results import QueryResult
@@ -81,7 +82,9 @@ class _SoqlBuilder:
         return None if before is None else before.sosl_start + before.length
 
 
-def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryResult:
+def execute_sosl(
+    org: Any, text: str, *, today: dt.date | None = None, budget: QueryBudget | None = None
+) -> QueryResult:
     """Run a SOSL statement against ``org``.
 
     Args:
@@ -89,6 +92,8 @@ def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
             ``connect()``, optionally ``fts_table()``), or a ``(connection, Schema)`` pair.
         text: The SOSL text.
         today: The date ``TODAY`` means in RETURNING WHERE conditions.
+        budget: Time limit, result-size cap and cancel event (an enclosing ``run`` call's
+            budget, else :class:`~crmtui.query.budget.QueryBudget`'s defaults).
 
     Returns:
         A :class:`QueryResult` of kind ``'sosl'``: records of every RETURNING object in
@@ -100,7 +105,7 @@ def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
             for an unknown object, ``INVALID_FIELD`` (from the SOQL engine) for unknown fields.
     """
     check_text(text, search=True)
-    with guarded(search=True):
+    with applied(budget), guarded(search=True):
         return _execute(org, text, today)
 
 

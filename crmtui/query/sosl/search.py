@@ -29,6 +29,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 
 from crmtui.data.schema import SObject
+from crmtui.query.budget import check
 from crmtui.query.sosl.parser import And, AndNot, Or, Scope, Term, TermExpr, Token_, fold
 
 #: Column names that make up the NAME FIELDS group on any object that has them.
@@ -313,7 +314,9 @@ def _verified(
     cap: int | None,
 ) -> list[str]:
     found: list[str] = []
-    for row in rows:
+    for n, row in enumerate(rows):
+        if n % 1000 == 999:
+            check()  # the Python side of a long scan honours the time budget too
         if row[0] is not None and matcher(row[1:]):
             found.append(row[0])
             if cap is not None and len(found) >= cap:
