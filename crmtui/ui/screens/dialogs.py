@@ -180,7 +180,7 @@ HELP_TEXT = """\
   [  ]       back / forward
 [b]Console[/b]
   F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
-  F6         search the query history
+  F6         search the query history       F8         cancel the running query
 [b]Session[/b]
   Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)
   F7  p      pause: hide instance, stop clock   Escape back to the instance list
