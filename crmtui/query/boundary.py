@@ -17,7 +17,7 @@ import sqlite3
 import zlib
 from types import TracebackType
 
-from crmtui.query.budget import stopped_error
+from crmtui.query.budget import stopped_error, take_interrupt
 from crmtui.query.errors import (
     INVALID_FIELD,
     INVALID_TYPE,
@@ -140,4 +140,6 @@ class guarded:  # noqa: N801 - used like a function: ``with guarded(): ...``
     ) -> None:
         if exc is None or isinstance(exc, QueryError) or not isinstance(exc, Exception):
             return
+        if take_interrupt():
+            raise KeyboardInterrupt from None  # Ctrl-C, not a timeout: the CLI exits 130
         raise translate(exc, search=self.search) from exc

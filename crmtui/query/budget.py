@@ -114,8 +114,21 @@ class applied:  # noqa: N801 - used like a function: ``with applied(budget): ...
 
 def _progress() -> int:
     # Called by SQLite on the query's own thread; a non-zero return interrupts the query.
-    current = active()
-    return 0 if current is None or current.over() is None else 1
+    try:
+        current = active()
+        return 0 if current is None or current.over() is None else 1
+    except KeyboardInterrupt:
+        # Ctrl-C arrives in this callback while SQLite works, and sqlite3 would swallow it
+        # into a plain "interrupted": remember it so the engine raises it again.
+        _local.interrupted = True
+        return 1
+
+
+def take_interrupt() -> bool:
+    """Whether Ctrl-C stopped the last query on this thread (and forget it)."""
+    interrupted = getattr(_local, "interrupted", False)
+    _local.interrupted = False
+    return interrupted
 
 
 def install(conn: sqlite3.Connection) -> None:

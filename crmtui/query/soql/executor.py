@@ -19,6 +19,7 @@ FETCH_CHUNK = 2000
 def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     # A failure here (an org file that does not match its schema) is turned into a
     # QueryError by the engine's boundary (crmtui.query.boundary), like every other.
+    check()  # a budget spent already (a tiny limit, a cancel) stops before SQLite starts
     cursor = conn.execute(sql, params)
     width = len(cursor.description or ()) or 1
     rows = cursor.fetchmany(FETCH_CHUNK)
