@@ -9,8 +9,10 @@ AND/OR chains, hundreds of SOSL terms, huge OFFSET/LIMIT values, and token-level
 (drop, duplicate, swap, replace with a grammar keyword) of valid queries.
 
 :func:`classify` runs one query and names its outcome: ``ok``, ``QueryError:<CODE>``,
-``leak`` (a QueryError whose message quotes Python or SQLite internals), ``crash`` (any
-other exception) or ``slow`` (past the time budget).
+``leak`` (a QueryError whose message quotes Python or SQLite internals), ``bug``
+(``UNKNOWN_EXCEPTION``: the boundary caught an unexpected exception), ``crash`` (any other
+exception escaped) or ``slow`` (past the time budget). Every outcome but ``ok`` and
+``QueryError:*`` is a failure.
 """
 
 from __future__ import annotations
@@ -178,6 +180,26 @@ class QueryFuzzer:
 
     def comparison(self, obj: str) -> str:
         rng = self.rng
+        roll = rng.random()
+        if roll < 0.05:
+            # A semi-join (or anti-join) on a lookup of this object.
+            rels = self.vocab.parents.get(obj) or []
+            if rels:
+                rel, target = _pick(rng, rels)
+                lookup = rel[:-3] + "__c" if rel.endswith("__r") else rel + "Id"
+                negation = _pick(rng, ["", "NOT "])
+                return (
+                    f"{lookup} {negation}IN (SELECT Id FROM {target} WHERE "
+                    f"{self.comparison(target)})"
+                )
+        if roll < 0.1:
+            func = _pick(
+                rng,
+                ["CALENDAR_YEAR", "CALENDAR_MONTH", "DAY_ONLY", "HOUR_IN_DAY", "WEEK_IN_YEAR",
+                 "FISCAL_QUARTER", "DAY_IN_WEEK", "UNKNOWN_FN"],
+            )  # fmt: skip
+            path, _ = self.vocab.field(rng, obj, ("datetime", "date"))
+            return f"{func}({path}) {_pick(rng, ['=', '>', '<'])} {self.literal('int')}"
         path, ftype = self.vocab.path(rng, obj)
         op = _pick(rng, ["=", "!=", "<", "<=", ">", ">=", "LIKE", "IN", "NOT IN", "="])
         if op in ("IN", "NOT IN"):
@@ -225,9 +247,14 @@ class QueryFuzzer:
             func = _pick(rng, ["COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"])
             metric, _ = vocab.field(rng, obj)
             select = f"{key}, {func}({metric})"
+        elif roll < 0.35:
+            select = _pick(rng, ["FIELDS(ALL)", "FIELDS(STANDARD)", "FIELDS(CUSTOM)", "TYPEOF"])
         else:
             n = rng.choice([1, 2, 3, 5, 500])
             select = ", ".join(vocab.path(rng, obj)[0] for _ in range(n))
+            if rng.random() < 0.1:
+                child = _pick(rng, ["Cases", "Contacts", "OrderItems", "Orders", "Nothings"])
+                select += f", (SELECT Id FROM {child} LIMIT {_pick(rng, ['1', '5', '0'])})"
         text = f"SELECT {select} FROM {obj}"
         if rng.random() < 0.7:
             cond = self.nested(obj) if rng.random() < 0.15 else self.condition(obj)
@@ -343,9 +370,11 @@ LEAK = re.compile(
 )
 
 
-def classify(
-    run: Callable[[str], Any], text: str, *, slow_ms: float = 2000.0
-) -> tuple[str, str]:
+#: Outcomes that are failures of the engine.
+FAILURES = ("leak", "bug", "crash", "slow")
+
+
+def classify(run: Callable[[str], Any], text: str, *, slow_ms: float = 2000.0) -> tuple[str, str]:
     """Run ``text`` and name the outcome: (``ok`` / ``QueryError:CODE`` / ``leak`` / ``crash``
     / ``slow``, detail).
     """
@@ -357,7 +386,9 @@ def classify(
         outcome, detail = "ok", ""
     except QueryError as exc:
         message = f"{exc.code}: {exc.message}"
-        if not re.fullmatch(r"[A-Z][A-Z_]+", exc.code or "") or LEAK.search(exc.message):
+        if exc.code == "UNKNOWN_EXCEPTION":  # the boundary caught a bug
+            outcome, detail = "bug", message
+        elif not re.fullmatch(r"[A-Z][A-Z_]+", exc.code or "") or LEAK.search(exc.message):
             outcome, detail = "leak", message
         else:
             outcome, detail = f"QueryError:{exc.code}", message
