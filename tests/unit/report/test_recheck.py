@@ -108,3 +108,25 @@ def test_without_the_task_file_the_recorded_reward_stands(tmp_path: Path) -> Non
     report = report_folder(root)
     assert [c.outcome for c in report.reward_checks] == [NO_TASK]
     assert report.rows[0].accuracy["handle_time"].value == 1.0
+
+
+def test_export_of_a_forged_huge_idx_is_one_error_line(tmp_path: Path, capsys: Any) -> None:
+    from crmtui.record.format import object_hash
+
+    tasks = _tasks(tmp_path)
+    root = tmp_path / "recs"
+    path = _session(root, tasks, 5, GOLD, 1.0, "e")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["instance"]["idx"] = 10**30
+    header["hash"] = object_hash({k: v for k, v in header.items() if k != "hash"})
+    path.write_text(json.dumps(header) + "\n" + "\n".join(lines[1:]) + "\n", encoding="utf-8")
+    _forge(path, lambda event: None)  # re-chain the events onto the new header
+    report = verify(path)
+    assert not report.ok and "idx of 31 digits is out of range" in str(report.problem)
+    try:
+        main(["export", str(root), "--format", "hf", "--out", str(tmp_path / "s.parquet")])
+    except SystemExit as exc:
+        assert exc.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Error: no valid recordings to export") and err.count("\n") == 1
