@@ -241,6 +241,8 @@ def scan(
                 if len(raw) > MAX_LINE_BYTES:
                     return bad(number, f"line longer than {MAX_LINE_BYTES:,} bytes")
                 if not complete:
+                    if number == 1:  # nothing intact before it: not a recording at all
+                        return bad(1, "not a recording (no complete header line)")
                     return bad(number, "truncated final line (partial write)", truncated=True)
                 if events and events[-1].type == ev.END:
                     return bad(number, "event after the end event")
