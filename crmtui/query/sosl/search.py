@@ -30,7 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from crmtui.data.schema import SObject
 from crmtui.query.budget import check
-from crmtui.query.sosl.parser import And, AndNot, Or, Scope, Term, TermExpr, Token_, fold
+from crmtui.query.sosl.parser import Scope
+from crmtui.query.sosl.terms import And, AndNot, Or, Term, TermExpr, Token_, fold
 
 #: Column names that make up the NAME FIELDS group on any object that has them.
 NAME_FIELDS: frozenset[str] = frozenset({"name", "firstname", "lastname", "title", "subject"})
