@@ -8,6 +8,7 @@ anything else (an internal error, with its traceback in a crash log).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -15,8 +16,8 @@ from typing import Any
 
 import click
 
-from crmtui import __version__
-from crmtui.errors import EXIT_ERROR, EXIT_INTERRUPTED, ConfigError, CrmtuiError
+from crmtui import __version__, exit_codes
+from crmtui.errors import ConfigError, CrmtuiError
 
 #: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
 DEBUG_ENV = "CRMTUI_DEBUG"
@@ -25,7 +26,11 @@ DEBUG_ENV = "CRMTUI_DEBUG"
 # commands does not import them.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("crmtui.commands.play", "play", "Solve instances yourself in the TUI (default)."),
-    "tasks": ("crmtui.commands.tasks", "tasks", "List and show CRMArena instances."),
+    "tasks": (
+        "crmtui.commands.tasks",
+        "tasks",
+        "List, show and measure CRMArena instances.",
+    ),
     "org": ("crmtui.commands.org", "org", "Build, import and inspect org databases."),
     "query": ("crmtui.commands.query", "query", "Run a SOQL or SOSL query against an org."),
     "verify": ("crmtui.commands.verify", "verify", "Check a recording's hash chain."),
@@ -35,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
     "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
     "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
+    "study": ("crmtui.commands.study", "study", "Run a human-baseline study with annotators."),
+    "serve": ("crmtui.commands.serve", "serve", "Serve a study to annotators' web browsers."),
     "serve-rest": (
         "crmtui.commands.serve_rest",
         "serve_rest",
@@ -118,8 +125,43 @@ def check_arguments(argv: list[str]) -> None:
 def main(argv: list[str] | None = None) -> Any:
     """Console-script entry point: run the CLI, turning every failure into one line.
 
-    Exit statuses are listed in :mod:`crmtui.errors`.
+    Exit statuses are listed in :mod:`crmtui.exit_codes`.
     """
+    if argv is None:
+        # The real command line (console script or ``python -m``), not a test calling in.
+        try:
+            result = _main(argv)
+        except SystemExit as exc:
+            _quick_exit(exc.code)
+            raise
+        # click returns an exit status (ctx.exit(1)) instead of raising in this mode.
+        _quick_exit(result if isinstance(result, int) else 0)
+        return result
+    return _main(argv)
+
+
+def _quick_exit(code: Any) -> None:
+    """Leave without tearing down litellm's modules (seconds at exit on a slow machine).
+
+    Only once litellm is loaded (``run``, ``watch``): every file crmtui writes is closed and
+    synced by then, so skipping finalisation loses nothing, and a Ctrl-C'd run ends at once.
+    """
+    if "litellm" not in sys.modules:
+        return
+    import logging
+    import os
+
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    logging.shutdown()
+    os._exit(status)
+
+
+def _main(argv: list[str] | None) -> Any:
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         check_arguments(args)
@@ -129,7 +171,7 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(exit_codes.INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -137,7 +179,7 @@ def main(argv: list[str] | None = None) -> Any:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(exit_codes.INTERRUPTED)
     except Exception as exc:
         if os.environ.get(DEBUG_ENV):
             raise
@@ -147,7 +189,7 @@ def main(argv: list[str] | None = None) -> Any:
             f"Error: {internal_error(exc).user_message()} (set {DEBUG_ENV}=1 to see the traceback)",
             err=True,
         )
-        sys.exit(EXIT_ERROR)
+        sys.exit(exit_codes.ERROR)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,43 +1,22 @@
-"""Typed errors and the CLI's exit statuses.
+"""Typed errors: every user mistake becomes one of these and one clear line at the edge.
 
-Every user mistake becomes a :class:`CrmtuiError` and one clear line at the edge: the CLI
-(``crmtui.cli.main``) prints ``Error: <message>`` and exits with the error's
-:attr:`~CrmtuiError.exit_code`; the screens show the message. Anything else escaping is a
-bug: the CLI still prints one ``Error: internal error ...`` line and keeps the traceback in a
-crash log under ``CRMTUI_HOME/logs`` instead of on the terminal.
-
-Exit statuses of every ``crmtui`` command (one table, also in the README):
-
-====  ==========================================================================
- 0    success
- 1    an error, reported as one ``Error:`` line (a query error starts with its
-      Salesforce code; ``verify`` also uses 1 for a bad recording)
- 2    a usage error: a bad option, argument, path or environment value (click's
-      own usage errors and :class:`ConfigError`)
-130   interrupted (Ctrl-C)
-====  ==========================================================================
-
-A command that needs a further status (``crmtui run`` for runs that end with failed
-instances) adds it to this table.
+The CLI (``crmtui.cli.main``) prints ``Error: <message>`` and exits with the error's
+:attr:`~CrmtuiError.exit_code` (the statuses are listed once, in :mod:`crmtui.exit_codes`);
+the screens show the message. Anything else escaping is a bug: the CLI still prints one
+``Error: internal error ...`` line and keeps the traceback in a crash log under
+``CRMTUI_HOME/logs`` (:mod:`crmtui.crash`) instead of on the terminal.
 """
 
 from __future__ import annotations
 
-#: Exit status: success.
-EXIT_OK = 0
-#: Exit status: an error reported as one ``Error:`` line.
-EXIT_ERROR = 1
-#: Exit status: bad usage (options, arguments, paths, environment).
-EXIT_USAGE = 2
-#: Exit status: interrupted by Ctrl-C (128 + SIGINT).
-EXIT_INTERRUPTED = 130
+from crmtui import exit_codes
 
 
 class CrmtuiError(Exception):
     """Base of every error crmtui reports to a user as a one-line message."""
 
     #: Exit status the CLI uses for this kind of error.
-    exit_code: int = EXIT_ERROR
+    exit_code: int = exit_codes.ERROR
 
     def user_message(self) -> str:
         """The one line shown to the user."""
@@ -47,7 +26,7 @@ class CrmtuiError(Exception):
 class ConfigError(CrmtuiError):
     """A bad option, environment variable or path given by the user."""
 
-    exit_code = EXIT_USAGE
+    exit_code = exit_codes.USAGE
 
 
 class DatasetError(CrmtuiError):

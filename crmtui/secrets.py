@@ -64,8 +64,14 @@ def register(secret: str | None) -> None:
             _registered.add(secret)
 
 
-def _is_secret_value(value: str) -> bool:
-    return len(value) >= MIN_SECRET_CHARS and not value.isalpha()
+def is_secret(name: str, value: str) -> bool:
+    """Whether the environment variable ``name=value`` holds a secret worth scrubbing."""
+    return bool(
+        value
+        and _SECRET_NAME.search(name)
+        and len(value) >= MIN_SECRET_CHARS
+        and not value.isalpha()
+    )
 
 
 def _environment_secrets() -> frozenset[str]:
@@ -77,11 +83,7 @@ def _environment_secrets() -> frozenset[str]:
     cached_for, secrets = _env_cache
     if cached_for == snapshot:
         return secrets
-    secrets = frozenset(
-        value
-        for name, value in os.environ.items()
-        if value and _SECRET_NAME.search(name) and _is_secret_value(value)
-    )
+    secrets = frozenset(value for name, value in os.environ.items() if is_secret(name, value))
     _env_cache = (snapshot, secrets)
     return secrets
 

@@ -41,3 +41,22 @@ class Seconds(click.ParamType):
 POSITIVE_SECONDS = Seconds()
 #: Seconds that may be zero (delays).
 NON_NEGATIVE_SECONDS = Seconds(allow_zero=True)
+
+
+class Fraction(click.ParamType):
+    """A finite number from 0 to 1 (a share)."""
+
+    name = "fraction"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            number = float(value) if isinstance(value, int | float) else float(str(value))
+        except ValueError:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not (math.isfinite(number) and 0 <= number <= 1):
+            self.fail(f"{value!r} must be a number from 0 to 1", param, ctx)
+        return number
+
+
+#: A share from 0 to 1.
+UNIT_FRACTION = Fraction()

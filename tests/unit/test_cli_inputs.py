@@ -11,7 +11,8 @@ import pytest
 
 from crmtui import cli as cli_module
 from crmtui.cli import main
-from crmtui.errors import EXIT_ERROR, EXIT_USAGE
+from crmtui.exit_codes import ERROR as EXIT_ERROR
+from crmtui.exit_codes import USAGE as EXIT_USAGE
 
 
 def _fail(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

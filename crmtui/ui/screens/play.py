@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
+from crmtui.play.policy import PlayPolicy
 from crmtui.play.session import PlaySession
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
@@ -55,15 +56,21 @@ class PlayScreen(Screen[None]):
         Binding("escape", "leave", "Instances"),
     ]
 
-    def __init__(self, session: PlaySession, *, next_instance: Any = None) -> None:
+    def __init__(
+        self, session: PlaySession, *, next_instance: Any = None, policy: PlayPolicy | None = None
+    ) -> None:
         super().__init__()
         self.session = session
+        self.policy = policy or PlayPolicy()
         self._next_instance = next_instance
         self._submitted = False
+        self._timed_out = False
 
     def compose(self) -> ComposeResult:
         inst = self.session.instance
         label = f"idx {inst.idx} · {inst.task} · {self.session.actor_label}"
+        if self.policy.progress:
+            label += f" · {self.policy.progress}"
         yield StatusBar(label, id="status-bar")
         with Horizontal(id="play-body"):
             yield MetadataPanel(id="metadata-panel")
@@ -109,7 +116,24 @@ class PlayScreen(Screen[None]):
         self.session.flush_pending()
         bar = self.query_one(StatusBar)
         bar.active_seconds = self.session.active_seconds
-        bar.state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+        state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+        left = self.policy.time_left(self.session.active_seconds)
+        if left is not None and not self._submitted:
+            from crmtui.play.timing import format_duration
+
+            state = f"{format_duration(left)} left   {state}".strip()
+            if left <= 0 and not self.session.paused and not self._timed_out:
+                self._time_up()
+        bar.state = state
+
+    def _time_up(self) -> None:
+        """The time limit is reached: submit the answer as typed and end the session."""
+        self._timed_out = True
+        while len(self.app.screen_stack) > 1 and self.app.screen is not self:
+            self.app.pop_screen()  # a dialog left open (e.g. the submit confirmation)
+        self._submit(self.query_one(AnswerBox).text.strip())
+        self.session.close("time_limit")
+        self.notify("Time is up: your answer was submitted.", severity="warning")
 
     def on_key(self, event: events.Key) -> None:
         self.session.note_input()
@@ -157,9 +181,12 @@ class PlayScreen(Screen[None]):
             self.notify(str(exc), severity="error", title="Submit failed")
             return
         self._submitted = True
-        self.query_one(AnswerBox).show_result(
-            score.reward, self.session.instance.answer, score.method
-        )
+        if self.policy.reveal:
+            self.query_one(AnswerBox).show_result(
+                score.reward, self.session.instance.answer, score.method
+            )
+        else:
+            self.query_one(AnswerBox).show_submitted()
         self._tick()
 
     # -- dialogs asked for by widgets ------------------------------------------------------

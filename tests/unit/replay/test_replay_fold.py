@@ -256,3 +256,22 @@ def test_empty_recording_has_no_frames(make_recording):
     rec.suspend()
     result = replay(load(rec.path))
     assert result.frames == [] and result.transcript_at(0) == []
+
+
+def test_a_streaming_fallback_and_a_cut_reply_show_in_replay(make_recording):
+    rec = make_recording(actor={"kind": "model", "id": "local", "strategy": "react"})
+    payload = {"prompt_tokens": 9, "completion_tokens": 3, "cost": None, "latency_ms": 5}
+    rec.emit(
+        "model_call",
+        {
+            **payload,
+            "content": "<respond>42</respond>",
+            "stream_fallback": True,
+            "content_chars": 900,
+        },
+    )
+    rec.close("agent submitted", 0.0)
+    recording = load(rec.path)
+    line = replay(recording).transcript[0]
+    assert "repeated without streaming" in line.text and "21 of 900 characters" in line.text
+    assert summarize(recording.events[0]).endswith("· streaming off")
