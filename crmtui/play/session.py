@@ -15,6 +15,7 @@ from typing import Any
 
 from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
+from crmtui.play.scratch import Scratch, latest_notes
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -62,13 +63,23 @@ class PlaySession:
     scorer: Scorer = default_scorer
     debounce_s: float = ANSWER_DEBOUNCE_S
     score: SessionScore | None = None
+    #: The notes a resumed session starts from (the recording's last ``note_edit``).
+    notes_restored: str = ""
     _answers: Debouncer[str] | None = None
+    #: Viewer opens, copies, computes and notes (the register and notes live there).
+    scratch: Scratch = field(init=False)
 
     def __post_init__(self) -> None:
         self._answers = Debouncer(
             lambda text: self._emit("answer_edit", {"text": text}),
             window_ms=self.debounce_s * 1000,
             clock=self.timer.clock,
+        )
+        self.scratch = Scratch(
+            self._emit,
+            clock=self.timer.clock,
+            notes=self.notes_restored,
+            debounce_s=self.debounce_s,
         )
 
     @classmethod
@@ -124,6 +135,7 @@ class PlaySession:
         fsync: bool = True,
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain)."""
+        notes = latest_notes(path)
         return cls(
             instance=instance,
             org=org,
@@ -132,6 +144,7 @@ class PlaySession:
             aided=aided,
             resumed=True,
             scorer=scorer,
+            notes_restored=notes,
         )
 
     # -- state -----------------------------------------------------------------------------
@@ -220,6 +233,7 @@ class PlaySession:
             self._answers.flush()
         else:
             self._answers.poll()
+        self.scratch.flush(force)
 
     def submit(self, answer: str) -> SessionScore:
         """Score ``answer``, record it with the revealed gold answer, and return the score."""

@@ -181,6 +181,12 @@ HELP_TEXT = """\
 [b]Console[/b]
   F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
   F6         search the query history       F8         cancel the running query
+[b]Read, copy, compute[/b] (any table: browser, record, related list, console, compute)
+  v  Enter   open the value whole (viewer: / find, n/N next/previous, y copy)
+  y          copy the value under the cursor    Y   copy the whole row
+  Ctrl+T     insert the last copied value at the cursor (answer, console, notes)
+  Ctrl+L     compute: group by, count/sum/avg/min/max/median (durations too), ALL rows
+  Ctrl+N     notes; a line '= (1049 + 977) / 2' shows its result beside it
 [b]Session[/b]
   Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)
   F7  p      pause: hide instance, stop clock   Escape back to the instance list

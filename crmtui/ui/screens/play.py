@@ -13,7 +13,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
@@ -28,14 +27,20 @@ from crmtui.ui.screens.dialogs import (
     TextPromptScreen,
     fields_of,
 )
+from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 
 
-class PlayScreen(Screen[None]):
-    """A human solves one instance while every action is recorded."""
+class PlayScreen(PlayWorkbench):
+    """A human solves one instance while every action is recorded.
+
+    The scratch tools (value viewer, copy and insert, compute, notes) and their keys come
+    from :class:`PlayWorkbench`.
+    """
 
     CSS_PATH = "play.tcss"
     # F-keys work wherever focus is (letters would be typed into the editor or answer box);
@@ -88,6 +93,8 @@ class PlayScreen(Screen[None]):
                             clock=self.session.timer.clock,
                             id="query-console",
                         )
+                    with TabPane("Notes", id="tab-notes"):
+                        yield NotesPane(self.session.scratch.notes, id="notes-pane")
                 yield AnswerBox(id="answer-box")
         yield Footer()
 

@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Label, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
-from crmtui.ui.widgets.records_table import cell
+from crmtui.ui.widgets.results_table import ResultsTable
 from crmtui.ui.workers import WorkerCrashed
 
 MAX_SHOWN_ROWS = 2000
@@ -73,6 +73,8 @@ class QueryConsole(Vertical):
         # Query timing goes through the session's clock so tests and snapshots are stable.
         self.clock = clock
         self.history = QueryHistory()
+        #: The last query that ran without error (the compute tool reads all its rows).
+        self.last_query: str | None = None
         self.border_title = "SOQL / SOSL console"
         # The query in flight and when it started: a worker that crashes is finished with it.
         self._running: tuple[str, float] | None = None
@@ -88,7 +90,7 @@ class QueryConsole(Vertical):
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )
-        yield DataTable(id="console-results", zebra_stripes=True, cursor_type="row")
+        yield ResultsTable(id="console-results", zebra_stripes=True, cursor_type="row")
 
     @property
     def text(self) -> str:
@@ -177,6 +179,7 @@ class QueryConsole(Vertical):
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:
             table.clear(columns=True)
+            self.last_query = None
             self._status(str(event.error), error=True)
             self.post_message(
                 self.QueryRan(
@@ -189,6 +192,7 @@ class QueryConsole(Vertical):
                 )
             )
             return
+        self.last_query = event.text
         self.show_result(event.result)
         rows = len(event.result.records)
         total = getattr(event.result, "total_size", rows)
@@ -197,17 +201,7 @@ class QueryConsole(Vertical):
 
     def show_result(self, result: Any) -> None:
         """Show a query result in the results table."""
-        table = self.query_one("#console-results", DataTable)
-        table.clear(columns=True)
-        columns = list(result.columns)
-        if not columns and getattr(result, "total_size", 0):
-            table.add_column("totalSize")
-            table.add_row(str(result.total_size))
-            return
-        for name in columns:
-            table.add_column(name, key=name)
-        for row in result.flat_rows()[:MAX_SHOWN_ROWS]:
-            table.add_row(*(cell(v) for v in row))
+        self.query_one("#console-results", ResultsTable).show_result(result, MAX_SHOWN_ROWS)
 
     def set_status(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (errors in the error style)."""
