@@ -113,11 +113,12 @@ def check_arguments(argv: list[str]) -> None:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raw = arg.encode("utf-8", "surrogateescape")
-            shown = arg[: exc.start].encode("utf-8", "surrogateescape")
-            byte = raw[len(shown)] if len(shown) < len(raw) else 0
+            bad = ord(arg[exc.start])
+            # An undecodable byte arrives as U+DC80..U+DCFF (surrogateescape); any other
+            # lone surrogate can only come from a caller in this process.
+            what = f"byte 0x{bad - 0xDC00:02x}" if 0xDC80 <= bad <= 0xDCFF else f"U+{bad:04X}"
             raise ConfigError(
-                f"argument {position} is not valid UTF-8 text (byte 0x{byte:02x} at "
+                f"argument {position} is not valid UTF-8 text ({what} at "
                 f"character {exc.start + 1}); pass text in UTF-8"
             ) from None
 

@@ -12,6 +12,16 @@ failure, and the exit status is 1 if there was any failure::
 
     .venv/bin/python scripts/fuzz.py                    # 100,000 queries on the sample org
     .venv/bin/python scripts/fuzz.py -n 5000 --seed 3 --json summary.json
+
+The other entry points (``tests/property/fuzz_inputs.py``): ``--tasks N`` hostile task files
+loaded as ``--tasks`` would, ``--recordings N`` hostile recordings (byte-mutated, or
+structurally mutated and re-chained) through verify, load, replay and the summaries, and
+``--cli N`` hostile command lines run in process (``query``, ``tasks``, ``verify``,
+``compare``, ``report``, ``export``, ``org build``). Their failures: ``crash``,
+``disagree`` (verify and load disagree), ``traceback``, ``internal``, ``exit`` (a status
+outside crmtui/exit_codes.py), ``silent``, ``slow``::
+
+    .venv/bin/python scripts/fuzz.py -n 0 --tasks 20000 --recordings 20000 --cli 2000
 """
 
 from __future__ import annotations
@@ -30,6 +40,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.property.fuzz_inputs import (  # noqa: E402
+    INPUT_FAILURES,
+    InputFuzzer,
+    check_recording,
+    check_task_file,
+    cli_argv,
+    run_cli,
+)
 from tests.property.fuzzgen import FAILURES, QueryFuzzer, classify  # noqa: E402
 
 TODAY = dt.date(2024, 5, 1)
@@ -64,7 +82,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--org", default=None, help="org name or path (default: the sample)")
     parser.add_argument("--examples", type=int, default=5, help="examples kept per failure")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument("--tasks", type=int, default=0, help="hostile task files to load")
+    parser.add_argument("--recordings", type=int, default=0, help="hostile recordings to read")
+    parser.add_argument("--cli", type=int, default=0, help="hostile command lines to run")
     args = parser.parse_args(argv)
+    summaries = {}
+    if args.count:
+        summaries["engine"] = fuzz_engine(args)
+    if args.tasks or args.recordings or args.cli:
+        summaries.update(fuzz_inputs(args))
+    if args.json is not None:
+        args.json.write_text(json.dumps(summaries, indent=2, ensure_ascii=False), encoding="utf-8")
+    return 1 if any(s["failures"] for s in summaries.values()) else 0
+
+
+def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
+    """Run ``args.count`` queries on the org as built and on its raw copy."""
 
     from crmtui.org.sample import open_org_or_sample
     from crmtui.org.store import Org
@@ -113,9 +146,74 @@ def main(argv: list[str] | None = None) -> int:
         for example in examples:
             print(f"  {outcome} [{example['org']}] {example['detail'][:200]}")
             print(f"      {example['query'][:200]!r}")
-    if args.json is not None:
-        args.json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
-    return 1 if failed else 0
+    return summary
+
+
+def fuzz_inputs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Hostile task files, recordings and command lines, each with its own summary."""
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
+
+    org = open_org_or_sample(args.org)
+    rows = json.loads(sample_tasks_path().read_text(encoding="utf-8"))
+    seeds = sorted((Path(__file__).resolve().parents[1] / "recordings").rglob("*.jsonl"))
+    fuzzer = InputFuzzer(rows[:20], [p.read_bytes() for p in seeds], args.seed)
+    queries = QueryFuzzer(org.schema, args.seed)
+    summaries = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        recs = root / "recs"
+        recs.mkdir()
+        files = {"tasks": root / "tasks.json", "recording": recs / "r.jsonl",
+                 "recordings": recs, "out": root / "out.jsonl"}  # fmt: skip
+
+        def task_case(i: int) -> tuple[tuple[str, str], str]:
+            suffix, data = fuzzer.task_file()
+            path = root / f"tasks{suffix}"
+            path.write_bytes(data)
+            return check_task_file(path), repr(data[:300])
+
+        def recording_case(i: int) -> tuple[tuple[str, str], str]:
+            data = fuzzer.recording()
+            files["recording"].write_bytes(data)
+            return check_recording(files["recording"]), repr(data[:300])
+
+        def cli_case(i: int) -> tuple[tuple[str, str], str]:
+            files["tasks"].write_bytes(fuzzer.task_file()[1])
+            files["recording"].write_bytes(fuzzer.recording())
+            argv, stdin = cli_argv(fuzzer.rng, queries.next, files)
+            if argv[0] == "query":
+                argv[1:1] = ["--org", str(org.path), "--today", "2024-05-01"]
+            return run_cli(argv, stdin=stdin), repr(argv)[:300]
+
+        for name, count, case in (("tasks", args.tasks, task_case),
+                                  ("recordings", args.recordings, recording_case),
+                                  ("cli", args.cli, cli_case)):  # fmt: skip
+            if count:
+                summaries[name] = _run_cases(name, count, case, args.examples)
+    return summaries
+
+
+def _run_cases(name: str, count: int, case: Any, keep: int) -> dict[str, Any]:
+    outcomes: collections.Counter[str] = collections.Counter()
+    failures: dict[str, list[dict[str, str]]] = collections.defaultdict(list)
+    started = time.perf_counter()
+    for i in range(count):
+        (outcome, detail), what = case(i)
+        outcomes[outcome] += 1
+        if outcome in INPUT_FAILURES and len(failures[outcome]) < keep:
+            failures[outcome].append({"input": what, "detail": detail[:500]})
+    elapsed = time.perf_counter() - started
+    failed = sum(outcomes[f] for f in INPUT_FAILURES)
+    print(f"{name}: {count:,} inputs in {elapsed:.0f} s")
+    for outcome, n in outcomes.most_common():
+        marker = "  <- FAILURE" if outcome in INPUT_FAILURES else ""
+        print(f"  {n:>8,}  {outcome}{marker}")
+    print(f"failures: {failed}")
+    for outcome, examples in failures.items():
+        for example in examples:
+            print(f"  {outcome} {example['detail'][:200]}\n      {example['input'][:200]}")
+    return {"inputs": count, "seconds": round(elapsed, 1), "outcomes": dict(outcomes),
+            "failures": failed, "failure_examples": failures}  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -476,9 +476,10 @@ def validate_payload(event_type: str, payload: Mapping[str, Any]) -> None:
     Raises:
         PayloadError: Naming the event type and the offending field.
     """
-    spec = PAYLOAD_FIELDS.get(event_type)
+    # A forged line can hold any JSON value as its type (a list or object is unhashable).
+    spec = PAYLOAD_FIELDS.get(event_type) if isinstance(event_type, str) else None
     if spec is None:
-        raise PayloadError(f"unknown event type {event_type!r}")
+        raise PayloadError(f"unknown event type {str(event_type)[:80]!r}")
     if not isinstance(payload, Mapping):
         raise PayloadError(f"{event_type}: payload must be an object, not {type(payload).__name__}")
     keys = payload.keys()

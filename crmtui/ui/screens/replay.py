@@ -321,7 +321,8 @@ class ReplayScreen(Screen[None]):
             text.append(f"#{computed.seq} {computed.summary}", style="bold")
             text.append(f"\n{'over':<9}", style="dim")
             query = " ".join(computed.query.split())
-            short = query if len(query) <= 160 else query[:159] + "…"  # the recording keeps it whole
+            # the recording keeps it whole
+            short = query if len(query) <= 160 else query[:159] + "…"
             text.append(f"{computed.input_rows:,} rows of: {short}")
         self.query_one("#replay-scratch-note", Static).update(text)
         shown = computed.seq if computed is not None else None
