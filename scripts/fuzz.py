@@ -30,6 +30,7 @@ import argparse
 import collections
 import datetime as dt
 import json
+import multiprocessing
 import shutil
 import sqlite3
 import sys
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--org", default=None, help="org name or path (default: the sample)")
     parser.add_argument("--examples", type=int, default=5, help="examples kept per failure")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the engine queries")
     parser.add_argument("--tasks", type=int, default=0, help="hostile task files to load")
     parser.add_argument("--recordings", type=int, default=0, help="hostile recordings to read")
     parser.add_argument("--cli", type=int, default=0, help="hostile command lines to run")
@@ -97,38 +99,36 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
-    """Run ``args.count`` queries on the org as built and on its raw copy."""
+    """Run ``args.count`` queries on the org as built and on its raw copy.
 
+    With ``--jobs N`` the count is split over N processes, each with its own seed
+    (``seed``, ``seed + 2``, ...), so the total is the same queries a single run with those
+    seeds would make.
+    """
     from crmtui.org.sample import open_org_or_sample
-    from crmtui.org.store import Org
-    from crmtui.query import QueryBudget, run
 
-    built = open_org_or_sample(args.org)
-    budget = QueryBudget(timeout_s=30.0)
+    built = open_org_or_sample(args.org)  # built once here, not raced by the workers
+    jobs = max(1, args.jobs)
+    shares = [args.count // jobs + (1 if j < args.count % jobs else 0) for j in range(jobs)]
+    parts = [(str(built.path), args.seed + 2 * j, n, args.examples) for j, n in enumerate(shares)]
+    started = time.perf_counter()
+    if jobs == 1:
+        results = [_engine_part(*parts[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            results = pool.starmap(_engine_part, parts)
+    elapsed = time.perf_counter() - started
     outcomes: collections.Counter[str] = collections.Counter()
     failures: dict[str, list[dict[str, str]]] = collections.defaultdict(list)
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        raw = Org.open(raw_copy(Path(built.path), Path(tmp)))
-        orgs = [("fts", built, QueryFuzzer(built.schema, args.seed)),
-                ("raw", raw, QueryFuzzer(raw.schema, args.seed + 1))]  # fmt: skip
-        for i in range(args.count):
-            label, org, fuzzer = orgs[i % 2]
-            text = fuzzer.next()
-            outcome, detail = classify(
-                lambda t, org=org: run(org, t, today=TODAY, budget=budget), text
-            )
-            outcomes[outcome] += 1
-            if outcome in FAILURES and len(failures[outcome]) < args.examples:
-                failures[outcome].append({"org": label, "query": text[:500], "detail": detail})
-            if (i + 1) % 10_000 == 0:
-                rate = (i + 1) / (time.perf_counter() - started)
-                print(f"  {i + 1:,} queries ({rate:.0f}/s)", file=sys.stderr)
-    elapsed = time.perf_counter() - started
+    for counts, found in results:
+        outcomes.update(counts)
+        for outcome, examples in found.items():
+            failures[outcome].extend(examples[: args.examples - len(failures[outcome])])
     failed = sum(outcomes[f] for f in FAILURES)
     summary: dict[str, Any] = {
         "queries": args.count,
         "seed": args.seed,
+        "jobs": jobs,
         "org": str(built.path),
         "seconds": round(elapsed, 1),
         "outcomes": dict(outcomes.most_common()),
@@ -137,7 +137,10 @@ def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
         "failures": failed,
         "failure_examples": failures,
     }
-    print(f"{args.count:,} queries in {elapsed:.0f} s (seed {args.seed}, org {built.path})")
+    print(
+        f"{args.count:,} queries in {elapsed:.0f} s "
+        f"(seed {args.seed}, {jobs} job(s), org {built.path})"
+    )
     for outcome, count in outcomes.most_common():
         marker = "  <- FAILURE" if outcome in FAILURES else ""
         print(f"  {count:>8,}  {outcome}{marker}")
@@ -147,6 +150,37 @@ def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
             print(f"  {outcome} [{example['org']}] {example['detail'][:200]}")
             print(f"      {example['query'][:200]!r}")
     return summary
+
+
+def _engine_part(
+    org_path: str, seed: int, count: int, keep: int
+) -> tuple[dict[str, int], dict[str, list[dict[str, str]]]]:
+    """One worker's share: ``count`` queries alternating between the built and raw org."""
+    from crmtui.org.store import Org
+    from crmtui.query import QueryBudget, run
+
+    built = Org.open(Path(org_path))
+    budget = QueryBudget(timeout_s=30.0)
+    outcomes: collections.Counter[str] = collections.Counter()
+    failures: dict[str, list[dict[str, str]]] = collections.defaultdict(list)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Org.open(raw_copy(Path(org_path), Path(tmp)))
+        orgs = [("fts", built, QueryFuzzer(built.schema, seed)),
+                ("raw", raw, QueryFuzzer(raw.schema, seed + 1))]  # fmt: skip
+        for i in range(count):
+            label, org, fuzzer = orgs[i % 2]
+            text = fuzzer.next()
+            outcome, detail = classify(
+                lambda t, org=org: run(org, t, today=TODAY, budget=budget), text
+            )
+            outcomes[outcome] += 1
+            if outcome in FAILURES and len(failures[outcome]) < keep:
+                failures[outcome].append({"org": label, "query": text[:500], "detail": detail})
+            if (i + 1) % 10_000 == 0:
+                rate = (i + 1) / (time.perf_counter() - started)
+                print(f"  seed {seed}: {i + 1:,} queries ({rate:.0f}/s)", file=sys.stderr)
+    return dict(outcomes), dict(failures)
 
 
 def fuzz_inputs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
