@@ -52,6 +52,12 @@ def test_stdin_that_is_not_utf8_is_refused(
         (["watch", "--model", "m", "--delay", "-0.5"], "'-0.5' must be zero or more seconds"),
         (["play", "--idle", "NaN"], "'NaN' is not a finite number"),
         (["play", "--idle", "soon"], "'soon' is not a number of seconds"),
+        (["study", "create", "s", "--shared", "nan"], "'nan' must be a number from 0 to 1"),
+        (["study", "create", "s", "--per-type", "0"], "0 is not in the range x>=1"),
+        (["study", "create", "s", "--practice", "-2"], "-2 is not in the range x>=0"),
+        (["serve", "--study", "s", "--port", "70000"], "70000 is not in the range 0<=x<=65535"),
+        (["serve", "--study", "s", "--max-sessions", "0"], "0 is not in the range x>=1"),
+        (["serve-rest", "--port", "-1"], "-1 is not in the range 0<=x<=65535"),
     ],
 )
 def test_meaningless_numbers_are_usage_errors(
