@@ -17,11 +17,14 @@ The other entry points (``tests/property/fuzz_inputs.py``): ``--tasks N`` hostil
 loaded as ``--tasks`` would, ``--recordings N`` hostile recordings (byte-mutated, or
 structurally mutated and re-chained) through verify, load, replay and the summaries, and
 ``--cli N`` hostile command lines run in process (``query``, ``tasks``, ``verify``,
-``compare``, ``report``, ``export``, ``org build``). Their failures: ``crash``,
+``compare``, ``report``, ``export``, ``org build``), and ``--replies N`` agent episodes of
+hostile model replies (``tests/property/fuzz_agent.py``). Their failures: ``crash``,
 ``disagree`` (verify and load disagree), ``traceback``, ``internal``, ``exit`` (a status
-outside crmtui/exit_codes.py), ``silent``, ``slow``::
+outside crmtui/exit_codes.py), ``silent``, ``slow``; for replies ``harness``, ``lost``
+(the recording fails verify), ``leaked`` (an echoed key was recorded)::
 
-    .venv/bin/python scripts/fuzz.py -n 0 --tasks 20000 --recordings 20000 --cli 2000
+    .venv/bin/python scripts/fuzz.py -n 0 --tasks 20000 --recordings 20000 --cli 1000 \
+        --replies 1000
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.property.fuzz_agent import AGENT_FAILURES, ReplyFuzzer, run_episode  # noqa: E402
 from tests.property.fuzz_inputs import (  # noqa: E402
     INPUT_FAILURES,
     InputFuzzer,
@@ -52,6 +56,8 @@ from tests.property.fuzz_inputs import (  # noqa: E402
 from tests.property.fuzzgen import FAILURES, QueryFuzzer, classify  # noqa: E402
 
 TODAY = dt.date(2024, 5, 1)
+#: Failure outcomes of the non-engine targets.
+FAILED = frozenset(INPUT_FAILURES) | frozenset(AGENT_FAILURES)
 
 
 def raw_copy(org_path: Path, into: Path) -> Path:
@@ -87,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", type=int, default=0, help="hostile task files to load")
     parser.add_argument("--recordings", type=int, default=0, help="hostile recordings to read")
     parser.add_argument("--cli", type=int, default=0, help="hostile command lines to run")
+    parser.add_argument("--replies", type=int, default=0, help="agent episodes of hostile replies")
     args = parser.parse_args(argv)
     summaries = {}
     if args.count:
         summaries["engine"] = fuzz_engine(args)
-    if args.tasks or args.recordings or args.cli:
+    if args.tasks or args.recordings or args.cli or args.replies:
         summaries.update(fuzz_inputs(args))
     if args.json is not None:
         args.json.write_text(json.dumps(summaries, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -185,6 +192,7 @@ def _engine_part(
 
 def fuzz_inputs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Hostile task files, recordings and command lines, each with its own summary."""
+    from crmtui.data.instances import Instance
     from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
     org = open_org_or_sample(args.org)
@@ -219,9 +227,19 @@ def fuzz_inputs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
                 argv[1:1] = ["--org", str(org.path), "--today", "2024-05-01"]
             return run_cli(argv, stdin=stdin), repr(argv)[:300]
 
+        instance = Instance.from_row(rows[0])
+        replies = ReplyFuzzer(queries.next, args.seed)
+        (root / "episodes").mkdir()
+
+        def reply_case(i: int) -> tuple[tuple[str, str], str]:
+            strategy = ("react", "act", "tool_call")[i % 3]
+            result = run_episode(replies, instance, org, root / "episodes", strategy)
+            return result, strategy
+
         for name, count, case in (("tasks", args.tasks, task_case),
                                   ("recordings", args.recordings, recording_case),
-                                  ("cli", args.cli, cli_case)):  # fmt: skip
+                                  ("cli", args.cli, cli_case),
+                                  ("replies", args.replies, reply_case)):  # fmt: skip
             if count:
                 summaries[name] = _run_cases(name, count, case, args.examples)
     return summaries
@@ -234,13 +252,13 @@ def _run_cases(name: str, count: int, case: Any, keep: int) -> dict[str, Any]:
     for i in range(count):
         (outcome, detail), what = case(i)
         outcomes[outcome] += 1
-        if outcome in INPUT_FAILURES and len(failures[outcome]) < keep:
+        if outcome in FAILED and len(failures[outcome]) < keep:
             failures[outcome].append({"input": what, "detail": detail[:500]})
     elapsed = time.perf_counter() - started
-    failed = sum(outcomes[f] for f in INPUT_FAILURES)
+    failed = sum(outcomes[f] for f in FAILED)
     print(f"{name}: {count:,} inputs in {elapsed:.0f} s")
     for outcome, n in outcomes.most_common():
-        marker = "  <- FAILURE" if outcome in INPUT_FAILURES else ""
+        marker = "  <- FAILURE" if outcome in FAILED else ""
         print(f"  {n:>8,}  {outcome}{marker}")
     print(f"failures: {failed}")
     for outcome, examples in failures.items():

@@ -85,3 +85,21 @@ def test_hostile_command_lines(gen_fts_org: Any, tmp_path: Path, seed: int) -> N
         _tally(outcomes, *run_cli(argv, stdin=stdin), argv)
     shutil.rmtree(recordings)
     assert outcomes.get("exit:0", 0) > 3 and outcomes.get("exit:1", 0) + outcomes.get("exit:2", 0)
+
+
+@pytest.mark.parametrize("strategy", ["react", "tool_call"])
+def test_hostile_model_replies(gen_fts_org: Any, tmp_path: Path, strategy: str) -> None:
+    from crmtui.data.instances import Instance
+
+    from .fuzz_agent import AGENT_FAILURES, ReplyFuzzer, run_episode
+
+    instance = Instance.from_row(make_row(3))
+    queries = QueryFuzzer(gen_fts_org.schema, 145)
+    fuzzer = ReplyFuzzer(queries.next, seed=146 if strategy == "react" else 147)
+    outcomes: dict[str, int] = {}
+    for _ in range(40):
+        outcome, detail = run_episode(fuzzer, instance, gen_fts_org, tmp_path, strategy)
+        assert outcome not in AGENT_FAILURES, f"{outcome}: {detail}"
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    # Episodes end in several ways, malformed replies among them, none as a harness error.
+    assert len(outcomes) >= 3, outcomes
