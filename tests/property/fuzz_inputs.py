@@ -123,9 +123,8 @@ def mutate_value(rng: random.Random, value: Any, edits: int | None = None) -> An
             if op == 0 and keys:
                 del box[_pick(rng, keys)]
             elif op == 1:
-                box[_pick(rng, ["extra", "idx", "", "\ud800", "payload", "type"])] = _pick(
-                    rng, HOSTILE_VALUES
-                )
+                key = _pick(rng, ["extra", "idx", "", "\ud800", "payload", "type"])
+                box[key] = _hostile(rng)
             elif keys:
                 box[_pick(rng, keys)] = _hostile(rng)
         else:
