@@ -7,8 +7,10 @@ metadata, schema inferred), so both search paths and both schema sources are exe
 
 Every query ends in one outcome: ``ok``, ``QueryError:<CODE>``, or a failure: ``leak`` (a
 message quoting Python/SQLite internals), ``bug`` (UNKNOWN_EXCEPTION), ``crash`` (another
-exception escaped) or ``slow``. The summary counts each, lists a few examples of every
-failure, and the exit status is 1 if there was any failure::
+exception escaped) or ``slow`` (judged on the CPU time spent, so a loaded machine does not
+make a query "slow"; a query past its 30 s budget still ends as QUERY_TIMEOUT). The summary
+counts each, lists a few examples of every failure, and the exit status is 1 if there was
+any failure::
 
     .venv/bin/python scripts/fuzz.py                    # 100,000 queries on the sample org
     .venv/bin/python scripts/fuzz.py -n 5000 --seed 3 --json summary.json
@@ -89,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--org", default=None, help="org name or path (default: the sample)")
     parser.add_argument("--examples", type=int, default=5, help="examples kept per failure")
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument(
+        "--progress", type=Path, default=None, help="folder for per-worker progress snapshots"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the engine queries")
     parser.add_argument("--tasks", type=int, default=0, help="hostile task files to load")
     parser.add_argument("--recordings", type=int, default=0, help="hostile recordings to read")
@@ -117,7 +122,11 @@ def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
     built = open_org_or_sample(args.org)  # built once here, not raced by the workers
     jobs = max(1, args.jobs)
     shares = [args.count // jobs + (1 if j < args.count % jobs else 0) for j in range(jobs)]
-    parts = [(str(built.path), args.seed + 2 * j, n, args.examples) for j, n in enumerate(shares)]
+    progress = str(args.progress) if args.progress else ""
+    parts = [
+        (str(built.path), args.seed + 2 * j, n, args.examples, progress)
+        for j, n in enumerate(shares)
+    ]
     started = time.perf_counter()
     if jobs == 1:
         results = [_engine_part(*parts[0])]
@@ -160,7 +169,7 @@ def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _engine_part(
-    org_path: str, seed: int, count: int, keep: int
+    org_path: str, seed: int, count: int, keep: int, progress: str = ""
 ) -> tuple[dict[str, int], dict[str, list[dict[str, str]]]]:
     """One worker's share: ``count`` queries alternating between the built and raw org."""
     from crmtui.org.store import Org
@@ -179,11 +188,19 @@ def _engine_part(
             label, org, fuzzer = orgs[i % 2]
             text = fuzzer.next()
             outcome, detail = classify(
-                lambda t, org=org: run(org, t, today=TODAY, budget=budget), text
+                lambda t, org=org: run(org, t, today=TODAY, budget=budget),
+                text,
+                clock=time.thread_time,  # CPU spent: the machine may be loaded
             )
             outcomes[outcome] += 1
             if outcome in FAILURES and len(failures[outcome]) < keep:
                 failures[outcome].append({"org": label, "query": text[:500], "detail": detail})
+            if progress and (i + 1) % 1_000 == 0:
+                # A snapshot per worker: a run cut short still has its counts.
+                snapshot = {"seed": seed, "done": i + 1, "of": count, "outcomes": outcomes,
+                            "failure_examples": failures,
+                            "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+                Path(progress, f"seed-{seed}.json").write_text(json.dumps(snapshot))
             if (i + 1) % 10_000 == 0:
                 rate = (i + 1) / (time.perf_counter() - started)
                 print(f"  seed {seed}: {i + 1:,} queries ({rate:.0f}/s)", file=sys.stderr)

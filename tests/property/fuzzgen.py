@@ -374,13 +374,20 @@ LEAK = re.compile(
 FAILURES = ("leak", "bug", "crash", "slow")
 
 
-def classify(run: Callable[[str], Any], text: str, *, slow_ms: float = 2000.0) -> tuple[str, str]:
+def classify(
+    run: Callable[[str], Any],
+    text: str,
+    *,
+    slow_ms: float = 2000.0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[str, str]:
     """Run ``text`` and name the outcome: (``ok`` / ``QueryError:CODE`` / ``leak`` / ``crash``
-    / ``slow``, detail).
+    / ``slow``, detail). ``clock`` judges slowness (``time.thread_time`` on a loaded machine:
+    CPU spent, not time waiting for a core).
     """
     from crmtui.query import QueryError
 
-    started = time.perf_counter()
+    started = clock()
     try:
         run(text)
         outcome, detail = "ok", ""
@@ -394,7 +401,7 @@ def classify(run: Callable[[str], Any], text: str, *, slow_ms: float = 2000.0) -
             outcome, detail = f"QueryError:{exc.code}", message
     except Exception as exc:  # noqa: BLE001 - what this classifier exists to report
         outcome, detail = "crash", f"{type(exc).__name__}: {exc}"
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (clock() - started) * 1000
     if elapsed > slow_ms and outcome in ("ok",) or elapsed > slow_ms * 5:
         return "slow", f"{elapsed:.0f} ms ({outcome}) {detail}"
     return outcome, detail
