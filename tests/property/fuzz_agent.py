@@ -134,7 +134,7 @@ def run_episode(
         tasks_source="fuzz",
         fsync=False,
     )
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         result = run_instance(
             instance,
@@ -150,7 +150,7 @@ def run_episode(
         recorder.suspend()
     except Exception as exc:  # noqa: BLE001 - what the fuzzer exists to report
         return "crash", f"{type(exc).__name__}: {str(exc)[:300]}"
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (time.process_time() - started) * 1000
     message = str(result.end_reason.get("message", ""))
     report = verify(recorder.path)
     if not report.ok:

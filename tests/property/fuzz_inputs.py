@@ -17,7 +17,8 @@ Each run names its outcome: ``ok``, ``refused:<ErrorClass>`` (a one-line crmtui 
 failure: ``crash`` (any other exception escaped), ``disagree`` (``verify`` and loading
 disagree about a recording), ``traceback`` / ``internal`` (the CLI printed a traceback or
 an internal error), ``exit`` (an exit status outside :mod:`crmtui.exit_codes`), ``silent``
-(a failing CLI command said nothing) or ``slow``.
+(a failing CLI command said nothing) or ``slow`` (judged on CPU time, ``time.process_time``:
+on a loaded machine wall time measures the wait for a core).
 """
 
 from __future__ import annotations
@@ -244,12 +245,12 @@ def _outcome_of(exc: BaseException) -> str:
 
 def timed(fn: Callable[[], str], slow_ms: float) -> tuple[str, str]:
     """Run ``fn`` (which names its outcome) and catch what escapes it."""
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         outcome, detail = fn(), ""
     except Exception as exc:  # noqa: BLE001 - what the fuzzer exists to report
         outcome, detail = _outcome_of(exc), f"{type(exc).__name__}: {str(exc)[:300]}"
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (time.process_time() - started) * 1000
     if elapsed > slow_ms:
         return "slow", f"{elapsed:.0f} ms ({outcome}) {detail}"
     return outcome, detail
@@ -304,7 +305,7 @@ def run_cli(argv: list[str], *, stdin: str = "", slow_ms: float = 10_000.0) -> t
         exit_codes.INTERRUPTED,
     }  # fmt: skip
     out, err = io.StringIO(), io.StringIO()
-    started = time.perf_counter()
+    started = time.process_time()
     old_stdin = sys.stdin
     # A real standard input: the CLI reads its bytes (to refuse what is not UTF-8).
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8", "surrogatepass")))
@@ -319,7 +320,7 @@ def run_cli(argv: list[str], *, stdin: str = "", slow_ms: float = 10_000.0) -> t
         return "crash", f"{type(exc).__name__}: {exc}"
     finally:
         sys.stdin = old_stdin
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (time.process_time() - started) * 1000
     code = 0 if code is None else code
     said = err.getvalue() + out.getvalue()
     detail = f"exit {code}: {err.getvalue().strip()[:300]}"
