@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from crmtui import exit_codes
 from crmtui.commands.options import POSITIVE_SECONDS
 
 FORMATS = ("table", "json", "observation")
@@ -138,7 +139,7 @@ def query(
             raise KeyboardInterrupt from None  # Ctrl-C: "Interrupted.", status 130
         click.echo(_single_line(str(exc)), err=True)
         # SystemExit rather than ctx.exit: it ends `crmtui.cli.main` with status 1 too.
-        sys.exit(1)
+        sys.exit(exit_codes.ERROR)
     if fmt == "json":
         click.echo(json.dumps(result.to_salesforce(), indent=2, ensure_ascii=False))
     elif fmt == "observation":

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from crmtui import exit_codes
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import verify as verify_file
 
@@ -75,4 +76,4 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: boo
     if len(targets) > 1 and not quiet:
         click.echo(f"{len(targets) - bad} OK, {bad} bad")
     if bad:
-        ctx.exit(1)
+        ctx.exit(exit_codes.ERROR)
