@@ -2,20 +2,25 @@
 
 Subcommands live in ``crmtui/commands/<name>.py`` and are imported only when invoked, so
 ``crmtui --help`` stays fast (no textual, datasets or litellm import). Every
-:class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit.
+:class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit; so does
+anything else (an internal error, with its traceback in a crash log).
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import sys
 from typing import Any
 
 import click
 
-from crmtui import __version__
-from crmtui.errors import CrmtuiError
+from crmtui import __version__, exit_codes
+from crmtui.errors import ConfigError, CrmtuiError
+
+#: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
+DEBUG_ENV = "CRMTUI_DEBUG"
 
 # name -> (module, attribute, one-line help). Help is duplicated here so that listing
 # commands does not import them.
@@ -95,8 +100,34 @@ def cli(ctx: click.Context) -> None:
         ctx.invoke(play)
 
 
+def check_arguments(argv: list[str]) -> None:
+    """Refuse arguments that are not valid UTF-8 before any command sees them.
+
+    Python hands undecodable bytes over as lone surrogates, which break later (an SQLite
+    binding, a file name, a recording) far from the cause.
+
+    Raises:
+        ConfigError: Naming the argument and the first bad byte.
+    """
+    for position, arg in enumerate(argv, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = ord(arg[exc.start])
+            # An undecodable byte arrives as U+DC80..U+DCFF (surrogateescape); any other
+            # lone surrogate can only come from a caller in this process.
+            what = f"byte 0x{bad - 0xDC00:02x}" if 0xDC80 <= bad <= 0xDCFF else f"U+{bad:04X}"
+            raise ConfigError(
+                f"argument {position} is not valid UTF-8 text ({what} at "
+                f"character {exc.start + 1}); pass text in UTF-8"
+            ) from None
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Console-script entry point: run the CLI, turning crmtui errors into one line."""
+    """Console-script entry point: run the CLI, turning every failure into one line.
+
+    Exit statuses are listed in :mod:`crmtui.exit_codes`.
+    """
     if argv is None:
         # The real command line (console script or ``python -m``), not a test calling in.
         try:
@@ -132,14 +163,16 @@ def _quick_exit(code: Any) -> None:
 
 
 def _main(argv: list[str] | None) -> Any:
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        return cli.main(args=argv, prog_name="crmtui", standalone_mode=False)
+        check_arguments(args)
+        return cli.main(args=args, prog_name="crmtui", standalone_mode=False)
     except CrmtuiError as exc:
         click.echo(f"Error: {exc.user_message()}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        sys.exit(exit_codes.INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -147,7 +180,17 @@ def _main(argv: list[str] | None) -> Any:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        sys.exit(130)
+        sys.exit(exit_codes.INTERRUPTED)
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        from crmtui.crash import internal_error
+
+        click.echo(
+            f"Error: {internal_error(exc).user_message()} (set {DEBUG_ENV}=1 to see the traceback)",
+            err=True,
+        )
+        sys.exit(exit_codes.ERROR)
 
 
 if __name__ == "__main__":  # pragma: no cover

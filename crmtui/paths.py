@@ -7,11 +7,56 @@ per-user data directory from platformdirs is used. Nothing is created at import 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from crmtui.errors import ConfigError
 
 SAMPLE_ORG_NAME = "sample"
+#: Longest org name accepted (it becomes a file name).
+MAX_ORG_NAME = 100
+# ASCII only: no path separators, no "..", no control, bidi or look-alike characters.
+_ORG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def check_org_name(name: str) -> str:
+    """Return ``name`` if it is a valid org name, else raise.
+
+    The one check for every org name (build, import, lookup): it becomes a file name in
+    ``orgs_dir()``, so it must stay inside that folder and print as itself.
+
+    Raises:
+        ConfigError: The name is empty, too long, or has characters other than ASCII
+            letters, digits, ``.``, ``_`` and ``-`` (or starts with ``.``, ``_`` or ``-``).
+    """
+    if not isinstance(name, str) or not _ORG_NAME.fullmatch(name) or len(name) > MAX_ORG_NAME:
+        shown = printable(str(name))
+        if len(shown) > 60:
+            shown = shown[:59] + "…"
+        raise ConfigError(
+            f"invalid org name '{shown}': use up to {MAX_ORG_NAME} ASCII letters, digits, "
+            "'.', '_' or '-', starting with a letter or digit"
+        )
+    return name
+
+
+def printable(text: str) -> str:
+    """``text`` with control, format (bidi) and other invisible characters escaped.
+
+    For showing names read from files (org names, actor ids) in listings: a name holding a
+    terminal escape or a right-to-left override then shows as ``\x1b`` or ``\u202e``
+    instead of acting on the terminal or reordering the line.
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char.isprintable():
+            out.append(char)
+        else:
+            code = ord(char)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    return "".join(out)
 
 
 def home() -> Path:
@@ -42,13 +87,21 @@ def cache_dir() -> Path:
 
 
 def org_path(name: str) -> Path:
-    """Path of the org called ``name`` inside the data directory."""
-    return orgs_dir() / f"{name}.db"
+    """Path of the org called ``name`` inside the data directory.
+
+    Raises:
+        ConfigError: ``name`` is not a valid org name (see :func:`check_org_name`).
+    """
+    return orgs_dir() / f"{check_org_name(name)}.db"
 
 
 def org_tasks_path(name: str) -> Path:
-    """Path of the tasks file generated with the org called ``name``."""
-    return orgs_dir() / f"{name}.tasks.json"
+    """Path of the tasks file generated with the org called ``name``.
+
+    Raises:
+        ConfigError: ``name`` is not a valid org name (see :func:`check_org_name`).
+    """
+    return orgs_dir() / f"{check_org_name(name)}.tasks.json"
 
 
 def resolve_org(spec: str | os.PathLike[str] | None) -> Path:

@@ -65,7 +65,11 @@ def query_kind(text: str) -> str:
 
 
 def make_query_executor(
-    org: Any, today: dt.date | None = None, *, count_style: str = "faithful"
+    org: Any,
+    today: dt.date | None = None,
+    *,
+    count_style: str = "faithful",
+    query_timeout_s: float | None = None,
 ) -> Executor:
     """An executor running SOQL/SOSL against ``org`` through ``crmtui.query``.
 
@@ -76,6 +80,9 @@ def make_query_executor(
         today: The date ``TODAY``-style literals resolve against (the task's date).
         count_style: ``faithful`` (``SELECT COUNT()`` shows ``[]`` as upstream) or
             ``helpful`` (``[{'expr0': n}]``).
+        query_timeout_s: Time limit of one query (None: the engine's default, 30 s). A
+            query past it gives the agent the observation ``QUERY_TIMEOUT: Your query
+            request was running for too long.``, as Salesforce would.
     """
 
     def execute(text: str) -> Observation:
@@ -83,7 +90,8 @@ def make_query_executor(
 
         start = time.perf_counter()
         try:
-            result = query.run(org, text, today=today)
+            budget = None if query_timeout_s is None else query.QueryBudget(query_timeout_s)
+            result = query.run(org, text, today=today, budget=budget)
         except query.QueryError as exc:
             return Observation(
                 text=query.format_observation(exc),

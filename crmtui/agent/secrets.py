@@ -1,39 +1,28 @@
-"""Keeping API keys out of everything crmtui writes: errors, recordings, results files.
+"""Keeping API keys out of everything the agent side writes: errors, recordings, results.
 
-Keys reach crmtui through the environment (``OPENAI_API_KEY`` ...) or an explicit
-``api_key``; a model can also echo one back in a reply. :class:`Scrubber` replaces the known
-values and anything shaped like a provider key with ``***``. Build one per run or session:
-it reads the environment once.
+A thin face over :mod:`crmtui.secrets`, the one scrubber every writer uses (the recorder
+scrubs every event with it too): :class:`Scrubber` carries the secrets of one run or session
+(an explicit ``api_key``) on top of what ``crmtui.secrets`` always scrubs (secret
+environment values and key-shaped tokens), for text and for JSON-like values.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from crmtui import secrets as _secrets
+
 __all__ = ["MASK", "Scrubber", "scrub_secrets", "secret_values"]
 
-MASK = "***"
-
-#: Key shapes of common providers (OpenAI/Anthropic ``sk-``, Google ``AIza``, Groq ``gsk_``).
-_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{3,}|AIza[0-9A-Za-z_\-]{10,}|gsk_[A-Za-z0-9]{8,})")
-_SECRET_NAME_PARTS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
-#: Shorter values are too likely to occur in ordinary text to be replaced everywhere.
-_MIN_SECRET_CHARS = 8
+MASK = _secrets.REDACTED
 
 
 def secret_values(environ: Mapping[str, str] | None = None) -> list[str]:
     """Values of environment variables whose names say they hold a secret."""
     env = os.environ if environ is None else environ
-    return [
-        value
-        for name, value in env.items()
-        if value
-        and len(value) >= _MIN_SECRET_CHARS
-        and any(part in name.upper() for part in _SECRET_NAME_PARTS)
-    ]
+    return [value for name, value in env.items() if _secrets.is_secret(name, value)]
 
 
 class Scrubber:
@@ -41,19 +30,18 @@ class Scrubber:
 
     Args:
         extra: Further secret values (an explicit ``api_key``).
-        environ: Environment to read secret values from (default: ``os.environ``).
+        environ: An environment to take secret values from besides ``os.environ``.
     """
 
-    def __init__(self, extra: Iterable[str] = (), environ: Mapping[str, str] | None = None):
-        values = {v for v in [*secret_values(environ), *extra] if v}
-        ordered = sorted(values, key=len, reverse=True)
-        self._known = re.compile("|".join(re.escape(v) for v in ordered)) if ordered else None
+    def __init__(self, extra: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
+        found = [v for v in extra if v]
+        if environ is not None:
+            found += secret_values(environ)
+        self._extra = tuple(sorted(set(found)))
 
     def text(self, value: str) -> str:
         """``value`` with every known secret and key-shaped token replaced by ``***``."""
-        if self._known is not None:
-            value = self._known.sub(MASK, value)
-        return _KEY_PATTERN.sub(MASK, value)
+        return _secrets.scrub(value, self._extra)
 
     def value(self, obj: Any) -> Any:
         """A copy of a JSON-like value (dicts, lists, strings) with every string scrubbed."""
@@ -68,4 +56,4 @@ class Scrubber:
 
 def scrub_secrets(text: str, extra: Iterable[str] = ()) -> str:
     """Replace API keys (known values from the environment and key-shaped tokens) by ``***``."""
-    return Scrubber(extra).text(text)
+    return _secrets.scrub(text, extra)

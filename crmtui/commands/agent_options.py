@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from crmtui.commands.options import POSITIVE_SECONDS
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Keyword arguments of the shared options, in the order click passes them.
@@ -101,7 +103,7 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--time-limit",
-            type=float,
+            type=POSITIVE_SECONDS,
             default=600.0,
             show_default=True,
             metavar="S",
@@ -109,7 +111,7 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--timeout",
-            type=float,
+            type=POSITIVE_SECONDS,
             default=60.0,
             show_default=True,
             metavar="S",

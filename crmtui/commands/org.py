@@ -13,6 +13,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from crmtui import paths
 from crmtui.errors import ConfigError, OrgError
@@ -63,7 +64,7 @@ def _size(n_bytes: int) -> str:
 @click.option("--force", is_flag=True, help="Replace an existing org file.")
 def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool) -> None:
     """Generate a synthetic CRMArena-like org and its tasks."""
-    org_name = name or (out.stem if out else _default_name(scale, seed))
+    org_name = paths.check_org_name(name or (out.stem if out else _default_name(scale, seed)))
     target = out if out is not None else paths.org_path(org_name)
     if target.exists() and not force:
         raise ConfigError(f"{target} already exists; pass --force to replace it")
@@ -189,7 +190,7 @@ def info(name: str | None, spec: str | None) -> None:
 
 
 def _print_info(details: OrgInfo) -> None:
-    table = Table(title=f"Org {details.name!r}")
+    table = Table(title=Text(f"Org '{paths.printable(details.name)}'"))
     table.add_column("Object")
     table.add_column("Rows", justify="right")
     table.add_column("From")
@@ -225,6 +226,11 @@ def _short_source(source: str | None) -> str:
     return f"import of {Path(source).name}" if os.sep in source else source
 
 
+def _cell(text: str) -> Text:
+    """A table cell showing ``text`` literally: no markup, control characters escaped."""
+    return Text(paths.printable(text))
+
+
 @org.command("list")
 def list_() -> None:
     """List the orgs built or imported into the data directory."""
@@ -234,7 +240,7 @@ def list_() -> None:
             f"No orgs in {paths.orgs_dir()} yet; run `crmtui org build` or `crmtui org import`."
         )
         return
-    table = Table(title=f"Orgs in {paths.orgs_dir()}")
+    table = Table(title=Text(f"Orgs in {paths.printable(str(paths.orgs_dir()))}"))
     for column in ("Name", "Objects", "Rows", "Size", "Created", "Source"):
         table.add_column(
             column,
@@ -246,15 +252,17 @@ def list_() -> None:
             opened = Org.open(path)
             rows = sum(opened.count(o.name) for o in opened.schema)
         except OrgError as exc:
-            table.add_row(path.stem, "", "", _size(path.stat().st_size), "", f"invalid: {exc}")
+            table.add_row(
+                _cell(path.stem), "", "", _size(path.stat().st_size), "", _cell(f"invalid: {exc}")
+            )
             continue
         table.add_row(
-            opened.name,
+            _cell(opened.name),
             str(len(opened.schema)),
             f"{rows:,}",
             _size(path.stat().st_size),
             opened.meta.get("created_at", "")[:16].replace("T", " "),
-            _short_source(opened.meta.get("source")),
+            _cell(_short_source(opened.meta.get("source"))),
         )
     Console().print(table)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from crmtui.commands.options import POSITIVE_SECONDS
 from crmtui.config import PlayConfig, default_annotator
 
 
@@ -54,7 +55,7 @@ from crmtui.config import PlayConfig, default_annotator
 @click.option(
     "--idle",
     "idle",
-    type=float,
+    type=POSITIVE_SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds without input recorded as idle time.",

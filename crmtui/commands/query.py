@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import click
+
+from crmtui import exit_codes
+from crmtui.commands.options import POSITIVE_SECONDS
 
 FORMATS = ("table", "json", "observation")
 
@@ -37,6 +44,23 @@ def render_table(result: Any) -> Any:
     return table
 
 
+@contextlib.contextmanager
+def _ctrl_c_cancels(cancel: threading.Event) -> Iterator[None]:
+    """While the query runs, Ctrl-C sets ``cancel`` (the engine stops within milliseconds).
+
+    A KeyboardInterrupt raised inside SQLite's progress callback would be swallowed by
+    sqlite3 and read as a timeout; a handler that only sets the event cannot be lost.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @click.command("query")
 @click.option(
     "--org",
@@ -61,13 +85,23 @@ def render_table(result: Any) -> Any:
     help="table: flattened columns with a row count and timing; json: the Salesforce REST "
     "response; observation: the text an upstream agent would see.",
 )
+@click.option(
+    "--timeout",
+    type=POSITIVE_SECONDS,
+    default=None,
+    metavar="S",
+    help="Stop the query after S seconds (QUERY_TIMEOUT). Default: 30. Ctrl-C also stops it.",
+)
 @click.argument("text", metavar="QUERY")
-def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
+def query(
+    org_spec: str | None, today: str | None, fmt: str, timeout: float | None, text: str
+) -> None:
     """Run a SOQL (SELECT ...) or SOSL (FIND {...}) QUERY against an org.
 
-    Pass - as QUERY to read it from standard input. A query the engine rejects prints one
-    line starting with its Salesforce error code (e.g. MALFORMED_QUERY: ...) on stderr and
-    exits with status 1.
+    Pass - as QUERY to read it from standard input (UTF-8). A query the engine rejects prints
+    one line starting with its Salesforce error code (e.g. MALFORMED_QUERY: ...) on stderr
+    and exits with status 1; so does a query past its time limit (QUERY_TIMEOUT) or with a
+    result of more than 2,000,000 values (OPERATION_TOO_LARGE).
 
     \b
     Examples:
@@ -77,10 +111,17 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
     """
     from crmtui.errors import ConfigError
     from crmtui.org.sample import open_org_or_sample
-    from crmtui.query import QueryError, format_observation, run
+    from crmtui.query import QueryBudget, QueryError, format_observation, run
 
     if text == "-":
-        text = sys.stdin.read()
+        data = sys.stdin.buffer.read()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"standard input is not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                f"offset {exc.start})"
+            ) from None
     day: dt.date | None = None
     if today is not None:
         try:
@@ -88,12 +129,17 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
         except ValueError:
             raise ConfigError(f"--today must be a date like 2024-11-15, not {today!r}") from None
     org = open_org_or_sample(org_spec)
+    cancel = threading.Event()
+    budget = QueryBudget(cancel=cancel) if timeout is None else QueryBudget(timeout, cancel=cancel)
     try:
-        result = run(org, text, today=day)
+        with _ctrl_c_cancels(cancel):
+            result = run(org, text, today=day, budget=budget)
     except QueryError as exc:
+        if cancel.is_set():
+            raise KeyboardInterrupt from None  # Ctrl-C: "Interrupted.", status 130
         click.echo(_single_line(str(exc)), err=True)
         # SystemExit rather than ctx.exit: it ends `crmtui.cli.main` with status 1 too.
-        sys.exit(1)
+        sys.exit(exit_codes.ERROR)
     if fmt == "json":
         click.echo(json.dumps(result.to_salesforce(), indent=2, ensure_ascii=False))
     elif fmt == "observation":

@@ -61,8 +61,6 @@ def replay(
         click.echo(f"Warning: {source.check.message}", err=True)
         if source.check.status == "changed" and not (yes or check_only) and _interactive():
             click.confirm("Replay on this org anyway?", default=True, abort=True)
-    if source.truncated:
-        click.echo(f"Warning: {source.truncated}", err=True)
     frames = source.replay.frames
     if check_only:
         last = frames[-1] if frames else None

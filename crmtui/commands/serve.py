@@ -11,7 +11,13 @@ import click
 @click.command("serve")
 @click.option("--study", "study", required=True, metavar="NAME", help="The study to serve.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8000, show_default=True, help="Port (0: any free port).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port (0: any free port).",
+)
 @click.option(
     "--certfile",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -31,7 +37,7 @@ import click
 )
 @click.option(
     "--max-sessions",
-    type=int,
+    type=click.IntRange(min=1),
     default=20,
     show_default=True,
     help="Browser sessions allowed at once; others see a 'server full' page.",

@@ -64,7 +64,13 @@ def client_hint(instance_url: str, session_id: str, *, https: bool) -> str:
     "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=int, default=8443, show_default=True, help="Port (0: any free one).")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8443,
+    show_default=True,
+    help="Port (0: any free one).",
+)
 @click.option(
     "--http", "plain", is_flag=True, help="Plain HTTP instead of HTTPS (not for simple-salesforce)."
 )

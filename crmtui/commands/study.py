@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from crmtui.commands.options import POSITIVE_SECONDS, UNIT_FRACTION
 from crmtui.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -134,18 +135,23 @@ _URL = click.option(
 @click.option("--annotators", required=True, help="Comma-separated annotator names.")
 @click.option("--tasks", default=None, metavar="SRC", help="Task source (default: the sample).")
 @click.option("--org", default=None, metavar="PATH|NAME", help="Org (default: the sample org).")
-@click.option("--per-type", type=int, default=None, help="Instances per task type, drawn by seed.")
+@click.option(
+    "--per-type",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Instances per task type, drawn by seed.",
+)
 @click.option("--idx", "idx", default=None, help="Or an explicit list of instances: 1,4,10-19.")
 @click.option(
     "--overlap",
-    type=int,
+    type=click.IntRange(min=1),
     default=2,
     show_default=True,
     help="How many annotators do each shared instance.",
 )
 @click.option(
     "--shared",
-    type=float,
+    type=UNIT_FRACTION,
     default=0.25,
     show_default=True,
     help="Share of the instances that is shared (done by --overlap annotators).",
@@ -153,7 +159,7 @@ _URL = click.option(
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every draw.")
 @click.option(
     "--practice",
-    type=int,
+    type=click.IntRange(min=0),
     default=0,
     show_default=True,
     help="Practice instances (answers revealed, not counted) before the counted ones.",
@@ -173,7 +179,7 @@ _URL = click.option(
 )
 @click.option(
     "--idle",
-    type=float,
+    type=POSITIVE_SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds without input recorded as idle.",
@@ -249,7 +255,7 @@ def create(
 @click.argument("annotator")
 @click.option(
     "--count",
-    type=int,
+    type=click.IntRange(min=0),
     default=None,
     help="Counted instances to give them (default: the mean of the others).",
 )

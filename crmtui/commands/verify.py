@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from crmtui import exit_codes
+from crmtui.record.errors import RecordingError
 from crmtui.record.verify import verify as verify_file
 
 
@@ -24,14 +26,25 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
     type=click.Path(exists=True, dir_okay=True, path_type=Path),
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only recordings that fail.")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Cut a partial final line (a write cut short by a crash) off the recordings that "
+    "have one, keeping the intact lines before it. Nothing else is ever changed.",
+)
 @click.pass_context
-def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool) -> None:
+def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: bool) -> None:
     """Check that recordings are intact: every line parses, the header comes first,
     seq numbers are contiguous, and each line's hash and prev link hold.
 
     FILES are recording files (.jsonl) or folders searched recursively for them. Prints
     "OK" with the event count for a good recording, or the first bad line and what is
     wrong with it. Exits with status 1 if any recording is bad.
+
+    A file whose last line is only partly written (the process died mid-write) is BAD here
+    and refused by replay, compare, report and export alike; --repair cuts that line off
+    (the lines before it are intact) so the session can be used again. Files are read one
+    line at a time; devices and FIFOs are refused.
 
     \b
     Examples:
@@ -43,7 +56,18 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool) -> None:
         raise click.UsageError("no .jsonl recordings found in the given folders")
     bad = 0
     for path in targets:
-        report = verify_file(path)
+        try:
+            report = verify_file(path)
+            if repair and report.truncated:
+                from crmtui.record.recorder import repair as repair_file
+
+                cut = repair_file(path)
+                click.echo(f"{path}: repaired (cut {cut} bytes of a partial final line)")
+                report = verify_file(path)
+        except RecordingError as exc:
+            bad += 1
+            click.echo(f"{path}: BAD {exc.problem}")
+            continue
         if not report.ok:
             bad += 1
             click.echo(f"{path}: BAD {report.describe()}")
@@ -52,4 +76,4 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool) -> None:
     if len(targets) > 1 and not quiet:
         click.echo(f"{len(targets) - bad} OK, {bad} bad")
     if bad:
-        ctx.exit(1)
+        ctx.exit(exit_codes.ERROR)

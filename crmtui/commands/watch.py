@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from crmtui.commands.agent_options import agent_options, settings_kwargs
+from crmtui.commands.options import NON_NEGATIVE_SECONDS
 
 
 @click.command("watch")
@@ -22,7 +23,7 @@ from crmtui.commands.agent_options import agent_options, settings_kwargs
 )
 @click.option(
     "--delay",
-    type=float,
+    type=NON_NEGATIVE_SECONDS,
     default=0.0,
     show_default=True,
     metavar="S",

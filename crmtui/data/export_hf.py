@@ -49,8 +49,9 @@ def save_parquet(rows: Sequence[dict[str, Any]], path: str | os.PathLike[str]) -
             dataset = datasets.Dataset.from_list(list(rows))
             target.parent.mkdir(parents=True, exist_ok=True)
             dataset.to_parquet(str(target))
-        except (ValueError, TypeError, OSError) as exc:
-            raise DatasetError(f"cannot write {target}: {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - datasets and pyarrow raise many kinds
+            detail = " ".join(str(exc).split())[:200]
+            raise DatasetError(f"cannot write {target}: {type(exc).__name__}: {detail}") from exc
     return target
 
 

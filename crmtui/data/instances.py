@@ -17,6 +17,7 @@ from typing import Any
 
 from crmtui.data.tasktypes import resolve_task_type, sort_key
 from crmtui.errors import DatasetError, TaskNotFound
+from crmtui.limits import idx_range_problem
 
 # Field order of the HF rows, so to_row() round-trips key order too.
 _ROW_FIELDS = ("idx", "answer", "task", "persona", "metadata", "reward_metric", "query")
@@ -117,6 +118,9 @@ class Instance:
             raise RowError("missing idx", field="idx", row=position)
         if isinstance(raw_idx, bool) or not isinstance(raw_idx, int):
             raise RowError(f"idx must be an integer, got {raw_idx!r}", field="idx", row=position)
+        problem = idx_range_problem(raw_idx)
+        if problem is not None:
+            raise RowError(problem, field="idx", row=position)
         idx = raw_idx
 
         def bad(name: str, message: str) -> RowError:

@@ -23,7 +23,7 @@ with the json module (pyarrow for Parquet) so the error names the row that is re
 
 from __future__ import annotations
 
-import json
+import functools
 import os
 import socket
 from collections.abc import Callable
@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 
 from crmtui import paths
 from crmtui.data.instances import TaskSet
+from crmtui.data.task_files import check_regular_file, read_json_rows
 from crmtui.errors import DatasetError, OrgError
 
 HF_PREFIX = "hf:"
@@ -96,6 +97,7 @@ def load_tasks(
     source: str | os.PathLike[str] | None = None,
     *,
     sample_tasks: Callable[[], Path] | None = None,
+    via_datasets: bool = True,
 ) -> TaskSet:
     """Load a task set from a local file, the hub, or the sample org.
 
@@ -104,6 +106,8 @@ def load_tasks(
         sample_tasks: For the sample source when its tasks file is missing: returns the
             file after building the sample (:func:`crmtui.org.sample.sample_tasks_path`).
             Without it a missing sample is an :class:`OrgError`.
+        via_datasets: Read local files through ``datasets`` like hub data (default), or
+            with the json module / pyarrow only (fast, for looking instances up).
 
     Raises:
         DatasetError: The file is missing or unreadable, a row is invalid (naming its idx or
@@ -121,7 +125,7 @@ def load_tasks(
         rows = _hub_rows(hub, hub.config, hub.split)
         return _build(rows, text, None)
     path = Path(text).expanduser()
-    return _load_file(path, str(path))
+    return _load_file(path, str(path), via_datasets=via_datasets)
 
 
 def load_schema_source(source: str | os.PathLike[str] | None = None) -> Any:
@@ -190,25 +194,31 @@ def _sample_tasks_path(provider: Callable[[], Path] | None) -> Path:
 
 
 def _load_file(path: Path, description: str, *, via_datasets: bool = True) -> TaskSet:
-    if not path.exists():
-        raise DatasetError(f"task file not found: {path}")
-    if path.is_dir():
-        raise DatasetError(f"task source is a directory, not a file: {path}")
     builder = _JSON_SUFFIXES.get(path.suffix.lower())
+    check_regular_file(path)
     if builder is None:
         raise DatasetError(
             f"unsupported task file type {path.suffix or '(none)'!r} for {path}; "
             "use .json, .jsonl or .parquet"
         )
+    if builder == "json":
+        # Read and checked before datasets sees it: pyarrow's JSON reader crashes the
+        # process on some inputs (see crmtui.data.task_files).
+        plain = read_json_rows(path)
+        reread: Callable[[], list[Any]] = functools.partial(list, plain)
+        if not plain:
+            via_datasets = False
+    else:
+        reread = functools.partial(_parquet_rows, path)
     if not via_datasets:
-        return _build(None, description, lambda: _plain_rows(path, builder))
+        return _build(None, description, reread)
     try:
         rows = _datasets_rows(path, builder)
     except Exception:  # noqa: BLE001 - any failure inside datasets/Arrow: re-read below
-        # datasets gives up on some files Python's json reads fine (a non-object row, rows
-        # of irreconcilable types); the plain reader then reports the exact problem.
+        # datasets gives up on some files Python's json reads fine (rows of irreconcilable
+        # types); the plain reader then reports the exact problem.
         rows = None
-    return _build(rows, description, lambda: _plain_rows(path, builder))
+    return _build(rows, description, reread)
 
 
 def _build(
@@ -247,42 +257,14 @@ def _located(exc: DatasetError, description: str) -> DatasetError:
     return exc
 
 
-def _plain_rows(path: Path, builder: str) -> list[Any]:
-    """Read rows with the json module (or pyarrow for Parquet), keeping types as written."""
-    if builder == "parquet":
-        import pyarrow.parquet as pq
+def _parquet_rows(path: Path) -> list[Any]:
+    """Read Parquet rows with pyarrow, keeping types as written."""
+    import pyarrow.parquet as pq
 
-        try:
-            return pq.read_table(path).to_pylist()
-        except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds
-            raise DatasetError(f"cannot read Parquet file {path}: {exc}") from None
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"cannot read {path}: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if text.lstrip().startswith("["):
-            raise DatasetError(f"{path} is not valid JSON: {exc}") from None
-        data = None  # not one JSON document: JSON lines, read below
-    if isinstance(data, list):
-        return data
-    if isinstance(data, dict):
-        if "idx" in data:
-            return [data]
-        raise DatasetError(f"{path} holds one JSON object, not a list of rows")
-    if data is not None:
-        raise DatasetError(f"{path} holds no rows; expected a JSON list or JSON lines")
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path} line {number} is not valid JSON: {exc}") from None
-    return rows
+        return pq.read_table(path).to_pylist()
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises many kinds
+        raise DatasetError(f"cannot read Parquet file {path}: {exc}") from None
 
 
 def _datasets_rows(path: Path, builder: str) -> list[dict[str, Any]]:

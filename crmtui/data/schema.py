@@ -65,6 +65,9 @@ class Field:
         listed: Whether upstream's schema text lists the field (``Id`` and a few fields that
             upstream code uses but never shows, such as ``Knowledge__kav.PublishStatus``,
             are not).
+        constant: For a field the org's table lacks but Salesforce always has, the one value
+            every record holds (see :data:`IMPLIED_FIELDS`); queries read it instead of a
+            column. None for ordinary fields.
     """
 
     name: str
@@ -72,6 +75,7 @@ class Field:
     description: str = ""
     reference_to: str | None = None
     listed: bool = True
+    constant: str | None = None
 
     @property
     def relationship_name(self) -> str | None:
@@ -90,6 +94,20 @@ class Field:
         if not self.listed:
             data["listed"] = False
         return data
+
+
+#: Fields Salesforce always has but upstream's raw org files leave out, with the only value
+#: they can hold there: upstream's knowledge articles are all published, English articles,
+#: and upstream's own knowledge-search query filters on both fields.
+IMPLIED_FIELDS: dict[tuple[str, str], str] = {
+    ("knowledge__kav", "publishstatus"): "Online",
+    ("knowledge__kav", "language"): "en_US",
+}
+
+
+def implied_value(object_name: str, field_name: str) -> str | None:
+    """The value of an :data:`IMPLIED_FIELDS` field (None for any other field)."""
+    return IMPLIED_FIELDS.get((object_name.lower(), field_name.lower()))
 
 
 def relationship_name_for(field_name: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from crmtui import paths
 from crmtui.errors import ConfigError
 from crmtui.org.generator.config import scale_config
 
@@ -66,20 +67,22 @@ def build_org(
         Paths, row counts, elapsed seconds and the org digest.
 
     Raises:
-        ConfigError: Unknown scale or a seed that is not an integer.
+        ConfigError: Unknown scale, a seed that is not an integer, or an invalid org name
+            (:func:`crmtui.paths.check_org_name`; the default name is the file stem).
         OrgError: The org file cannot be written.
         CrmtuiError: The task builder cannot make enough instances.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
     scale_config(scale)  # fail on a bad scale before any work
+    out = Path(out).expanduser()
+    org_name = paths.check_org_name(name if name is not None else out.stem)
     # Imported here: store and tasks pull in SQLite/FTS and solver code the CLI may not need.
     from crmtui.data.schema import builtin_schema
     from crmtui.org.generator import generate
     from crmtui.org.store import write_org
     from crmtui.org.tasks import build_tasks
 
-    out = Path(out).expanduser()
     report = progress or (lambda stage, fraction: None)
     started = time.perf_counter()
 
@@ -90,7 +93,7 @@ def build_org(
         "seed": str(seed),
         "scale": scale,
         "source": "crmtui generator",
-        "name": name or out.stem,
+        "name": org_name,
     }
     org = write_org(out, builtin_schema(), generated.tables, meta=meta)
     report("Building tasks", 0.7)

@@ -8,7 +8,6 @@ indexes, full-text tables and metadata. The source file is only ever opened read
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,8 +19,6 @@ from crmtui.errors import ConfigError, CrmtuiError, OrgError
 from crmtui.org.digest import quote_ident
 from crmtui.org.layout import validate_layout
 from crmtui.org.store import META_TABLE, Org, check_sqlite_file, connect_readonly, write_org
-
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def import_org(
@@ -56,9 +53,7 @@ def import_org(
     check_sqlite_file(source)
     expected = _expected_schema(schema)
     org_name = name if name is not None else source.stem
-    if not _NAME.match(org_name):
-        raise ConfigError(f"invalid org name {org_name!r}: use letters, digits, '.', '_' or '-'")
-    target = paths.org_path(org_name)
+    target = paths.org_path(org_name)  # checks the name
     if target.exists() and target.resolve() == source:
         raise ConfigError(f"{source} is already the org {org_name!r}; choose another --name")
     if target.exists() and not force:
@@ -113,10 +108,19 @@ def _stored_schema(conn: sqlite3.Connection) -> Schema | None:
         raise OrgError(f"the stored schema of the source is invalid: {exc}") from exc
 
 
+def _quote_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
 def _rows(conn: sqlite3.Connection, table: str, obj: SObject) -> Iterator[dict[str, Any]]:
     """Stream a source table's rows as ``{field: value}`` (SQLite column names ignore case)."""
     names = obj.field_names
-    select = ", ".join(quote_ident(n) for n in names)
+    constants = {f.name: f.constant for f in obj.fields if f.constant is not None}
+    select = ", ".join(
+        # An implied field becomes a real column of the copy, holding its one value.
+        _quote_text(constants[n]) if n in constants else quote_ident(n)
+        for n in names
+    )
     cursor = conn.execute(f"SELECT {select} FROM {quote_ident(table)}")
     for row in cursor:
         yield dict(zip(names, row, strict=True))

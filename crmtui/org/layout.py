@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from crmtui.data.schema import Field, Schema, SObject, builtin_schema, infer_field_type
+from crmtui.data.schema import (
+    Field,
+    Schema,
+    SObject,
+    builtin_schema,
+    implied_value,
+    infer_field_type,
+)
 from crmtui.errors import OrgError
 from crmtui.org.digest import data_tables, quote_ident, table_columns
 
@@ -41,7 +48,12 @@ def infer_object(
     present = {c.lower(): c for c in columns}
     fields: list[Field] = []
     if known is not None:
-        fields = [f for f in known.fields if f.name.lower() in present]
+        for f in known.fields:
+            if f.name.lower() in present:
+                fields.append(f)
+            elif (value := implied_value(name, f.name)) is not None:
+                # Missing from upstream's file, always there in Salesforce: one value.
+                fields.append(replace(f, constant=value))
     taken = {f.name.lower() for f in fields}
     for column in columns:
         if column.lower() in taken:
@@ -132,7 +144,21 @@ def validate_layout(conn: sqlite3.Connection, expected: Schema) -> Validation:
             prefix = _sample_prefix(conn, table)
         else:
             prefix = None if known.key_prefix else _sample_prefix(conn, table)
-            missing = [f for f in known.fields if f.name.lower() not in lowered]
+            missing = [
+                f
+                for f in known.fields
+                if f.name.lower() not in lowered and implied_value(known.name, f.name) is None
+            ]
+            implied = [
+                f"{f.name} = '{implied_value(known.name, f.name)}'"
+                for f in known.fields
+                if f.name.lower() not in lowered and implied_value(known.name, f.name) is not None
+            ]
+            if implied:
+                result.warnings.append(
+                    f"table {table} lacks {', '.join(f.split(' ')[0] for f in implied)}; "
+                    f"every record is given {', '.join(implied)} (their only values upstream)"
+                )
             listed = [f.name for f in missing if f.listed]
             unlisted = [f.name for f in missing if not f.listed]
             if listed:

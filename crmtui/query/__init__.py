@@ -2,23 +2,27 @@
 
 Public API::
 
-    run(org, text, *, today=None) -> QueryResult          # SOQL, or SOSL for FIND ...
-    execute_soql(org, text, *, today=None) -> QueryResult
+    run(org, text, *, today=None, budget=None) -> QueryResult   # SOQL, or SOSL for FIND ...
+    execute_soql(org, text, *, today=None, budget=None) -> QueryResult
     compile_soql(schema, text, *, today=None) -> CompiledQuery
     format_observation(result_or_error, *, count_style="faithful") -> str
     observation_rows(result) -> list[dict]
     QueryError(code, message, line=, column=)
     QueryResult
+    QueryBudget(timeout_s=30.0, max_cells=2_000_000, cancel=None)   # see .budget
 
 Layout: :mod:`.soql` and :mod:`.sosl` hold the two languages (SOSL runs its RETURNING clauses
 through SOQL; SOQL knows nothing of SOSL). What both share sits at this level: errors,
-results, the observation text, the lark parser cache (:mod:`.grammar`) and the thread's
-connection (:mod:`.connection`). :mod:`.dispatch` holds :func:`run`, which picks the
-language; neither language package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
+results, the observation text, the lark parser cache (:mod:`.grammar`), the thread's
+connection (:mod:`.connection`), the error boundary (:mod:`.boundary`: only QueryError
+leaves the engine) and query budgets (:mod:`.budget`: time limit, result-size cap,
+cancel). :mod:`.dispatch` holds :func:`run`, which picks the language; neither language
+package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
 """
 
 from __future__ import annotations
 
+from crmtui.query.budget import DEFAULT_TIMEOUT_S, QueryBudget
 from crmtui.query.dispatch import run
 from crmtui.query.errors import QueryError
 from crmtui.query.observation import format_observation, observation_rows
@@ -26,6 +30,8 @@ from crmtui.query.results import QueryResult
 from crmtui.query.soql.engine import compile_soql, execute_soql
 
 __all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "QueryBudget",
     "QueryError",
     "QueryResult",
     "compile_soql",

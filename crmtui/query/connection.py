@@ -13,6 +13,7 @@ import weakref
 from typing import Any, Protocol
 
 from crmtui.data.schema import Schema
+from crmtui.query.budget import install
 
 
 class OrgLike(Protocol):
@@ -46,6 +47,8 @@ def _close_quietly(conn: sqlite3.Connection) -> None:
 def _prepare(conn: sqlite3.Connection) -> sqlite3.Connection:
     # Defence in depth on top of the read-only URI: SQLite refuses any write.
     conn.execute("PRAGMA query_only = ON")
+    # Every query runs under the thread's budget (time limit, cancel): see .budget.
+    install(conn)
     return conn
 
 

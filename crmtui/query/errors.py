@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from crmtui.errors import CrmtuiError
+from crmtui.paths import printable
 
 MALFORMED_QUERY = "MALFORMED_QUERY"
 INVALID_FIELD = "INVALID_FIELD"
@@ -40,7 +41,9 @@ class QueryError(CrmtuiError):
         self, code: str, message: str, *, line: int | None = None, column: int | None = None
     ) -> None:
         self.code = code
-        self.message = message
+        # Messages quote the query's tokens: a control character (an escape sequence, a
+        # bidi override) is shown escaped instead of acting on the terminal.
+        self.message = message if message.isprintable() else printable(message)
         self.line = line
         self.column = column
         text = f"{code}: {message}"

@@ -12,7 +12,7 @@ from crmtui.record.debounce import Debouncer
 from crmtui.record.errors import PayloadError, QueryBuildError, RecordingError, RecordingInUse
 from crmtui.record.events import BROWSE_TYPES, EVENT_TYPES, Event, validate_payload
 from crmtui.record.format import FORMAT_NAME, FORMAT_VERSION, canonical_json
-from crmtui.record.recorder import Recorder, close_unfinished, resume
+from crmtui.record.recorder import Recorder, close_unfinished, repair, resume
 from crmtui.record.sessions import find_unfinished
 from crmtui.record.verify import Recording, VerifyReport, load, scan, verify
 
@@ -34,6 +34,7 @@ __all__ = [
     "close_unfinished",
     "find_unfinished",
     "load",
+    "repair",
     "resume",
     "scan",
     "validate_payload",

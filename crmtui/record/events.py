@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
+from crmtui.limits import MAX_INT64
 from crmtui.record.errors import PayloadError
 
 # --- event type names -------------------------------------------------------------------
@@ -283,6 +284,15 @@ def _non_negative(value: Any) -> str | None:
         or (isinstance(value, float) and not math.isfinite(value))
     ):
         return "must be a non-negative number"
+    if value > MAX_INT64:  # a forged 10**30 would overflow exports and sums
+        return f"must be at most {MAX_INT64}"
+    return None
+
+
+def _reward(value: Any) -> str | None:
+    # Every reward is exact-match 0/1 or a token F1; a 1e308 "reward" is a forgery.
+    if isinstance(value, bool) or not (0 <= value <= 1):
+        return "must be a number from 0 to 1"
     return None
 
 
@@ -390,7 +400,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
     ANSWER_EDIT: {"text": _f(_STR)},
     SUBMIT: {
         "answer": _f(_STR),
-        "reward": _f(_OPT_NUM),
+        "reward": _f(_OPT_NUM, _reward),
         "scoring": _f(_STR),
         "gold": _f((str, list, type(None)), _gold),
         "details": _opt((dict,)),
@@ -405,7 +415,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
     MODEL_CALL: {
         "prompt_tokens": _f((int,), _non_negative),
         "completion_tokens": _f((int,), _non_negative),
-        "cost": _f(_OPT_NUM),
+        "cost": _f(_OPT_NUM, _non_negative),
         "latency_ms": _f(_NUM, _non_negative),
         "content": _f(_OPT_STR),
         "tool_calls": _opt((list, type(None))),
@@ -416,7 +426,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "stream_fallback": _opt((bool,)),
     },
     THOUGHT: {"text": _f(_STR)},
-    END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM), "end_reason": _opt((dict,))},
+    END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},
     VIEW_VALUE: {
         "source": _f(_STR, _value_source),
         "object": _f(_OPT_STR),
@@ -476,9 +486,10 @@ def validate_payload(event_type: str, payload: Mapping[str, Any]) -> None:
     Raises:
         PayloadError: Naming the event type and the offending field.
     """
-    spec = PAYLOAD_FIELDS.get(event_type)
+    # A forged line can hold any JSON value as its type (a list or object is unhashable).
+    spec = PAYLOAD_FIELDS.get(event_type) if isinstance(event_type, str) else None
     if spec is None:
-        raise PayloadError(f"unknown event type {event_type!r}")
+        raise PayloadError(f"unknown event type {str(event_type)[:80]!r}")
     if not isinstance(payload, Mapping):
         raise PayloadError(f"{event_type}: payload must be an object, not {type(payload).__name__}")
     keys = payload.keys()

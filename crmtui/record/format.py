@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crmtui import __version__
+from crmtui.limits import idx_range_problem
 from crmtui.record.errors import PayloadError
 
 FORMAT_NAME = "crmtui-recording"
@@ -161,7 +162,9 @@ def validate_header(header: Mapping[str, Any]) -> None:
     if "answer" in instance:
         # The gold answer must never reach the actor through the recording header.
         raise PayloadError("header instance: must not contain the gold 'answer'")
-    _need(instance, "idx", (int,), "header instance")
+    problem = idx_range_problem(_need(instance, "idx", (int,), "header instance"))
+    if problem is not None:
+        raise PayloadError(f"header instance: {problem}")
     for key in ("task", "query", "reward_metric"):
         _need(instance, key, (str,), "header instance")
     extra = sorted(set(instance) - {"idx", "task", "query", "reward_metric"})

@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import re
 import threading
 import time
 import uuid
@@ -34,6 +35,7 @@ from crmtui.record.format import (
     slugify,
 )
 from crmtui.record.verify import scan
+from crmtui.secrets import scrub, scrub_json
 
 try:  # POSIX only; elsewhere the single-writer guarantee is the caller's job.
     import fcntl
@@ -65,6 +67,20 @@ def _lock(fd: int, path: Path) -> None:
     except BlockingIOError as exc:
         os.close(fd)
         raise RecordingInUse("another crmtui process is recording this session", path=path) from exc
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _writable(text: str) -> str:
+    """``text`` with secrets scrubbed and lone surrogates replaced by U+FFFD."""
+    text = scrub(text)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -165,14 +181,18 @@ class Recorder:
         org_path = _field(org, "path")
         header = build_header(
             session_id=session_id or uuid.uuid4().hex,
-            actor=actor,
-            instance={k: _field(instance, k) for k in ("idx", "task", "query", "reward_metric")},
-            tasks_source=tasks_source,
-            org={
-                "path": None if org_path is None else os.fspath(org_path),
-                "digest": _field(org, "digest"),
-                "name": _field(org, "name"),
-            },
+            actor=scrub_json(dict(actor)),
+            instance=scrub_json(
+                {k: _field(instance, k) for k in ("idx", "task", "query", "reward_metric")}
+            ),
+            tasks_source=scrub(tasks_source) if isinstance(tasks_source, str) else tasks_source,
+            org=scrub_json(
+                {
+                    "path": None if org_path is None else os.fspath(org_path),
+                    "digest": _field(org, "digest"),
+                    "name": _field(org, "name"),
+                }
+            ),
             today=today,
             mode=mode,
             started_at=started,
@@ -344,8 +364,10 @@ class Recorder:
         """
         body = dict(payload or {})
         ev.validate_payload(event_type, body)
-        # A detached copy: later mutation of the caller's objects cannot alter the event.
-        body = json.loads(canonical_json(body))
+        # A detached copy (later mutation of the caller's objects cannot alter the event),
+        # with secrets scrubbed and lone surrogates made encodable: nothing is refused here
+        # that a model or a user could put into a payload.
+        body = json.loads(_writable(canonical_json(body)))
         with self._lock:
             if self._fd is None:
                 raise RecordingError("recording is closed", path=self.path)
@@ -424,6 +446,37 @@ def close_unfinished(
     """
     recorder, _, _ = Recorder._reopen(path, wall, monotonic, True)
     return recorder.close(reason)
+
+
+def repair(path: str | os.PathLike[str]) -> int:
+    """Cut a partial final line (a write cut short) off a recording; return the bytes cut.
+
+    Only that damage is repaired: a file with any other problem is left unchanged and
+    reported, since every other fault means the content itself cannot be trusted. The file
+    is locked like a recorder locks it, so a live session is never cut.
+
+    Raises:
+        RecordingError: The file is not a recording, is damaged elsewhere, or is in use.
+    """
+    target = Path(path)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise RecordingError(f"cannot open recording: {exc.strerror}", path=target) from exc
+    _lock(fd, target)  # closes fd itself when another process holds the file
+    try:
+        report, header, _ = scan(target)
+        if header is None or (not report.ok and not report.truncated):
+            raise RecordingError(
+                f"cannot repair: {report.problem}", path=target, line=report.first_bad_line
+            )
+        cut = target.stat().st_size - report.valid_bytes
+        if cut:
+            os.ftruncate(fd, report.valid_bytes)
+            os.fsync(fd)
+        return cut
+    finally:
+        os.close(fd)
 
 
 def resume(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from crmtui.limits import MAX_INT64
 from crmtui.record import events as ev
 from crmtui.record.errors import PayloadError, RecordingError
 from crmtui.record.format import (
@@ -150,8 +152,8 @@ def _check_event(
     if not is_time(obj["t"]):
         return f"'t' is not an ISO UTC time with ms and Z: {obj['t']!r}"
     ms = obj["ms"]
-    if type(ms) is not int or ms < 0:
-        return f"'ms' must be a non-negative integer, not {ms!r}"
+    if type(ms) is not int or not 0 <= ms <= MAX_INT64:
+        return f"'ms' must be an integer from 0 to {MAX_INT64}, not {ms!r}"
     if ms < last_ms:
         return f"'ms' went backwards ({ms} < {last_ms})"
     if not isinstance(obj["actor"], str) or not obj["actor"]:
@@ -163,19 +165,51 @@ def _check_event(
     return None
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
-    """Yield (line number, raw bytes, complete?) for each line of ``data``."""
-    start = 0
+#: Longest line read (a line longer than this is reported, not loaded into memory).
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open ``path`` for reading if it is a regular file.
+
+    Opened non-blocking first, so a FIFO is refused at once instead of waiting for a writer;
+    devices such as ``/dev/zero`` (endless) are refused too.
+
+    Raises:
+        RecordingError: Missing, unreadable, or not a regular file.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise RecordingError(f"cannot read recording: {exc.strerror}", path=path) from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RecordingError("not a regular file (a device, FIFO or socket)", path=path)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _lines(handle: BinaryIO) -> Iterator[tuple[int, bytes, bool]]:
+    """Yield (line number, raw bytes without the newline, complete?) one line at a time.
+
+    A line longer than :data:`MAX_LINE_BYTES` is yielded as its first
+    ``MAX_LINE_BYTES + 1`` bytes, incomplete, and ends the iteration.
+    """
     number = 0
-    size = len(data)
-    while start < size:
-        number += 1
-        end = data.find(b"\n", start)
-        if end < 0:
-            yield number, data[start:], False
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
             return
-        yield number, data[start:end], True
-        start = end + 1
+        number += 1
+        if raw.endswith(b"\n"):
+            yield number, raw[:-1], True
+        else:
+            yield number, raw, False
+            return
 
 
 def scan(
@@ -183,14 +217,13 @@ def scan(
 ) -> tuple[VerifyReport, dict[str, Any] | None, list[ev.Event]]:
     """Verify a recording and return what is intact: report, header, events.
 
+    The file is read line by line (memory stays bounded by the longest line, itself at most
+    :data:`MAX_LINE_BYTES`).
+
     Raises:
-        RecordingError: Only if the file cannot be read at all.
+        RecordingError: Only if the file cannot be read at all or is not a regular file.
     """
     target = Path(path)
-    try:
-        data = target.read_bytes()
-    except OSError as exc:
-        raise RecordingError(f"cannot read recording: {exc.strerror}", path=target) from exc
     header: dict[str, Any] | None = None
     events: list[ev.Event] = []
     prev_hash = ""
@@ -202,41 +235,53 @@ def scan(
         report = VerifyReport(target, False, len(events), line, problem, truncated, finished, valid)
         return report, header, events
 
-    if not data:
+    with open_regular(target) as handle:
+        try:
+            for number, raw, complete in _lines(handle):
+                if len(raw) > MAX_LINE_BYTES:
+                    return bad(number, f"line longer than {MAX_LINE_BYTES:,} bytes")
+                if not complete:
+                    if number == 1:  # nothing intact before it: not a recording at all
+                        return bad(1, "not a recording (no complete header line)")
+                    return bad(number, "truncated final line (partial write)", truncated=True)
+                if events and events[-1].type == ev.END:
+                    return bad(number, "event after the end event")
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    return bad(number, "not valid UTF-8")
+                if not text.strip():
+                    return bad(number, "empty line")
+                try:
+                    obj = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    return bad(number, f"not valid JSON ({exc.msg} at column {exc.colno})")
+                except (RecursionError, ValueError):
+                    return bad(number, "not usable JSON (nested too deeply or a huge number)")
+                if not isinstance(obj, dict):
+                    return bad(number, "not a JSON object")
+                if number == 1:
+                    try:
+                        validate_header(obj)
+                    except PayloadError as exc:
+                        return bad(1, exc.problem)
+                    if not _hash_ok(text, obj):
+                        return bad(
+                            1, "header hash mismatch (the header was changed after it was written)"
+                        )
+                    header = obj
+                else:
+                    problem = _check_event(text, obj, number, prev_hash, last_ms)
+                    if problem:
+                        return bad(number, problem)
+                    events.append(ev.Event.from_dict(obj))
+                    last_ms = obj["ms"]
+                prev_hash = obj["hash"]
+                valid += len(raw) + 1
+        except OSError as exc:
+            raise RecordingError(f"cannot read recording: {exc.strerror}", path=target) from exc
+    if header is None:
         return bad(1, "empty file (no header)")
-    for number, raw, complete in _lines(data):
-        if not complete:
-            return bad(number, "truncated final line (partial write)", truncated=True)
-        if events and events[-1].type == ev.END:
-            return bad(number, "event after the end event")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return bad(number, "not valid UTF-8")
-        if not text.strip():
-            return bad(number, "empty line")
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            return bad(number, f"not valid JSON ({exc.msg} at column {exc.colno})")
-        if not isinstance(obj, dict):
-            return bad(number, "not a JSON object")
-        if number == 1:
-            try:
-                validate_header(obj)
-            except PayloadError as exc:
-                return bad(1, exc.problem)
-            if not _hash_ok(text, obj):
-                return bad(1, "header hash mismatch (the header was changed after it was written)")
-            header = obj
-        else:
-            problem = _check_event(text, obj, number, prev_hash, last_ms)
-            if problem:
-                return bad(number, problem)
-            events.append(ev.Event.from_dict(obj))
-            last_ms = obj["ms"]
-        prev_hash = obj["hash"]
-        valid += len(raw) + 1
     finished = bool(events) and events[-1].type == ev.END
     return (
         VerifyReport(target, True, len(events), None, None, False, finished, valid),
@@ -254,19 +299,16 @@ def verify(path: str | os.PathLike[str]) -> VerifyReport:
     return scan(path)[0]
 
 
-def load(path: str | os.PathLike[str], *, allow_truncated: bool = False) -> Recording:
+def load(path: str | os.PathLike[str]) -> Recording:
     """Read and verify a recording.
 
-    Args:
-        path: The recording file.
-        allow_truncated: Accept a partial final line (a crashed writer) and return the
-            intact events before it.
+    A partial final line makes the file bad here as everywhere (verify, replay, compare,
+    report, export); :func:`crmtui.record.recorder.repair` cuts it off.
 
     Raises:
         RecordingError: Naming the first bad line and its problem.
     """
     report, header, events = scan(path)
-    tolerated = allow_truncated and report.truncated
-    if header is None or (not report.ok and not tolerated):
+    if header is None or not report.ok:
         raise RecordingError(str(report.problem), path=report.path, line=report.first_bad_line)
     return Recording(report.path, header, events)

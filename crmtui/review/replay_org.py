@@ -7,6 +7,7 @@ re-run results may differ from what the actor saw, so the replay says so.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,7 +109,7 @@ def open_recorded_org(
         CrmtuiError: When ``spec`` names no org or the file is not a readable org.
     """
     from crmtui import paths
-    from crmtui.errors import OrgError
+    from crmtui.errors import ConfigError, OrgError
     from crmtui.org.store import Org
 
     if spec is not None:
@@ -120,7 +121,9 @@ def open_recorded_org(
     if header_org.get("path"):
         candidates.append(Path(header_org["path"]).expanduser())
     if header_org.get("name"):
-        candidates.append(paths.org_path(str(header_org["name"])))
+        # A recorded name is data from a file: an invalid one just names no org here.
+        with contextlib.suppress(ConfigError):
+            candidates.append(paths.org_path(str(header_org["name"])))
     for candidate in candidates:
         if candidate.is_file():
             try:
@@ -147,15 +150,12 @@ class ReplaySource:
         org: The org to re-run queries on, or None when it is missing.
         check: How that org compares with the recorded one.
         instance: The task instance (for its context), when its task file is at hand.
-        truncated: A note when the file ends in a partial line (a crashed writer); the
-            intact events before it are replayed.
     """
 
     replay: Replay
     org: Any
     check: OrgCheck
     instance: Any = None
-    truncated: str | None = None
 
 
 def find_instance(recording: Recording, org: Any = None) -> Any:
@@ -206,17 +206,20 @@ def prepare_replay(
         CrmtuiError: ``org`` names no readable org.
     """
     report, header, events = scan(path)
-    if header is None or (not report.ok and not report.truncated):
+    if header is None or not report.ok:
+        # One rule with verify, compare, report and export: a damaged file is refused; a
+        # partial final line (a crash mid-write) is the one fault `verify --repair` fixes.
+        hint = ""
+        if report.truncated and report.first_bad_line is not None:
+            hint = (
+                f" (lines 1-{report.first_bad_line - 1} are intact; "
+                f"`crmtui verify --repair {path}` cuts the partial line off)"
+            )
         raise RecordingError(
-            f"refusing to replay: {report.problem}", path=report.path, line=report.first_bad_line
-        )
-    truncated = None
-    if report.truncated:
-        truncated = (
-            f"line {report.first_bad_line} is a partial write; replaying the lines before it"
+            f"refusing to replay: {report.problem}{hint}",
+            path=report.path,
+            line=report.first_bad_line,
         )
     recording = Recording(report.path, header, events)
     opened, check = open_recorded_org(recording, org)
-    return ReplaySource(
-        replay(recording), opened, check, find_instance(recording, opened), truncated
-    )
+    return ReplaySource(replay(recording), opened, check, find_instance(recording, opened))

@@ -9,9 +9,11 @@ Rules (shown in every rendering's notes):
 * Only the **latest finished, submitted** session per (actor, idx) counts (latest by header
   ``started_at``, then session id): re-tries replace earlier attempts, and sessions that
   were abandoned or never submitted do not count as wrong answers.
-* Accuracy per task type is the mean recorded reward (exact match: 0/1, so the share
-  right; KQA: mean token F1). Submissions without a reward (unscored) are left out of
-  accuracy but kept in the time/query/token tables.
+* Accuracy per task type is the mean reward (exact match: 0/1, so the share right; KQA:
+  mean token F1). Rewards are recomputed from the recorded answer and the task's gold
+  answer wherever the task file is at hand; a recording whose reward (or gold) disagrees is
+  flagged and counted with the recomputed reward. Submissions without a reward (unscored)
+  are left out of accuracy but kept in the time/query/token tables.
 * **Overall accuracy is the unweighted mean of the per-task accuracies that have data**
   (as the leaderboard's Overall column presumably is); its count is all scored instances.
   Overall of the other tables is taken over all of the actor's counted sessions.
@@ -36,6 +38,7 @@ from crmtui.data.tasktypes import TASK_ORDER, sort_key
 from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
+from crmtui.review.recheck import RewardCheck, TaskLookup, rechecked
 from crmtui.review.summary import SessionSummary, actor_label, is_right, summarize
 
 OVERALL = "Overall"
@@ -118,6 +121,7 @@ class Report:
         skipped: Files that could not be used.
         excluded: Why valid sessions did not count (reason -> number).
         files: Number of ``.jsonl`` files found.
+        reward_checks: Each submitted session's recorded reward against the recomputed one.
     """
 
     root: Path
@@ -128,6 +132,7 @@ class Report:
     skipped: list[Skipped]
     excluded: dict[str, int]
     files: int
+    reward_checks: list[RewardCheck] = field(default_factory=list)
 
     @property
     def columns(self) -> list[str]:
@@ -150,9 +155,17 @@ def find_recordings(root: str | os.PathLike[str]) -> list[Path]:
 
 
 def load_folder(
-    root: str | os.PathLike[str],
+    root: str | os.PathLike[str], checks: list[RewardCheck] | None = None
 ) -> tuple[list[tuple[Recording, SessionSummary]], list[Skipped], int]:
-    """Verify and summarize every recording under ``root``.
+    """Verify and summarize every recording under ``root``, rewards recomputed.
+
+    Each submitted session's reward is recomputed from its answer and the task's gold where
+    the task file is at hand (see :mod:`crmtui.review.recheck`); a disagreement makes the
+    summary carry the recomputed reward.
+
+    Args:
+        root: The folder (or one file).
+        checks: When given, every reward check is appended to it.
 
     Returns:
         ``(loaded, skipped, files)``: recordings with their summaries, the files skipped
@@ -160,6 +173,7 @@ def load_folder(
     """
     loaded: list[tuple[Recording, SessionSummary]] = []
     skipped: list[Skipped] = []
+    lookup = TaskLookup()
     files = find_recordings(root)
     for path in files:
         try:
@@ -171,7 +185,10 @@ def load_folder(
             skipped.append(Skipped(path, report.describe()))
             continue
         recording = Recording(path, header, events)
-        loaded.append((recording, summarize(recording)))
+        summary, check = rechecked(summarize(recording), lookup, header)
+        if check is not None and checks is not None:
+            checks.append(check)
+        loaded.append((recording, summary))
     return loaded, skipped, len(files)
 
 
@@ -300,5 +317,8 @@ def report_folder(root: str | os.PathLike[str]) -> Report:
     Raises:
         ConfigError: If ``root`` does not exist.
     """
-    loaded, skipped, files = load_folder(root)
-    return build_report((s for _, s in loaded), root=root, skipped=skipped, files=files)
+    checks: list[RewardCheck] = []
+    loaded, skipped, files = load_folder(root, checks)
+    report = build_report((s for _, s in loaded), root=root, skipped=skipped, files=files)
+    report.reward_checks = checks
+    return report

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
+from crmtui.review.recheck import DIFFERS, OUTCOMES
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
 
@@ -87,7 +88,28 @@ def report_notes(report: Report) -> list[str]:
     ]
     for reason, count in sorted(report.excluded.items()):
         notes.append(f"{count} session(s) not counted: {reason}.")
+    notes += reward_check_notes(report)
     notes += list(RULES)
+    return notes
+
+
+def reward_check_notes(report: Report) -> list[str]:
+    """How recorded rewards compared with rewards recomputed from the tasks' gold."""
+    if not report.reward_checks:
+        return []
+    counts = {outcome: 0 for outcome in OUTCOMES}
+    for check in report.reward_checks:
+        counts[check.outcome] += 1
+    summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items() if n)
+    notes = [f"Rewards recomputed from the task's gold: {summary}."]
+    for check in report.reward_checks:
+        if check.outcome == DIFFERS:
+            what = "gold answer and reward" if check.gold_differs else "reward"
+            notes.append(
+                f"DISAGREES: {check.path}: recorded {what} do not match the task "
+                f"(recorded reward {check.recorded!r}, recomputed {check.recomputed!r}; "
+                "the recomputed reward is counted)."
+            )
     return notes
 
 
@@ -228,6 +250,17 @@ def to_dict(report: Report) -> dict[str, Any]:
         ],
         "skipped": [{"path": str(s.path), "reason": s.reason} for s in report.skipped],
         "excluded": report.excluded,
+        "reward_checks": [
+            {
+                "path": str(c.path),
+                "outcome": c.outcome,
+                "recorded": c.recorded,
+                "recomputed": c.recomputed,
+                "gold_differs": c.gold_differs,
+            }
+            for c in report.reward_checks
+            if c.outcome == DIFFERS
+        ],
         "rules": list(RULES),
     }
 

@@ -24,9 +24,10 @@ from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
+from crmtui.ui.workers import WorkerErrorHandler
 
 
-class CrmtuiApp(App[None]):
+class CrmtuiApp(WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     CSS_PATH = "app.tcss"
@@ -265,7 +266,10 @@ class CrmtuiApp(App[None]):
         self._signals.clear()
         if self.session is None:
             return
-        if self._quit_asked or self.session.submitted:
+        if self.crashed:
+            # Ended by a bug, not by the user: keep the session open to be resumed.
+            self.session.suspend()
+        elif self._quit_asked or self.session.submitted:
             # Asked for, or nothing left to resume (the answer is in): the session ends.
             self.session.close("quit")
         else:

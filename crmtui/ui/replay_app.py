@@ -7,9 +7,10 @@ from textual.binding import Binding
 
 from crmtui.review.replay_org import ReplaySource
 from crmtui.ui.screens.replay import ReplayScreen
+from crmtui.ui.workers import WorkerErrorHandler
 
 
-class ReplayApp(App[None]):
+class ReplayApp(WorkerErrorHandler, App[None]):
     """Step through one recorded session (human or model)."""
 
     CSS_PATH = "app.tcss"

@@ -17,9 +17,10 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.workspace import Workspace
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.watch import WatchScreen
+from crmtui.ui.workers import WorkerErrorHandler
 
 
-class WatchApp(App[None]):
+class WatchApp(WorkerErrorHandler, App[None]):
     """Watch an LLM agent work through CRMArena instances, every step recorded.
 
     Args:

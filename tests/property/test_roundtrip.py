@@ -180,9 +180,17 @@ def test_child_subquery_position_is_its_parenthesis(gap: str) -> None:
     assert (item.line, item.column) == (1, 12)
 
 
-def test_huge_number_literal_keeps_its_spelling() -> None:
-    digits = "9" * 400 + ".0"  # reads as float infinity: only its own spelling reads back
-    assert check_round_trip(f"SELECT Id FROM Case WHERE X > +{digits}").endswith(f"> {digits}")
+def test_long_number_literal_reads_back_as_the_same_double() -> None:
+    digits = "9" * 30 + ".0"  # beyond a double's precision: printed by value
+    printed = check_round_trip(f"SELECT Id FROM Case WHERE X > +{digits}")
+    assert printed.endswith("> 1" + "0" * 30 + ".0")
+
+
+def test_number_literals_past_forty_digits_are_refused() -> None:
+    # 400 digits would read as float infinity; 5,000 would pass Python's int() limit.
+    for digits in ("9" * 400 + ".0", "1" + "0" * 5000):
+        with pytest.raises(QueryError, match="NUMBER_OUTSIDE_VALID_RANGE: Number outside valid"):
+            parse(f"SELECT Id FROM Case WHERE X > {digits}")
 
 
 # ------------------------------------------------------------------- literal properties ----

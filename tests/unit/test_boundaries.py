@@ -109,12 +109,23 @@ def test_slow_imports_happen_only_inside_functions() -> None:
 #: never above. ``crmtui.x`` covers that module or package and everything under it (the
 #: longest match wins); ``=crmtui.x`` covers that module (or package ``__init__``) alone.
 LAYERS: list[tuple[str, ...]] = [
-    ("=crmtui", "crmtui.errors", "crmtui.exit_codes", "crmtui.paths", "crmtui.config"),
+    (
+        "=crmtui",
+        "crmtui.errors",
+        "crmtui.exit_codes",
+        "crmtui.paths",
+        "crmtui.config",
+        "crmtui.limits",
+        "crmtui.secrets",
+        "crmtui.crash",
+    ),
     ("crmtui.data",),
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
         "crmtui.query.errors",
+        "crmtui.query.boundary",
+        "crmtui.query.budget",
         "crmtui.query.results",
         "crmtui.query.observation",
         "crmtui.query.grammar",

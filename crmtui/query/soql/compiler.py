@@ -41,11 +41,17 @@ class _Compiler:
     # -- shared pieces -----------------------------------------------------------------
 
     def _where(
-        self, scope: Scope, cond: ast.Condition | None, having: bool = False
+        self,
+        scope: Scope,
+        cond: ast.Condition | None,
+        having: bool = False,
+        grouped: set[str] | None = None,
     ) -> tuple[str, list[Any]]:
         if cond is None:
             return "", []
         cc = CondCompiler(scope, self.today, having, self._semi_join)
+        if having:
+            cc.grouped = frozenset(grouped or ())
         sql = cc.compile(cond)
         if not having:
             scope.inner |= required_parents(scope, cond)
@@ -136,6 +142,8 @@ class _Compiler:
             if isinstance(i, ast.SelectFunc) and i.call.upper == "COUNT" and i.call.arg is None
         ]
         scope = Scope(self.schema, obj, self.counter, query.alias)
+        if query.having is not None and not query.group_by:
+            raise QueryError(MALFORMED_QUERY, "HAVING can only be used with GROUP BY")
         if counts:
             if len(select) != 1:
                 raise QueryError(
@@ -156,7 +164,9 @@ class _Compiler:
         if query.group_by:
             exprs = self._group_exprs(scope, query)
             group = " GROUP BY " + ", ".join(e.sql for e in exprs)
-            having, having_params = self._where(scope, query.having, having=True)
+            having, having_params = self._where(
+                scope, query.having, having=True, grouped={e.key for e in exprs}
+            )
             if having:
                 group += f" HAVING {having}"
                 params += having_params
@@ -206,7 +216,7 @@ class _Compiler:
             columns.append(key)
             sql_cols.append(expr.sql)
         where, params = self._where(scope, query.where)
-        having, having_params = self._where(scope, query.having, having=True)
+        having, having_params = self._where(scope, query.having, having=True, grouped=grouped)
         order = self._order(scope, query, True, grouped)
         sql = f"SELECT {', '.join(sql_cols)} FROM {scope.from_sql()}"
         if where:

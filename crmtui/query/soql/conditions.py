@@ -25,7 +25,13 @@ from crmtui.query.errors import (
     QueryError,
 )
 from crmtui.query.soql import ast
-from crmtui.query.soql.dates import day_start, format_datetime, literal_range
+from crmtui.query.soql.dates import (
+    DATE_RANGE_HINT,
+    day_start,
+    format_datetime,
+    in_valid_range,
+    literal_range,
+)
 from crmtui.query.soql.expressions import Expr, compile_operand
 from crmtui.query.soql.resolve import Scope
 from crmtui.query.soql.values import NOCASE_KINDS, NUMERIC_KINDS, TEXT_KINDS
@@ -62,6 +68,8 @@ class CondCompiler:
     allow_aggregate: bool
     subquery: Callable[[ast.Query, Expr], tuple[str, list[Any]]]
     params: list[Any] = field(default_factory=list)
+    #: In HAVING: the keys of the GROUP BY expressions; any other plain field is refused.
+    grouped: frozenset[str] | None = None
 
     def compile(self, cond: ast.Condition) -> str:
         """SQL for a condition; the bound values are appended to :attr:`params`."""
@@ -70,8 +78,26 @@ class CondCompiler:
         if isinstance(cond, ast.Or):
             return "(" + " OR ".join(self.compile(c) for c in cond.items) + ")"
         if isinstance(cond, ast.Not):
-            return f"NOT COALESCE({self.compile(cond.item)}, 0)"
+            # SOQL's NOT is two-valued (NOT of an unknown is true): "x IS NOT 1". Runs of NOT
+            # collapse by parity, and one level costs one parenthesis, not a function call:
+            # SQLite's parser stack overflows near 90 levels, NOT COALESCE(...) near 23.
+            negated = True
+            item = cond.item
+            while isinstance(item, ast.Not):
+                negated, item = not negated, item.item
+            inner = self.compile(item)
+            if not isinstance(item, ast.And | ast.Or):  # those come parenthesised
+                inner = f"({inner})"
+            return f"{inner} IS NOT 1" if negated else f"{inner} IS 1"
         left = compile_operand(self.scope, cond.left, allow_aggregate=self.allow_aggregate)
+        if self.grouped is not None and not left.aggregate and left.key not in self.grouped:
+            # Salesforce filters groups in HAVING: a field must be grouped or aggregated.
+            raise QueryError(
+                MALFORMED_QUERY,
+                f"Field must be grouped or aggregated: {left.name}",
+                line=cond.left.line,
+                column=cond.left.column,
+            )
         if isinstance(cond, ast.Compare):
             return self._compare(left, cond.op, cond.value)
         if isinstance(cond, ast.Like):
@@ -146,13 +172,16 @@ class CondCompiler:
         name, n = value.value  # type: ignore[misc]
         try:
             start, end = literal_range(name, n, self.today)
+            valid = in_valid_range(start, end)
         except (KeyError, OverflowError, ValueError):
+            valid = False
+        if not valid:
             raise QueryError(
                 MALFORMED_QUERY,
-                f"date literal out of range or unknown: {value.raw}",
+                f"date literal {value.raw} is out of range: {DATE_RANGE_HINT}",
                 line=value.line,
                 column=value.column,
-            ) from None
+            )
         if left.kind == "datetime":
             return day_start(start), day_start(end)
         return start.isoformat(), end.isoformat()

@@ -46,11 +46,25 @@ _DATETIME = re.compile(
 )
 
 
+#: Salesforce's valid date and datetime range: 1700-01-01 to 4000-12-31 (GMT).
+MIN_DATE = dt.date(1700, 1, 1)
+MAX_DATE = dt.date(4000, 12, 31)
+#: The message for a date literal outside :data:`MIN_DATE` .. :data:`MAX_DATE`.
+DATE_RANGE_HINT = "valid dates run from 1700-01-01 to 4000-12-31"
+
+
+def in_valid_range(start: dt.date, end: dt.date | None = None) -> bool:
+    """Whether ``start`` (and the half-open range's ``end``) lie in Salesforce's date range."""
+    if end is None:
+        return MIN_DATE <= start <= MAX_DATE
+    return start >= MIN_DATE and end <= MAX_DATE + dt.timedelta(days=1)
+
+
 def parse_datetime_literal(text: str) -> dt.datetime:
     """Parse an unquoted SOQL datetime (``2020-01-01T00:00:00Z``, ``...+05:30``) to UTC.
 
     Raises:
-        ValueError: When the text is not a valid datetime.
+        ValueError: When the text is not a valid datetime (or not representable in UTC).
     """
     m = _DATETIME.match(text)
     if not m:
@@ -68,7 +82,10 @@ def parse_datetime_literal(text: str) -> dt.datetime:
     value = dt.datetime(
         year, month, day, hour, minute, second, millis * 1000, tzinfo=dt.timezone(offset)
     )
-    return value.astimezone(dt.UTC)
+    try:
+        return value.astimezone(dt.UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-14:00 is past the last representable day
+        raise ValueError(text) from None
 
 
 def format_datetime(value: dt.datetime) -> str:

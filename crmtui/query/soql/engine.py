@@ -9,8 +9,9 @@ from collections import OrderedDict
 from typing import Any
 
 from crmtui.data.schema import Schema
+from crmtui.query.boundary import check_text, guarded
+from crmtui.query.budget import QueryBudget, applied
 from crmtui.query.connection import schema_and_connection
-from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.results import QueryResult
 from crmtui.query.soql.compiler import compile_query
 from crmtui.query.soql.executor import execute_plan
@@ -66,42 +67,36 @@ def compile_soql(schema: Schema, text: str, *, today: dt.date | None = None) -> 
     plan = PLAN_CACHE.get(key)
     if plan is not None:
         return plan
-    try:
+    check_text(text)
+    with guarded():
         plan = compile_query(parse(unwrap_fence(text)), schema, when)
-    except QueryError:
-        raise
-    except RecursionError:
-        raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
-    except Exception as exc:
-        # A compiler bug must still reach the user as one line, not a traceback; the cause
-        # stays chained for debugging.
-        raise QueryError(
-            MALFORMED_QUERY,
-            f"crmtui could not compile this query ({type(exc).__name__}: {exc}); please report it",
-        ) from exc
     PLAN_CACHE.put(key, plan)
     return plan
 
 
-def execute_soql(org: Any, text: str, *, today: dt.date | None = None) -> QueryResult:
+def execute_soql(
+    org: Any, text: str, *, today: dt.date | None = None, budget: QueryBudget | None = None
+) -> QueryResult:
     """Run a SOQL query against an org.
 
     Args:
         org: An Org-like object or a ``(sqlite3.Connection, Schema)`` pair.
         text: The SOQL text (a fenced ```sql block is unwrapped like upstream does).
         today: The date relative date literals refer to (default: today's UTC date).
+        budget: Time limit, result-size cap and cancel event (an enclosing ``run`` call's
+            budget, else :class:`~crmtui.query.budget.QueryBudget`'s defaults).
 
     Raises:
         QueryError: For any query Salesforce would reject, or malformed input.
     """
-    if not isinstance(text, str):
-        raise QueryError(MALFORMED_QUERY, f"query must be text, not {type(text).__name__}")
-    schema, conn = schema_and_connection(org)
-    start = time.perf_counter()
-    plan = compile_soql(schema, text, today=today)
-    compiled = time.perf_counter()
-    records, total = execute_plan(conn, plan)
-    done = time.perf_counter()
+    check_text(text)
+    with applied(budget), guarded():
+        schema, conn = schema_and_connection(org)
+        start = time.perf_counter()
+        plan = compile_soql(schema, text, today=today)
+        compiled = time.perf_counter()
+        records, total = execute_plan(conn, plan)
+        done = time.perf_counter()
     return QueryResult(
         kind="soql",
         records=records,

@@ -8,18 +8,29 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from crmtui.query.errors import MALFORMED_QUERY, QueryError
+from crmtui.query.budget import check
 from crmtui.query.soql.plan import ChildPlan, CompiledQuery
 from crmtui.query.soql.shaping import bind
 
+#: Rows fetched between two budget checks.
+FETCH_CHUNK = 2000
+
 
 def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    try:
-        return conn.execute(sql, params).fetchall()
-    except (sqlite3.Error, OverflowError) as exc:
-        # The SQL is generated from the schema; a failure means the org file does not match
-        # it (e.g. a missing column). Report it as a query error, never a traceback.
-        raise QueryError(MALFORMED_QUERY, f"the org could not run this query: {exc}") from None
+    # A failure here (an org file that does not match its schema) is turned into a
+    # QueryError by the engine's boundary (crmtui.query.boundary), like every other.
+    check()  # a budget spent already (a tiny limit, a cancel) stops before SQLite starts
+    cursor = conn.execute(sql, params)
+    width = len(cursor.description or ()) or 1
+    rows = cursor.fetchmany(FETCH_CHUNK)
+    if len(rows) < FETCH_CHUNK:  # the common case: one small result, one call
+        return rows
+    # A large result: count its values against the budget as it grows (time and memory).
+    check(len(rows) * width)
+    while more := cursor.fetchmany(FETCH_CHUNK):
+        check(len(more) * width)
+        rows += more
+    return rows
 
 
 def _shaper(

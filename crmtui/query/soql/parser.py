@@ -15,10 +15,18 @@ from typing import Any
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from crmtui.query.errors import MALFORMED_QUERY, QueryError
+from crmtui.query.boundary import translate
+from crmtui.query.errors import MALFORMED_QUERY, NUMBER_OUTSIDE_VALID_RANGE, QueryError
 from crmtui.query.grammar import build_parser
 from crmtui.query.soql import ast
-from crmtui.query.soql.dates import N_LITERALS, SIMPLE_LITERALS, parse_datetime_literal
+from crmtui.query.soql.clauses import MAX_LIMIT, MAX_OFFSET
+from crmtui.query.soql.dates import (
+    DATE_RANGE_HINT,
+    N_LITERALS,
+    SIMPLE_LITERALS,
+    in_valid_range,
+    parse_datetime_literal,
+)
 from crmtui.query.soql.literals import decode_string, string_list
 
 #: The SOQL grammar, beside this module.
@@ -26,8 +34,14 @@ GRAMMAR = Path(__file__).with_name("soql.lark")
 #: Salesforce's default limit on the length of a SOQL statement.
 MAX_QUERY_LENGTH = 100_000
 #: Parentheses nested deeper than this are refused before parsing (keeps the tree
-#: transformer and the compiler far from Python's recursion limit).
+#: transformer and the compiler far from Python's recursion limit, and the generated SQL
+#: within SQLite's parser stack).
 MAX_NESTING = 64
+#: Longest number literal (digits, leading zeros aside): Salesforce's doubles carry 18
+#: significant digits; Python's 4,300-digit int limit is never approached.
+MAX_NUMBER_DIGITS = 40
+#: Longest ``:n`` of a relative date literal (LAST_N_DAYS:1000000 already leaves 1700..4000).
+MAX_DATE_N_DIGITS = 7
 
 _FENCE = re.compile(r"```(?:[A-Za-z]+\b)?(.*?)```", re.DOTALL)
 
@@ -170,7 +184,11 @@ class _ToAst(Transformer[Any, ast.Query]):
 
     def number(self, token: Token) -> ast.Value:
         text = str(token)
-        number: int | float = float(text) if any(c in text for c in ".eE") else int(text)
+        if len(text.lstrip("+-0").replace(".", "")) > MAX_NUMBER_DIGITS:
+            raise _out_of_range(token)
+        number: int | float = float(text) if "." in text else int(text)
+        if isinstance(number, int) and not -(2**63) <= number < 2**63:
+            number = float(number)  # beyond SQLite's integers: compared as a double
         return ast.Value("number", number, text, *_pos(token))
 
     def datetime(self, token: Token) -> ast.Value:
@@ -178,6 +196,8 @@ class _ToAst(Transformer[Any, ast.Query]):
             value = parse_datetime_literal(str(token))
         except ValueError as exc:
             raise _bad_literal(token, "datetime") from exc
+        if not in_valid_range(value.date()):
+            raise _bad_literal(token, "datetime", DATE_RANGE_HINT)
         return ast.Value("datetime", value, str(token), *_pos(token))
 
     def date(self, token: Token) -> ast.Value:
@@ -185,17 +205,26 @@ class _ToAst(Transformer[Any, ast.Query]):
             value = dt.date.fromisoformat(str(token))
         except ValueError as exc:
             raise _bad_literal(token, "date") from exc
+        if not in_valid_range(value):
+            raise _bad_literal(token, "date", DATE_RANGE_HINT)
         return ast.Value("date", value, str(token), *_pos(token))
 
     def date_n(self, token: Token) -> ast.Value:
         name, _, n = str(token).partition(":")
         upper = name.upper()
+        line, column = _pos(token)
         if upper not in N_LITERALS:
-            line, column = _pos(token)
             raise QueryError(
                 MALFORMED_QUERY, f"unexpected token: '{token}'", line=line, column=column
             )
-        return ast.Value("date_literal", (upper, int(n.strip())), str(token), *_pos(token))
+        if len(n.strip().lstrip("0")) > MAX_DATE_N_DIGITS:  # beyond year 4000 anyway
+            raise QueryError(
+                MALFORMED_QUERY,
+                f"date literal {_short(str(token))} is out of range: {DATE_RANGE_HINT}",
+                line=line,
+                column=column,
+            )
+        return ast.Value("date_literal", (upper, int(n.strip())), str(token), line, column)
 
     def word(self, token: Token) -> ast.Value:
         upper = str(token).upper()
@@ -237,9 +266,15 @@ class _ToAst(Transformer[Any, ast.Query]):
         return str(where).upper() == "FIRST"
 
     def limit(self, token: Token) -> tuple[str, int]:
+        if len(str(token).lstrip("0")) > MAX_NUMBER_DIGITS:
+            raise QueryError(NUMBER_OUTSIDE_VALID_RANGE, f"LIMIT must be at most {MAX_LIMIT:,}")
         return "limit", int(token)
 
     def offset(self, token: Token) -> tuple[str, int]:
+        if len(str(token).lstrip("0")) > MAX_NUMBER_DIGITS:
+            raise QueryError(
+                NUMBER_OUTSIDE_VALID_RANGE, f"Maximum SOQL offset allowed is {MAX_OFFSET}"
+            )
         return "offset", int(token)
 
     def for_clause(self, *names: Token) -> tuple[str, None]:
@@ -253,10 +288,23 @@ class _ToAst(Transformer[Any, ast.Query]):
         return "for_clause", None
 
 
-def _bad_literal(token: Token, kind: str) -> QueryError:
+def _bad_literal(token: Token, kind: str, why: str = "") -> QueryError:
+    line, column = _pos(token)
+    message = f"invalid {kind} literal: '{token}'" + (f" ({why})" if why else "")
+    return QueryError(MALFORMED_QUERY, message, line=line, column=column)
+
+
+def _short(text: str, size: int = 40) -> str:
+    return text if len(text) <= size else f"{text[: size - 1]}…"
+
+
+def _out_of_range(token: Token) -> QueryError:
     line, column = _pos(token)
     return QueryError(
-        MALFORMED_QUERY, f"invalid {kind} literal: '{token}'", line=line, column=column
+        NUMBER_OUTSIDE_VALID_RANGE,
+        f"Number outside valid range: {_short(str(token))} (at most {MAX_NUMBER_DIGITS} digits)",
+        line=line,
+        column=column,
     )
 
 
@@ -343,8 +391,4 @@ def parse(text: str) -> ast.Query:
         raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
     except Exception as exc:  # lark wraps transformer errors in VisitError
         cause = getattr(exc, "orig_exc", None)
-        if isinstance(cause, QueryError):
-            raise cause from None
-        if isinstance(cause, RecursionError):
-            raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
-        raise QueryError(MALFORMED_QUERY, f"could not read query: {cause or exc}") from None
+        raise translate(cause if isinstance(cause, Exception) else exc) from None

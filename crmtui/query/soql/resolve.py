@@ -144,7 +144,11 @@ class Scope:
             rel_ids.append(f"{table}.{quote('Id')}")
         last = parts[-1]
         found = obj.field(last)
-        if found is not None:
+        if found is not None and found.constant is not None:
+            # Absent from the org's table, one value in Salesforce (schema.IMPLIED_FIELDS).
+            value = "'" + found.constant.replace("'", "''") + "'"
+            sql = f"CASE WHEN {table}.{quote('Id')} IS NOT NULL THEN {value} END"
+        elif found is not None:
             sql = f"{table}.{quote(found.name)}"
         elif last.lower() == "name" and obj.has_compound_name:
             found = Field("Name", "string", "Full name")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from crmtui.data.schema import Schema, SObject
+from crmtui.query.boundary import check_text, guarded
+from crmtui.query.budget import QueryBudget, applied
 from crmtui.query.connection import schema_and_connection
 from crmtui.query.errors import QueryError
 from crmtui.query.results import QueryResult
@@ -80,7 +82,9 @@ class _SoqlBuilder:
         return None if before is None else before.sosl_start + before.length
 
 
-def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryResult:
+def execute_sosl(
+    org: Any, text: str, *, today: dt.date | None = None, budget: QueryBudget | None = None
+) -> QueryResult:
     """Run a SOSL statement against ``org``.
 
     Args:
@@ -88,6 +92,8 @@ def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
             ``connect()``, optionally ``fts_table()``), or a ``(connection, Schema)`` pair.
         text: The SOSL text.
         today: The date ``TODAY`` means in RETURNING WHERE conditions.
+        budget: Time limit, result-size cap and cancel event (an enclosing ``run`` call's
+            budget, else :class:`~crmtui.query.budget.QueryBudget`'s defaults).
 
     Returns:
         A :class:`QueryResult` of kind ``'sosl'``: records of every RETURNING object in
@@ -98,8 +104,12 @@ def execute_sosl(org: Any, text: str, *, today: dt.date | None = None) -> QueryR
         QueryError: ``MALFORMED_SEARCH`` for bad syntax or a too-short term, ``INVALID_TYPE``
             for an unknown object, ``INVALID_FIELD`` (from the SOQL engine) for unknown fields.
     """
-    if not isinstance(text, str):
-        raise QueryError("MALFORMED_SEARCH", f"search must be text, not {type(text).__name__}")
+    check_text(text, search=True)
+    with applied(budget), guarded(search=True):
+        return _execute(org, text, today)
+
+
+def _execute(org: Any, text: str, today: dt.date | None) -> QueryResult:
     started = time.perf_counter()
     query = parse_sosl(text)
     schema, conn = schema_and_connection(org)

@@ -8,7 +8,6 @@ SOQL engine.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -19,6 +18,45 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from crmtui.query.errors import QueryError
 from crmtui.query.grammar import build_parser
+from crmtui.query.sosl.terms import (
+    And,
+    AndNot,
+    Or,
+    Term,
+    TermExpr,
+    Token_,
+    balanced,
+    fold,
+    line_col,
+    malformed,
+    split_term,
+    terms,
+)
+
+# Re-exported: the term tree and helpers live in .terms; callers import them from here too.
+__all__ = [
+    "DEFAULT_LIMIT",
+    "GRAMMAR",
+    "MAX_LIMIT",
+    "MAX_OFFSET",
+    "MAX_TERMS",
+    "And",
+    "AndNot",
+    "Or",
+    "ReturningSpec",
+    "Scope",
+    "SoslQuery",
+    "Term",
+    "TermExpr",
+    "Token_",
+    "clear_parse_cache",
+    "fold",
+    "line_col",
+    "malformed",
+    "parse_sosl",
+    "parse_term",
+    "terms",
+]
 
 #: The SOSL grammar, beside this module.
 GRAMMAR = Path(__file__).with_name("sosl.lark")
@@ -26,76 +64,10 @@ GRAMMAR = Path(__file__).with_name("sosl.lark")
 Scope = Literal["ALL", "NAME", "EMAIL", "PHONE"]
 DEFAULT_LIMIT = 2000
 MAX_LIMIT = 2000
-
-
-# ------------------------------------------------------------------------------ term tree --
-
-
-@dataclass(frozen=True)
-class Token_:
-    """One word-token pattern of a term: literal text with ``*`` / ``?`` wildcards.
-
-    Attributes:
-        parts: Literal runs and wildcards in order, e.g. ``("jo", "*", "n")``; literals are
-            lower-cased alphanumeric text.
-    """
-
-    parts: tuple[str, ...]
-
-    @property
-    def literal(self) -> str:
-        """The token's characters without wildcards."""
-        return "".join(p for p in self.parts if p not in {"*", "?"})
-
-    @property
-    def is_exact(self) -> bool:
-        """No wildcard at all."""
-        return all(p not in {"*", "?"} for p in self.parts)
-
-    @property
-    def is_prefix(self) -> bool:
-        """Literal text followed only by ``*`` (what FTS5 prefix queries express)."""
-        return len(self.parts) == 2 and self.parts[1] == "*" and self.parts[0] not in {"*", "?"}
-
-    @property
-    def lead(self) -> str:
-        """Literal text before the first wildcard (may be empty)."""
-        return "" if not self.parts or self.parts[0] in {"*", "?"} else self.parts[0]
-
-
-@dataclass(frozen=True)
-class Term:
-    """A word or quoted phrase: consecutive tokens that must appear in one field."""
-
-    tokens: tuple[Token_, ...]
-    text: str
-
-
-@dataclass(frozen=True)
-class And:
-    """Both sides match the record (the default between juxtaposed terms)."""
-
-    left: TermExpr
-    right: TermExpr
-
-
-@dataclass(frozen=True)
-class Or:
-    """Either side matches the record."""
-
-    left: TermExpr
-    right: TermExpr
-
-
-@dataclass(frozen=True)
-class AndNot:
-    """``left AND NOT right``: the left side matches and the right side does not."""
-
-    left: TermExpr
-    right: TermExpr
-
-
-TermExpr = Term | And | Or | AndNot
+#: Salesforce's maximum OFFSET in a RETURNING clause.
+MAX_OFFSET = 2000
+#: Most words and phrases one search may hold (a pasted paragraph of 150 words still runs).
+MAX_TERMS = 200
 
 
 # ------------------------------------------------------------------------- statement tree --
@@ -154,22 +126,6 @@ def _parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
     )
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of a character offset in ``text``."""
-    offset = max(0, min(offset, len(text)))
-    line = text.count("\n", 0, offset) + 1
-    start = text.rfind("\n", 0, offset) + 1
-    return line, offset - start + 1
-
-
-def malformed(text: str, message: str, offset: int | None) -> QueryError:
-    """A MALFORMED_SEARCH error at ``offset`` of ``text``."""
-    if offset is None:
-        return QueryError("MALFORMED_SEARCH", message)
-    line, column = line_col(text, offset)
-    return QueryError("MALFORMED_SEARCH", message, line=line, column=column)
 
 
 def _describe(exc: UnexpectedInput, text: str, base: int) -> tuple[str, int]:
@@ -237,10 +193,25 @@ def _parse_cached(text: str) -> SoslQuery:
 def _limit(text: str, clause: Tree) -> int:
     token = clause.children[-1]
     assert isinstance(token, Token)
-    value = int(token.value)
-    if value < 1 or value > MAX_LIMIT:
+    digits = token.value.lstrip("0")
+    if len(digits) > 9 or not 1 <= int(digits or "0") <= MAX_LIMIT:
         raise malformed(text, f"LIMIT must be between 1 and {MAX_LIMIT}", token.start_pos)
-    return value
+    return int(digits)
+
+
+def _offset(text: str, clause: Tree) -> int:
+    token = clause.children[-1]
+    assert isinstance(token, Token)
+    digits = token.value.lstrip("0")
+    if len(digits) > 9 or int(digits or "0") > MAX_OFFSET:
+        line, column = line_col(text, token.start_pos or 0)
+        raise QueryError(
+            "NUMBER_OUTSIDE_VALID_RANGE",
+            f"Maximum SOSL offset allowed is {MAX_OFFSET}",
+            line=line,
+            column=column,
+        )
+    return int(digits or "0")
 
 
 def _returning(text: str, spec: Tree) -> ReturningSpec:
@@ -270,9 +241,7 @@ def _returning(text: str, spec: Tree) -> ReturningSpec:
         elif part.data == "limit_clause":
             result.limit = _limit(text, part)
         elif part.data == "offset_clause":
-            token = part.children[-1]
-            assert isinstance(token, Token)
-            result.offset = int(token.value)
+            result.offset = _offset(text, part)
     return result
 
 
@@ -294,16 +263,14 @@ def parse_term(text: str, base: int, body: str) -> TermExpr:
         expr = _build(tree, text, base)
     except RecursionError:
         raise malformed(text, "search term is nested too deeply", base) from None
-    if expr is None or not any(len(tok.literal) >= 2 for t in terms(expr) for tok in t.tokens):
+    words = terms(expr) if expr is not None else []
+    if len(words) > MAX_TERMS:
+        raise malformed(
+            text, f"search has too many terms ({len(words):,}; at most {MAX_TERMS})", base
+        )
+    if not any(len(tok.literal) >= 2 for t in words for tok in t.tokens):
         raise malformed(text, "search term must be longer than one character", base)
     return expr
-
-
-def terms(expr: TermExpr) -> list[Term]:
-    """Every word or phrase of a term expression, left to right."""
-    if isinstance(expr, Term):
-        return [expr]
-    return terms(expr.left) + terms(expr.right)
 
 
 def _build(node: Tree | Token, text: str, base: int) -> TermExpr | None:
@@ -315,72 +282,26 @@ def _build(node: Tree | Token, text: str, base: int) -> TermExpr | None:
         token = node.children[0]
         assert isinstance(token, Token)
         raw = token.value[1:-1] if kind == "phrase" else token.value
-        term = _term(raw, text, base + (token.start_pos or 0), phrase=kind == "phrase")
+        term = split_term(raw, text, base + (token.start_pos or 0), phrase=kind == "phrase")
         # Punctuation-only words ("--") carry no token: they constrain nothing.
         return term if term.tokens else None
     if kind == "or_terms":
-        result = _build(node.children[0], text, base)
-        for child in node.children[1:]:
-            right = _build(child, text, base)
-            result = right if result is None else result if right is None else Or(result, right)
-        return result
+        built = (_build(child, text, base) for child in node.children)
+        alternatives = [item for item in built if item is not None]  # "--" is dropped
+        return balanced(alternatives, Or) if alternatives else None
     if kind == "and_terms":
-        result = _build(node.children[0], text, base)
+        first = _build(node.children[0], text, base)
+        parts: list[TermExpr] = [] if first is None else [first]
         for child in node.children[1:]:
             assert isinstance(child, Tree)
             right = _build(child.children[0], text, base)
             if right is None:
                 continue
             if child.data == "and_not_term":
-                if result is None:
+                if not parts:
                     raise malformed(text, "AND NOT needs a term before it", base)
-                result = AndNot(result, right)
+                parts = [AndNot(balanced(parts, And), right)]
             else:
-                result = right if result is None else And(result, right)
-        return result
+                parts.append(right)
+        return balanced(parts, And) if parts else None
     raise malformed(text, "malformed search term", base)
-
-
-def fold(text: str) -> str:
-    """Case- and accent-fold text the way FTS5's ``unicode61 remove_diacritics 2`` does."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-
-
-def _term(raw: str, text: str, offset: int, *, phrase: bool) -> Term:
-    """Split one word/phrase into token patterns (wildcards kept, escapes resolved)."""
-    chars: list[tuple[str, bool]] = []  # (character, is_wildcard)
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\" and i + 1 < len(raw):
-            chars.append((raw[i + 1], False))
-            i += 2
-            continue
-        chars.append((ch, ch in "*?"))
-        i += 1
-    chars = [(c, wild) if wild else (f, False) for c, wild in chars for f in fold(c)]
-    tokens: list[Token_] = []
-    current: list[str] = []
-    for ch, wild in chars + [(" ", False)]:
-        if wild:
-            if current and current[-1] == "*" and ch == "*":
-                continue  # ** means the same as *
-            current.append(ch)
-        elif ch.isalnum():
-            if current and current[-1] not in {"*", "?"}:
-                current[-1] += ch.lower()
-            else:
-                current.append(ch.lower())
-        else:
-            if current:
-                tokens.append(Token_(tuple(current)))
-            current = []
-    for tok in tokens:
-        if not tok.literal:
-            raise malformed(text, "a wildcard must be part of a word", offset)
-        if not tok.is_exact and len(tok.literal) < 2:
-            raise malformed(text, "search term must be longer than one character", offset)
-    return Term(tuple(tokens), raw if not phrase else f'"{raw}"')

@@ -29,7 +29,9 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 
 from crmtui.data.schema import SObject
-from crmtui.query.sosl.parser import And, AndNot, Or, Scope, Term, TermExpr, Token_, fold
+from crmtui.query.budget import check
+from crmtui.query.sosl.parser import Scope
+from crmtui.query.sosl.terms import And, AndNot, Or, Term, TermExpr, Token_, fold
 
 #: Column names that make up the NAME FIELDS group on any object that has them.
 NAME_FIELDS: frozenset[str] = frozenset({"name", "firstname", "lastname", "title", "subject"})
@@ -178,9 +180,14 @@ def fts_expression(expr: TermExpr) -> tuple[str | None, bool]:
 # ---------------------------------------------------------------------------- LIKE scan --
 
 
+#: Longest literal put into a LIKE pattern (SQLite refuses patterns past 50,000 bytes). A
+#: longer word is narrowed by its first characters; the Python matcher then decides.
+LIKE_LITERAL_CHARS = 1000
+
+
 def _like_literal(token: Token_) -> str | None:
     chunks = [p for p in token.parts if p not in {"*", "?"}]
-    return max(chunks, key=len) if chunks else None
+    return max(chunks, key=len)[:LIKE_LITERAL_CHARS] if chunks else None
 
 
 def like_filter(expr: TermExpr, columns: list[str]) -> tuple[str | None, list[str]]:
@@ -308,7 +315,9 @@ def _verified(
     cap: int | None,
 ) -> list[str]:
     found: list[str] = []
-    for row in rows:
+    for n, row in enumerate(rows):
+        if n % 1000 == 999:
+            check()  # the Python side of a long scan honours the time budget too
         if row[0] is not None and matcher(row[1:]):
             found.append(row[0])
             if cap is not None and len(found) >= cap:

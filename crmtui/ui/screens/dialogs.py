@@ -180,7 +180,7 @@ HELP_TEXT = """\
   [  ]       back / forward
 [b]Console[/b]
   F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
-  F6         search the query history
+  F6         search the query history       F8         cancel the running query
 [b]Read, copy, compute[/b] (any table: browser, record, related list, console, compute)
   v  Enter   open the value whole (viewer: / find, n/N next/previous, y copy)
   y          copy the value under the cursor    Y   copy the whole row

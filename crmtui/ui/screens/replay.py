@@ -148,10 +148,7 @@ class ReplayScreen(Screen[None]):
         self.set_class(self.size.width < 150, "narrow")
 
     def _warning(self) -> str:
-        notes = [] if self.source.check.ok else [f"⚠ {self.source.check.message}"]
-        if self.source.truncated:
-            notes.append(f"⚠ {self.source.truncated}")
-        return "\n".join(notes)
+        return "" if self.source.check.ok else f"⚠ {self.source.check.message}"
 
     def on_mount(self) -> None:
         self.query_one("#replay-warning").display = bool(self._warning())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from datetime import date
@@ -17,6 +18,7 @@ from textual.widgets import DataTable, Label, TextArea
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
 from crmtui.ui.widgets.results_table import ResultsTable
+from crmtui.ui.workers import WorkerCrashed
 
 MAX_SHOWN_ROWS = 2000
 
@@ -30,6 +32,7 @@ class QueryConsole(Vertical):
         Binding("ctrl+up", "history_older", "Older query", show=False),
         Binding("ctrl+down", "history_newer", "Newer query", show=False),
         Binding("f6", "history_search", "Query history"),
+        Binding("f8", "cancel_query", "Cancel query"),
     ]
 
     class QueryRan(Message):
@@ -73,6 +76,10 @@ class QueryConsole(Vertical):
         #: The last query that ran without error (the compute tool reads all its rows).
         self.last_query: str | None = None
         self.border_title = "SOQL / SOSL console"
+        # The query in flight and when it started: a worker that crashes is finished with it.
+        self._running: tuple[str, float] | None = None
+        # Set to stop the query in flight (F8, or a new query replacing it).
+        self._cancel: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
         editor = TextArea.code_editor(
@@ -113,8 +120,20 @@ class QueryConsole(Vertical):
         if text is not None:
             self.set_text(query)
         self.history.add(query)
-        self._status("Running…")
-        self._execute(query)
+        self._status("Running… (F8 cancels)")
+        if self._cancel is not None:
+            self._cancel.set()  # a query still running is replaced, not left to finish
+        self._cancel = threading.Event()
+        self._running = (query, self.clock())
+        self._execute(query, self._cancel)
+
+    def action_cancel_query(self) -> None:
+        """Stop the running query (it ends as a failed step, QUERY_TIMEOUT)."""
+        if self._running is None or self._cancel is None:
+            self._status("No query is running.")
+            return
+        self._cancel.set()
+        self._status("Cancelling…")
 
     def action_run_query(self) -> None:
         self.run()
@@ -133,19 +152,29 @@ class QueryConsole(Vertical):
         self.post_message(self.HistorySearchWanted())
 
     @work(thread=True, exclusive=True, group="console")
-    def _execute(self, text: str) -> None:
-        from crmtui.query import run
+    def _execute(self, text: str, cancel: threading.Event) -> None:
+        from crmtui.query import QueryBudget, run
 
         started = self.clock()
         try:
-            result = run(self.org, text, today=self.today)
+            result = run(self.org, text, today=self.today, budget=QueryBudget(cancel=cancel))
             error = None
         except CrmtuiError as exc:
             result, error = None, exc
         self.post_message(self._Finished(text, result, error, (self.clock() - started) * 1000))
 
+    def on_worker_crashed(self, event: WorkerCrashed) -> None:
+        # A bug in the engine: the query still ends, as a failed (and recorded) step.
+        if event.group != "console" or self._running is None:
+            return
+        event.stop()
+        text, started = self._running
+        self.post_message(self._Finished(text, None, event.error, (self.clock() - started) * 1000))
+
     def on_query_console__finished(self, event: _Finished) -> None:
         event.stop()
+        if self._running is not None and self._running[0] == event.text:
+            self._running = None
         table = self.query_one("#console-results", DataTable)
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:

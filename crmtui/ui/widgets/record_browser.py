@@ -32,6 +32,7 @@ from crmtui.play.views import (
 from crmtui.ui.widgets.object_list import ObjectList
 from crmtui.ui.widgets.record_panel import RecordPanel
 from crmtui.ui.widgets.records_table import RecordsTable
+from crmtui.ui.workers import WorkerCrashed
 
 PAGE_SIZE = 200
 
@@ -329,6 +330,12 @@ class RecordBrowser(Vertical):
     def on_record_browser__counts_loaded(self, event: _CountsLoaded) -> None:
         event.stop()
         self.query_one(ObjectList).set_objects(event.counts)
+
+    def on_worker_crashed(self, event: WorkerCrashed) -> None:
+        # Already shown by the app's worker error handler; the status line says it too.
+        if event.group.startswith("browse"):
+            event.stop()
+            self._set_status(str(event.error))
 
     def on_record_browser__load_failed(self, event: _LoadFailed) -> None:
         event.stop()

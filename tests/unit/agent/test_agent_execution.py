@@ -154,3 +154,14 @@ def test_end_to_end_over_http_with_a_real_org(org, make_client, server) -> None:
     )
     assert "".join(pieces).endswith("<respond>Globex</respond>")
     assert "# Salesforce instance description" in server.requests[0]["messages"][0]["content"]
+
+
+def test_a_query_past_its_time_limit_is_a_timeout_observation(tmp_path: Path) -> None:
+    from crmtui.org.store import write_org
+
+    accounts = [{"Id": f"001{n:012d}AAA", "LastName": f"A{n}"} for n in range(3000)]
+    org = write_org(tmp_path / "many.db", builtin_schema(), {"Account": accounts})
+    obs = make_query_executor(org, query_timeout_s=1e-9)("SELECT Id, LastName FROM Account")
+    assert not obs.ok and obs.error_code == "QUERY_TIMEOUT"
+    assert obs.text == "QUERY_TIMEOUT: Your query request was running for too long."
+    assert make_query_executor(org)("SELECT Id, LastName FROM Account").rows == 3000

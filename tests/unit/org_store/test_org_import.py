@@ -72,7 +72,7 @@ def test_broken_file_lists_every_problem_in_one_error(raw_writer: Callable[..., 
 def test_missing_unlisted_columns_and_extras_are_warnings(raw_writer: Callable[..., Path]) -> None:
     path = raw_writer(
         "upstream.db",
-        drop={"Knowledge__kav": ["PublishStatus", "Language"]},
+        drop={"Knowledge__kav": ["PublishStatus", "Language"], "EmailMessage": ["ToAddress"]},
         extra_tables={"Notes": ["Id", "Body"]},
     )
     conn = sqlite3.connect(path)
@@ -83,13 +83,17 @@ def test_missing_unlisted_columns_and_extras_are_warnings(raw_writer: Callable[.
     org = import_org(path, name="upstream", on_warning=warnings.append)
     assert warnings == [
         "table Case has extra column(s) kept: Channel",
-        "table Knowledge__kav lacks unlisted column(s) PublishStatus, Language; "
-        "queries using them will fail",
+        "table EmailMessage lacks unlisted column(s) ToAddress; queries using them will fail",
+        "table Knowledge__kav lacks PublishStatus, Language; every record is given "
+        "PublishStatus = 'Online', Language = 'en_US' (their only values upstream)",
         "extra table Notes kept (not in the schema; types inferred)",
     ]
     assert "Notes" in org.schema and org.count("Notes") == 0
     assert org.schema.require("Case").field_names[-1] == "Channel"
-    assert org.schema.require("Knowledge__kav").field("Language") is None
+    assert org.schema.require("EmailMessage").field("ToAddress") is None
+    # Salesforce always has these two: the copy holds them, with upstream's only values.
+    language = org.schema.require("Knowledge__kav").field("Language")
+    assert language is not None and language.constant is None
 
 
 def test_existing_name_needs_force(raw_db: Path) -> None:

@@ -57,7 +57,7 @@ def _begin(tmp_path: Path, clock: Clock) -> PlaySession:
 
 
 def _events(session: PlaySession) -> list[ev.Event]:
-    return load(session.path, allow_truncated=True).events
+    return load(session.path).events
 
 
 def test_view_copy_and_compute_are_recorded_and_verify(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from crmtui.errors import CrmtuiError
-from crmtui.record import Recorder, RecordingError, load, verify
+from crmtui.record import Recorder, RecordingError, load, repair, verify
 from crmtui.record.errors import RecordingError as BaseRecordingError
 
 from .conftest import FakeClock, play_sample
@@ -121,8 +121,18 @@ def test_truncated_final_line_is_reported_distinctly(session: Path) -> None:
     assert report.valid_bytes == data.rindex(b"\n", 0, len(data) - 1) + 1
     with pytest.raises(RecordingError, match=r"s.jsonl:16: truncated"):
         load(session)
-    partial = load(session, allow_truncated=True)
-    assert len(partial.events) == 14 and not partial.finished
+    assert repair(session) == len(data) - 40 - report.valid_bytes
+    repaired = load(session)
+    assert len(repaired.events) == 14 and not repaired.finished
+    assert repair(session) == 0
+
+
+def test_repair_leaves_other_damage_alone(session: Path) -> None:
+    _rewrite(session, lambda lines: lines[:3] + [lines[3][:50]] + lines[4:])
+    before = session.read_bytes()
+    with pytest.raises(RecordingError, match="cannot repair: not valid JSON"):
+        repair(session)
+    assert session.read_bytes() == before
 
 
 def test_truncation_mid_file_is_not_called_a_partial_write(session: Path) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -76,3 +79,42 @@ def test_help_text() -> None:
     result = CliRunner().invoke(cli, ["verify", "--help"])
     assert result.exit_code == 0
     assert "hash" in result.output and "Exits with status 1" in result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_devices_and_fifos_are_bad_at_once(
+    good: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    started = time.monotonic()
+    assert main(["verify", "/dev/zero", str(fifo), str(good)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "/dev/zero: BAD not a regular file (a device, FIFO or socket)"
+    assert out[1] == f"{fifo}: BAD not a regular file (a device, FIFO or socket)"
+    assert out[2].endswith("OK (15 events, finished)") and out[3] == "1 OK, 2 bad"
+    assert time.monotonic() - started < 5
+
+
+def test_an_endless_line_is_not_read_into_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # crmtui.record.verify the module (the package attribute is the function).
+    monkeypatch.setattr(importlib.import_module("crmtui.record.verify"), "MAX_LINE_BYTES", 1000)
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"x" * 5000)
+    assert main(["verify", str(path)]) == 1
+    assert "BAD line 1: line longer than 1,000 bytes" in capsys.readouterr().out
+
+
+def test_repair_cuts_only_a_partial_final_line(
+    good: Path, bad: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good.write_bytes(good.read_bytes()[:-10])
+    before = bad.read_bytes()
+    assert main(["verify", "--repair", str(good), str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{good}: repaired (cut ")
+    assert out[1] == f"{good}: OK (14 events, unfinished)"
+    assert out[2].startswith(f"{bad}: BAD line 3: hash mismatch")
+    assert bad.read_bytes() == before

@@ -111,13 +111,21 @@ def test_check_org_without_a_recorded_digest(make_recording, clocks, org):
     assert missing.status == "missing" and "(no path recorded)" in missing.message
 
 
-def test_truncated_recording_replays_its_intact_prefix(make_recording, clocks, capsys):
+def test_truncated_recording_is_refused_like_verify_does_until_repaired(
+    make_recording, clocks, capsys
+):
     path = _finished(make_recording, clocks)
     data = path.read_bytes()
     path.write_bytes(data[: data.rstrip(b"\n").rfind(b"\n") + 20])  # cut the end line short
     code, out, err = _replay(capsys, str(path), "--check")
-    assert code == 0 and "line 5 is a partial write" in err
-    assert "3 events" in out
+    assert code == 1
+    assert err.startswith("Error: ") and err.count("\n") == 1
+    assert ":5: refusing to replay: truncated final line (partial write) (lines 1-4" in err
+    assert f"crmtui verify --repair {path}" in err
+    assert main(["verify", "--repair", str(path)]) is None
+    assert "repaired (cut 19 bytes of a partial final line)" in capsys.readouterr().out
+    code, out, err = _replay(capsys, str(path), "--check")
+    assert code == 0 and "3 events" in out
 
 
 def test_help_text_names_the_keys(capsys):

@@ -161,3 +161,32 @@ def test_raw_org_file_is_left_untouched(scan_org_path: Path) -> None:
     code, _, _ = invoke("--org", str(scan_org_path), "FIND {blender}")
     assert code == 0
     assert scan_org_path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("SELECT Id FROM Case WHERE " + "(" * 100_000, "MALFORMED_QUERY: SOQL statements cannot"),
+        ("SELECT Id FROM Case LIMIT " + "9" * 5000, "NUMBER_OUTSIDE_VALID_RANGE: LIMIT must be"),
+        ("FIND {" + "x" * 1_000_000 + "}", "MALFORMED_SEARCH: SOSL statements cannot be longer"),
+        ("FIND {" + " ".join(["late"] * 150) + "} RETURNING Case(Id OFFSET 9999999999)", "NUMBER"),
+    ],
+)
+def test_hostile_queries_are_one_line_each(
+    fts_org_path: Path, text: str, start: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["query", "--org", str(fts_org_path), text])
+    err = capsys.readouterr().err
+    assert info.value.code == 1 and err.startswith(start) and err.count("\n") == 1
+
+
+def test_timeout_option(fts_org_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["query", "--org", str(fts_org_path), "--timeout", "1e-9", "SELECT Id FROM Case"])
+    assert info.value.code == 1
+    assert capsys.readouterr().err == (
+        "QUERY_TIMEOUT: Your query request was running for too long.\n"
+    )
+    code, out, _ = invoke("--org", str(fts_org_path), "--timeout", "5", "SELECT COUNT() FROM Case")
+    assert code == 0 and "totalSize 2" in out

@@ -1,0 +1,69 @@
+"""The one worker error handler: an exception in any worker never takes the app down.
+
+Workers catch the typed errors they expect (:class:`~crmtui.errors.CrmtuiError`) and show
+them. Anything else is a bug; by default Textual would then exit the app with a traceback,
+and the play session would be closed as if the user had quit. Every crmtui app mixes in
+:class:`WorkerErrorHandler` instead: the exception becomes an
+:class:`~crmtui.errors.InternalError` (traceback in a crash log), shown on screen, and a
+:class:`WorkerCrashed` message goes to the widget that started the worker so it can finish
+its pending step as failed (the console records the query with the error). The app and the
+session continue.
+
+An exception outside workers (in a message handler) still ends the app, as Textual does; the
+app then leaves the recording open to be resumed instead of closing it as a normal quit
+(see :attr:`WorkerErrorHandler.crashed`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
+
+from crmtui.errors import InternalError
+
+
+class WorkerCrashed(Message):
+    """A worker started by this widget raised an unexpected exception.
+
+    Attributes:
+        error: The exception as an :class:`InternalError` (already shown to the user).
+        group: The worker's group (e.g. ``console``, ``browse``).
+        name: The worker's name (its method name for ``@work`` methods).
+    """
+
+    def __init__(self, error: InternalError, group: str, name: str) -> None:
+        self.error = error
+        self.group = group
+        self.name = name
+        super().__init__()
+
+
+class WorkerErrorHandler:
+    """App mixin (list it before ``App``): worker failures become on-screen errors."""
+
+    #: True once an exception outside a worker is ending the app.
+    crashed: bool = False
+
+    def _handle_exception(self, error: Exception) -> None:
+        if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
+            self.worker_failed(error.error)
+            return
+        self.crashed = True
+        super()._handle_exception(error)  # type: ignore[misc]
+
+    def worker_failed(self, exc: Exception) -> None:
+        """Show ``exc`` and tell the widget whose worker raised it (the app carries on)."""
+        from crmtui.crash import internal_error
+
+        internal = internal_error(exc)
+        app: Any = self
+        app.notify(internal.user_message(), severity="error", title="Internal error", timeout=15)
+        try:
+            worker = get_current_worker()
+        except NoActiveWorker:
+            return
+        node = worker.node
+        if getattr(node, "is_attached", True):
+            node.post_message(WorkerCrashed(internal, worker.group, worker.name))
