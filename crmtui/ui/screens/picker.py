@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Label, Select
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
 from crmtui.play.progress import InstanceStatus
+from crmtui.ui.widgets.content_table import ContentTable
 
 
 def _excerpt(query: str, width: int = 110) -> str:
@@ -64,7 +65,7 @@ class PickerScreen(Screen[None]):
                 id="picker-filter",
             )
             yield Label("", id="picker-summary")
-        yield DataTable(id="picker-table", cursor_type="row", zebra_stripes=True)
+        yield ContentTable(id="picker-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -44,6 +44,7 @@ from crmtui.record.replay import (
 from crmtui.record.replay_org import ReplaySource
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.replay_transcript import ReplayTranscript
@@ -127,7 +128,7 @@ class ReplayScreen(Screen[None]):
                             yield Static("", id="console-offline")
                 yield AnswerBox(id="answer-box")
             with Vertical(id="replay-side"):
-                yield DataTable(id="event-list", cursor_type="row", zebra_stripes=True)
+                yield ContentTable(id="event-list", cursor_type="row", zebra_stripes=True)
                 if self.replay.is_model:
                     yield ReplayTranscript(id="replay-transcript")
         yield Timeline(id="timeline")

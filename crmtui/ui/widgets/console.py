@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Label, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
+from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.records_table import cell
 
 MAX_SHOWN_ROWS = 2000
@@ -81,7 +82,7 @@ class QueryConsole(Vertical):
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )
-        yield DataTable(id="console-results", zebra_stripes=True, cursor_type="row")
+        yield ContentTable(id="console-results", zebra_stripes=True, cursor_type="row")
 
     @property
     def text(self) -> str:

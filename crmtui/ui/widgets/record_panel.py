@@ -9,9 +9,10 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from crmtui.play.browser import RecordDetail
+from crmtui.ui.widgets.content_table import ContentTable
 
 
-class RecordPanel(DataTable[Any]):
+class RecordPanel(ContentTable):
     """Fields and related lists of one record as a two-column, row-cursor table."""
 
     class LinkFollowed(Message):

@@ -9,6 +9,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
+from crmtui.ui.widgets.content_table import ContentTable
+
 CELL_WIDTH = 40
 
 
@@ -22,7 +24,7 @@ def cell(value: Any) -> Text | str:
     return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
-class RecordsTable(DataTable[Any]):
+class RecordsTable(ContentTable):
     """A DataTable fed page by page; it asks for more rows instead of holding them all."""
 
     BINDINGS = [
