@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.errors import CrmtuiError
+from crmtui.play.drafts import Drafts, fold_drafts
 from crmtui.play.timing import DEFAULT_IDLE_THRESHOLD, ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -61,11 +62,18 @@ class PlaySession:
     scorer: Scorer = default_scorer
     debounce_s: float = ANSWER_DEBOUNCE_S
     score: SessionScore | None = None
+    #: What a resumed session restores (empty for a new one).
+    drafts: Drafts = field(default_factory=Drafts)
     _answers: Debouncer[str] | None = None
+    _editor: Debouncer[str] | None = None
 
     def __post_init__(self) -> None:
-        self._answers = Debouncer(
-            lambda text: self._emit("answer_edit", {"text": text}),
+        self._answers = self._debouncer("answer_edit")
+        self._editor = self._debouncer("editor_edit")
+
+    def _debouncer(self, event_type: str) -> Debouncer[str]:
+        return Debouncer(
+            lambda text: self._emit(event_type, {"text": text}),
             window_ms=self.debounce_s * 1000,
             clock=self.timer.clock,
         )
@@ -122,16 +130,32 @@ class PlaySession:
         scorer: Scorer = default_scorer,
         fsync: bool = True,
     ) -> PlaySession:
-        """Continue an unfinished recording (a ``resume`` event continues its hash chain)."""
-        return cls(
+        """Continue an unfinished recording (a ``resume`` event continues its hash chain).
+
+        The drafts (answer, editor text, queries) and the active time the recording holds
+        are folded into :attr:`drafts` for the screen to restore.
+        """
+        from crmtui.record.verify import load
+
+        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
+        drafts = fold_drafts(load(recorder.path).events)
+        timer = ActiveTimer(
+            clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
+        )
+        session = cls(
             instance=instance,
             org=org,
-            recorder=Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync),
-            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
+            recorder=recorder,
+            timer=timer,
             aided=aided,
             resumed=True,
             scorer=scorer,
+            drafts=drafts,
         )
+        # The restored texts are what the recording already holds: not new edits.
+        session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]
+        session._editor.mark_emitted(drafts.editor)  # type: ignore[union-attr]
+        return session
 
     # -- state -----------------------------------------------------------------------------
 
@@ -211,14 +235,27 @@ class PlaySession:
         if not self.submitted and self._answers is not None:
             self._answers.push(text)
 
+    def editor_edited(self, text: str) -> None:
+        """Note a console editor edit; edits within the debounce window become one event."""
+        if self._editor is not None and not self.recorder.closed:
+            self._editor.push(text)
+
+    def record_focus(self, focused: bool) -> None:
+        """Record that the terminal lost (``app_blur``) or regained (``app_focus``) focus."""
+        if not self.recorder.closed:
+            self._emit("app_focus" if focused else "app_blur", {})
+
     def flush_pending(self, force: bool = False) -> None:
-        """Record a pending answer edit once it has settled (or now, when ``force``)."""
-        if self._answers is None or self.recorder.closed:
+        """Record pending answer and editor edits once settled (or now, when ``force``)."""
+        if self.recorder.closed:
             return
-        if force:
-            self._answers.flush()
-        else:
-            self._answers.poll()
+        for debouncer in (self._answers, self._editor):
+            if debouncer is None:
+                continue
+            if force:
+                debouncer.flush()
+            else:
+                debouncer.poll()
 
     def submit(self, answer: str) -> SessionScore:
         """Score ``answer``, record it with the revealed gold answer, and return the score."""
@@ -226,6 +263,7 @@ class PlaySession:
             raise SessionError("this instance was already submitted")
         self.flush_pending(force=True)
         score = self.scorer(self.instance, answer)
+        self.timer.stop()
         self._emit(
             "submit",
             {

@@ -83,3 +83,7 @@ class Debouncer(Generic[T]):
     def flush(self) -> bool:
         """Emit the pending value now, whatever the time."""
         return self._fire() if self._pending is not _UNSET else False
+
+    def mark_emitted(self, value: T) -> None:
+        """Treat ``value`` as already emitted (a restored draft is not a new edit)."""
+        self._last_emitted = value

@@ -125,7 +125,8 @@ class Frame(NamedTuple):
         answer: The answer box's text.
         submission: The submission, once there is one.
         paused: Whether the clock was paused.
-        active_ms: Active time so far: ``ms`` minus pauses and idle periods.
+        active_ms: Active time so far: ``ms`` minus pauses and idle periods, frozen at the
+            first submit (see :mod:`crmtui.record.timing`).
         transcript_len: How many lines of :attr:`Replay.transcript` exist at this point.
         queries: Queries run so far.
         errors: Failed queries so far.
@@ -242,6 +243,9 @@ class _Fold:
         self.answer = ""
         self.submission: Submission | None = None
         self.paused_at: int | None = None
+        #: The clock stops at the first submit (see crmtui.record.timing).
+        self.stop_ms: int | None = None
+        self.clock_paused_at: int | None = None
         self.paused_ms = 0
         self.idle_ms = 0
         self.queries = 0
@@ -264,6 +268,8 @@ class _Fold:
         elif kind == ev.ANSWER_EDIT:
             self.answer = p["text"]
         elif kind == ev.SUBMIT:
+            if self.stop_ms is None:
+                self.stop_ms = event.ms
             self.answer = p["answer"]
             self.submission = Submission(
                 event.seq, p["answer"], p["reward"], p["scoring"], p["gold"]
@@ -273,12 +279,16 @@ class _Fold:
         elif kind == ev.PAUSE:
             if self.paused_at is None:
                 self.paused_at = event.ms
+            if self.clock_paused_at is None and self.stop_ms is None:
+                self.clock_paused_at = event.ms
         elif kind == ev.RESUME:
-            if self.paused_at is not None:
-                self.paused_ms += event.ms - self.paused_at
-                self.paused_at = None
+            self.paused_at = None
+            if self.clock_paused_at is not None and self.stop_ms is None:
+                self.paused_ms += event.ms - self.clock_paused_at
+                self.clock_paused_at = None
         elif kind == ev.IDLE:
-            self.idle_ms += round(p["seconds"] * 1000)
+            if self.stop_ms is None:
+                self.idle_ms += round(p["seconds"] * 1000)
         elif kind == ev.MODEL_CALL:
             self.tokens += p["prompt_tokens"] + p["completion_tokens"]
             self.cost = None if self.cost is None or p["cost"] is None else self.cost + p["cost"]
@@ -327,8 +337,9 @@ class _Fold:
             self.say(event.seq, "observation", f"{p['rows']} rows")
 
     def frame(self, index: int, event: ev.Event) -> Frame:
-        paused_now = event.ms - self.paused_at if self.paused_at is not None else 0
-        active = event.ms - self.paused_ms - paused_now - self.idle_ms
+        now = event.ms if self.stop_ms is None else self.stop_ms
+        paused_now = now - self.clock_paused_at if self.clock_paused_at is not None else 0
+        active = now - self.paused_ms - paused_now - self.idle_ms
         return Frame(
             index=index,
             event=event,
@@ -454,4 +465,10 @@ def summarize(event: ev.Event) -> str:
         return p["reason"]
     if kind == ev.RESUME and p.get("reopened"):
         return "reopened"
+    if kind == ev.EDITOR_EDIT:
+        return " ".join(p["text"].split()) or "(empty editor)"
+    if kind == ev.APP_BLUR:
+        return "terminal lost focus (away)"
+    if kind == ev.APP_FOCUS:
+        return "terminal has focus again"
     return ""

@@ -18,6 +18,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.session import PlaySession, Scorer, default_scorer
 from crmtui.play.workspace import Workspace
+from crmtui.ui.keys import palette_commands
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
@@ -29,7 +30,17 @@ class CrmtuiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "crmtui"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    HELP_GROUP = "Anywhere"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Command palette",
+            show=False,
+            tooltip="every command by name, schema objects and fields, go to a record",
+        ),
+    ]
 
     def __init__(
         self,
@@ -204,15 +215,13 @@ class CrmtuiApp(App[None]):
     # -- command palette -------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for binding in screen.BINDINGS:
-            if isinstance(binding, Binding) and binding.description:
-                action = binding.action
-                yield SystemCommand(
-                    binding.description,
-                    f"key: {binding.key}",
-                    lambda action=action: self.call_later(screen.run_action, action),
-                )
+        # Textual's own "Quit" and "Keys" (its bindings panel) duplicate ours; one of each.
+        yield from (
+            command
+            for command in super().get_system_commands(screen)
+            if command.title not in ("Quit", "Keys")
+        )
+        yield from palette_commands(screen, self)
 
 
 def _idx_of(path: Any) -> int | None:

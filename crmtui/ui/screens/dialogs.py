@@ -6,12 +6,13 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from crmtui.play.views import OPERATORS, Condition
+from crmtui.ui.keys import KeyCommand, help_renderable
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -169,35 +170,26 @@ class PauseScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-HELP_TEXT = """\
-[b]Regions[/b] (F-keys work anywhere; the letters when you are not typing)
-  F2  b      record browser                 F3  c      SOQL/SOSL console
-  F4  a      answer box                     Tab        next widget
-[b]Record browser[/b]
-  o          object list                    Enter      open table / record / follow link
-  s          sort by the column (again: desc)   /      full-text search (SOSL)
-  f          filter by a field              x          clear filter and search
-  [  ]       back / forward
-[b]Console[/b]
-  F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
-  F6         search the query history
-[b]Session[/b]
-  Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)
-  F7  p      pause: hide instance, stop clock   Escape back to the instance list
-  Ctrl+P     command palette                F1  ?      this help
-  Ctrl+Q     quit (the session is closed and recorded as quit)
-"""
-
-
 class HelpScreen(ModalScreen[None]):
-    """Lists the keys."""
+    """Lists the keys of the screen it was opened from (generated from their bindings)."""
 
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark,f1", "close", "Close"),
+    ]
+
+    def __init__(self, commands: list[KeyCommand], title: str = "Keys") -> None:
+        super().__init__()
+        self.commands, self.title_text = commands, title
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide"):
-            yield Label("Help", classes="dialog-title")
-            yield Static(HELP_TEXT, classes="dialog-text")
+            yield Label(
+                f"{self.title_text}  [dim](Esc closes · Ctrl+P finds any command)[/dim]",
+                classes="dialog-title",
+            )
+            with VerticalScroll(id="help-body"):
+                yield Static(help_renderable(self.commands), classes="dialog-text")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -32,11 +32,15 @@ class PickerScreen(Screen[None]):
     """Lists the instances; Enter opens one, n opens the next unsolved one."""
 
     CSS_PATH = "picker.tcss"
+    HELP_GROUP = "Instance picker"
     BINDINGS = [
+        Binding(
+            "enter", "open_highlighted", "Open", show=False, tooltip="the highlighted instance"
+        ),
         Binding("n", "next_unsolved", "Next unsolved"),
-        Binding("t", "focus_filter", "Task filter"),
-        Binding("R", "app.open_report", "Report"),
-        Binding("question_mark,f1", "help", "Help"),
+        Binding("t", "focus_filter", "Task filter", tooltip="Enter opens it, ↑/↓ and Enter pick"),
+        Binding("R", "app.open_report", "Report", tooltip="over your recordings"),
+        Binding("f1,question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -144,10 +148,17 @@ class PickerScreen(Screen[None]):
         else:
             self.post_message(self.InstanceChosen(idx))
 
+    def action_open_highlighted(self) -> None:
+        table = self.query_one("#picker-table", DataTable)
+        rows = self.visible()
+        if rows and 0 <= table.cursor_row < len(rows):
+            self.post_message(self.InstanceChosen(int(rows[table.cursor_row].idx)))
+
     def action_focus_filter(self) -> None:
         self.query_one("#picker-filter").focus()
 
     def action_help(self) -> None:
+        from crmtui.ui.keys import key_commands
         from crmtui.ui.screens.dialogs import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(key_commands(self), "Keys of the instance picker"))

@@ -18,6 +18,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.session import PlaySession
+from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
     FilterScreen,
@@ -37,22 +38,30 @@ class PlayScreen(Screen[None]):
     """A human solves one instance while every action is recorded."""
 
     CSS_PATH = "play.tcss"
-    # F-keys work wherever focus is (letters would be typed into the editor or answer box);
-    # the single letters are shortcuts for when focus is not in a text field.
+    HELP_GROUP = "Session"
+    HELP_GROUPS = {
+        "focus_browser": "Regions",
+        "focus_console": "Regions",
+        "focus_answer": "Regions",
+    }
+    # F-keys and Ctrl keys are priority bindings: they work wherever focus is, the editor
+    # and the answer box included (a TextArea binds F6 and F7 itself). The letters are
+    # shortcuts for when focus is not in a text field, where they would be typed instead.
     BINDINGS = [
-        Binding("f2", "focus_browser", "Browse"),
-        Binding("f3", "focus_console", "Console"),
-        Binding("f4", "focus_answer", "Answer"),
-        Binding("f7", "pause", "Pause"),
-        Binding("f9", "next_instance", "Next"),
-        Binding("f1", "help", "Help"),
-        Binding("p", "pause", "Pause", show=False),
-        Binding("a", "focus_answer", "Answer", show=False),
-        Binding("c", "focus_console", "Console", show=False),
+        Binding("f2", "focus_browser", "Browse", priority=True),
         Binding("b", "focus_browser", "Browse", show=False),
+        Binding("f3", "focus_console", "Console", priority=True),
+        Binding("c", "focus_console", "Console", show=False),
+        Binding("f4", "focus_answer", "Answer", priority=True),
+        Binding("a", "focus_answer", "Answer", show=False),
+        Binding("ctrl+s", "submit", "Submit the answer", show=False, priority=True),
+        Binding("f7", "pause", "Pause", priority=True, tooltip="hide the instance, stop the clock"),
+        Binding("p", "pause", "Pause", show=False),
+        Binding("f9", "next_instance", "Next", priority=True, tooltip="after submitting"),
         Binding("n", "next_instance", "Next", show=False),
+        Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("escape", "leave", "Instances"),
+        Binding("escape", "leave", "Instances", tooltip="back to the instance list"),
     ]
 
     def __init__(self, session: PlaySession, *, next_instance: Any = None) -> None:
@@ -225,7 +234,10 @@ class PlayScreen(Screen[None]):
         self.query_one("#object-list").focus()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
+
+    def action_submit(self) -> None:
+        self.query_one(AnswerBox).action_submit()
 
     def action_next_instance(self) -> None:
         if not self._submitted:

@@ -6,16 +6,13 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
 
 class AnswerBox(Vertical):
-    """Type the answer; Ctrl+S (or the button) asks to submit it."""
-
-    BINDINGS = [Binding("ctrl+s", "submit", "Submit answer")]
+    """Type the answer; Enter, the button or the screen's Ctrl+S asks to submit it."""
 
     class Edited(Message):
         """The answer text changed."""

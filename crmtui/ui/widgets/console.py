@@ -18,6 +18,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.records_table import cell
+from crmtui.ui.widgets.soql_editor import SoqlEditor
 
 MAX_SHOWN_ROWS = 2000
 
@@ -25,12 +26,14 @@ MAX_SHOWN_ROWS = 2000
 class QueryConsole(Vertical):
     """Write and run SOQL or SOSL against the org; results appear in a table below."""
 
+    HELP_GROUP = "Console"
+    # Priority: the editor (a TextArea) binds F6 itself; inside the console these win.
     BINDINGS = [
-        Binding("f5", "run_query", "Run query"),
-        Binding("ctrl+r", "run_query", "Run query", show=False),
-        Binding("ctrl+up", "history_older", "Older query", show=False),
-        Binding("ctrl+down", "history_newer", "Newer query", show=False),
-        Binding("f6", "history_search", "Query history"),
+        Binding("f5", "run_query", "Run query", priority=True),
+        Binding("ctrl+r", "run_query", "Run query", show=False, priority=True),
+        Binding("ctrl+up", "history_older", "Older query from the history", show=False),
+        Binding("ctrl+down", "history_newer", "Newer query from the history", show=False),
+        Binding("f6", "history_search", "Search the query history", priority=True),
     ]
 
     class QueryRan(Message):
@@ -74,15 +77,11 @@ class QueryConsole(Vertical):
         self.border_title = "SOQL / SOSL console"
 
     def compose(self) -> ComposeResult:
-        editor = TextArea.code_editor(
-            "", language="sql", theme="vscode_dark", id="console-editor", soft_wrap=True
-        )
-        editor.show_line_numbers = False
-        yield editor
+        yield SoqlEditor.create(id="console-editor")
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )
-        yield ContentTable(id="console-results", zebra_stripes=True, cursor_type="row")
+        yield ContentTable(id="console-results", zebra_stripes=True, cursor_type="cell")
 
     @property
     def text(self) -> str:

@@ -39,11 +39,12 @@ PAGE_SIZE = 200
 class RecordBrowser(Vertical):
     """Browse the org: object list on the left, a table or a record on the right."""
 
+    HELP_GROUP = "Record browser"
     BINDINGS = [
         Binding("o", "focus_objects", "Objects"),
-        Binding("slash", "search", "Search"),
-        Binding("f", "filter", "Filter"),
-        Binding("x", "clear_filters", "Clear filter"),
+        Binding("slash", "search", "Search", tooltip="full-text search of the table (SOSL)"),
+        Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
+        Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
         Binding("left_square_bracket", "back", "Back"),
         Binding("right_square_bracket", "forward", "Forward"),
     ]

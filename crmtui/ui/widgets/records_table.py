@@ -25,10 +25,15 @@ def cell(value: Any) -> Text | str:
 
 
 class RecordsTable(ContentTable):
-    """A DataTable fed page by page; it asks for more rows instead of holding them all."""
+    """A DataTable fed page by page; it asks for more rows instead of holding them all.
 
+    It has a cell cursor, so "the column under the cursor" (sort, filter) is the one the
+    user sees highlighted; Enter on any cell opens that row's record.
+    """
+
+    HELP_GROUP = "Record browser"
     BINDINGS = [
-        Binding("s", "sort_column", "Sort", tooltip="Sort by the column under the cursor"),
+        Binding("s", "sort_column", "Sort by the column under the cursor (again: descending)"),
     ]
 
     class MoreRowsWanted(Message):
@@ -53,7 +58,7 @@ class RecordsTable(ContentTable):
             super().__init__()
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.columns_names: list[str] = []
         self.ids: list[str] = []
         self.total = 0
@@ -106,7 +111,8 @@ class RecordsTable(ContentTable):
         event.stop()
         self.post_message(self.SortRequested(str(event.column_key.value)))
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
-        if 0 <= event.cursor_row < len(self.ids):
-            self.post_message(self.RecordChosen(self.ids[event.cursor_row]))
+        row = event.coordinate.row
+        if 0 <= row < len(self.ids):
+            self.post_message(self.RecordChosen(self.ids[row]))
