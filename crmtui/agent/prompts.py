@@ -34,7 +34,8 @@ you in the next message. Never write query results or observations yourself.
 - Your last action must be a <respond> that contains only the answer, with no explanation.
 """
 
-REACT_INSTRUCTIONS = """\
+REACT_INSTRUCTIONS = (
+    """\
 You are an expert Salesforce user working with a {system}. Answer the user's request by \
 reasoning step by step and querying the data with SOQL or SOSL.
 
@@ -43,7 +44,9 @@ Every reply you write must contain exactly two parts:
 2. exactly one action: either <execute> a single SOQL or SOSL query </execute> to look \
 something up, or <respond> your final answer </respond> when you are done.
 
-""" + _TEXT_PROTOCOL_RULES + """
+"""
+    + _TEXT_PROTOCOL_RULES
+    + """
 Example 1
 User: How many opportunities exist?
 <thought> Counting Opportunity records answers this. </thought>
@@ -69,8 +72,10 @@ Salesforce instance output: [{{'Id': '003000000000001AAA', 'Name': 'Ana Lee'}}, 
 <thought> Two contacts match; I list both Ids separated by a comma. </thought>
 <respond> 003000000000001AAA, 003000000000002AAA </respond>
 """
+)
 
-ACT_INSTRUCTIONS = """\
+ACT_INSTRUCTIONS = (
+    """\
 You are an expert Salesforce user working with a {system}. Answer the user's request by \
 querying the data with SOQL or SOSL.
 
@@ -78,7 +83,9 @@ Every reply you write must contain exactly one action: either <execute> a single
 query </execute> to look something up, or <respond> your final answer </respond> when you are \
 done. Do not add any other text.
 
-""" + _TEXT_PROTOCOL_RULES + """
+"""
+    + _TEXT_PROTOCOL_RULES
+    + """
 Example 1
 User: How many opportunities exist?
 <execute> SELECT COUNT() FROM Opportunity </execute>
@@ -92,6 +99,7 @@ Salesforce instance output: [{{'Id': '003000000000001AAA', 'Name': 'Ana Lee'}}, 
 {{'Id': '003000000000002AAA', 'Name': 'Sam Lee'}}]
 <respond> 003000000000001AAA, 003000000000002AAA </respond>
 """
+)
 
 TOOL_CALL_INSTRUCTIONS = """\
 You are an expert Salesforce user working with a {system}. Answer the user's request by \

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -208,6 +208,28 @@ class CrmtuiApp(App[None]):
 
         self.push_screen(ReportScreen(event.report))
 
+    # -- activity and terminal focus (honest timing) -----------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        # Seen here before any widget can stop it: typing in the editor or the answer box,
+        # scrolling and moving a cursor all count as activity, not only keys the screen sees.
+        if isinstance(event, _ACTIVITY) and not event.is_forwarded:
+            self._play_screen_call("note_activity")
+        await super().on_event(event)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self._play_screen_call("note_focus", False)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self._play_screen_call("note_focus", True)
+
+    def _play_screen_call(self, method: str, *args: Any) -> None:
+        # The play screen may sit under a dialog or the pause screen: find it on the stack.
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, PlayScreen):
+                getattr(screen, method)(*args)
+                return
+
     def on_unmount(self) -> None:
         if self.session is not None:
             self.session.close("quit")
@@ -222,6 +244,15 @@ class CrmtuiApp(App[None]):
             if command.title not in ("Quit", "Keys")
         )
         yield from palette_commands(screen, self)
+
+
+_ACTIVITY = (
+    events.Key,
+    events.MouseDown,
+    events.MouseScrollDown,
+    events.MouseScrollUp,
+    events.MouseMove,
+)
 
 
 def _idx_of(path: Any) -> int | None:

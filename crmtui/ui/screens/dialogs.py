@@ -7,7 +7,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -153,16 +153,28 @@ class PickScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PauseScreen(ModalScreen[None]):
-    """Covers the instance while the clock is stopped."""
+class PauseScreen(Screen[None]):
+    """Replaces the play screen while the clock is stopped.
 
-    BINDINGS = [Binding("p", "resume", "Resume"), Binding("escape", "resume", "Resume")]
+    A full screen, not a modal: nothing of the instance (query, metadata, tables, console,
+    notes) is drawn underneath, so a paused instance cannot be read.
+    """
+
+    BINDINGS = [
+        Binding("p,f7", "resume", "Resume", priority=True),
+        Binding("escape", "resume", "Resume"),
+    ]
+
+    def __init__(self, active: str = "") -> None:
+        super().__init__()
+        self.active = active
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        spent = f"Active time so far: {self.active}.\n\n" if self.active else ""
+        with Vertical(classes="dialog", id="pause-dialog"):
             yield Static(
-                "⏸  Paused — the instance is hidden and the clock is stopped.\n\n"
-                "Press p to resume.",
+                "⏸  Paused\n\nThe instance is hidden and the clock is stopped.\n"
+                f"{spent}Press p or F7 to resume.",
                 classes="dialog-text",
             )
 

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Select
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
-from crmtui.play.progress import InstanceStatus
+from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
 
 
@@ -26,6 +26,15 @@ def _excerpt(query: str, width: int = 110) -> str:
             break
     text = " ".join(query.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _mark(status: InstanceStatus, reward_metric: str) -> Text:
+    """The done column: green when right, red when wrong, yellow when unfinished."""
+    from crmtui.scoring.summary import is_right
+
+    right = is_right(status.reward, reward_metric)
+    style = "yellow" if right is None else ("green" if right else "red")
+    return Text(status.label, style=style)
 
 
 class PickerScreen(Screen[None]):
@@ -101,16 +110,9 @@ class PickerScreen(Screen[None]):
         table.add_column("done", key="done")
         table.add_column("query", key="query")
         rows = self.visible()
-        done = 0
         for inst in rows:
             status = self.status.get(inst.idx)
-            if status is not None and status.reward is not None:
-                done += 1
-            mark: Text | str = (
-                Text(status.label, style="green" if status and (status.reward or 0) >= 1 else "red")
-                if status
-                else ""
-            )
+            mark: Text | str = _mark(status, inst.reward_metric) if status else ""
             table.add_row(
                 str(inst.idx),
                 abbreviation(inst.task),
@@ -120,9 +122,7 @@ class PickerScreen(Screen[None]):
             )
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
-        self.query_one("#picker-summary", Label).update(
-            f"  {done} of {len(rows)} solved · Enter: open · n: next unsolved"
-        )
+        self.query_one("#picker-summary", Label).update(f"  {tally(rows, self.status)}")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.task_filter = None if event.value is Select.BLANK else str(event.value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,7 +18,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
+from crmtui.play.drafts import Drafts
 from crmtui.play.session import PlaySession
+from crmtui.play.timing import format_duration
+from crmtui.scoring.rules import matching_rule, metric_label
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
@@ -104,10 +108,21 @@ class PlayScreen(Screen[None]):
             self.session.aided,
         )
         self.query_one(QueryPanel).show(inst.query)
+        self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)
         self._tick()
         self.query_one("#object-list").focus()
+
+    def _restore(self, drafts: Drafts) -> None:
+        """Put back what a resumed session's recording holds (nothing for a new one)."""
+        console = self.query_one(QueryConsole)
+        for text in drafts.queries:
+            console.history.add(text)
+        if drafts.editor:
+            console.set_text(drafts.editor)
+        if drafts.answer:
+            self.query_one(AnswerBox).set_text(drafts.answer)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(self.size.width < 150, "narrow")
@@ -120,11 +135,13 @@ class PlayScreen(Screen[None]):
         bar.active_seconds = self.session.active_seconds
         bar.state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
 
-    def on_key(self, event: events.Key) -> None:
+    def note_activity(self) -> None:
+        """Any input (a key, a click, scrolling, moving the mouse) while this screen is up."""
         self.session.note_input()
 
-    def on_click(self, event: events.Click) -> None:
-        self.session.note_input()
+    def note_focus(self, focused: bool) -> None:
+        """The terminal lost or regained focus: recorded as ``app_blur`` / ``app_focus``."""
+        self._safely(self.session.record_focus, focused)
 
     # -- recorded actions ------------------------------------------------------------------
 
@@ -145,13 +162,16 @@ class PlayScreen(Screen[None]):
     def on_answer_box_edited(self, event: AnswerBox.Edited) -> None:
         self.session.answer_edited(event.text)
 
+    def on_query_console_editor_changed(self, event: QueryConsole.EditorChanged) -> None:
+        self.session.editor_edited(event.text)
+
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
+        rule = matching_rule(self.session.instance.reward_metric)
         question = (
-            f"Submit the answer [b]{answer}[/b]?\nYou cannot change it afterwards."
-            if answer
-            else "Submit an EMPTY answer?\nYou cannot change it afterwards."
+            f"Submit the answer [b]{escape(answer)}[/b]?" if answer else "Submit an EMPTY answer?"
         )
+        question += f"\nYou cannot change it afterwards.\n\n[dim]Scored by {escape(rule)}.[/dim]"
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
@@ -166,9 +186,8 @@ class PlayScreen(Screen[None]):
             self.notify(str(exc), severity="error", title="Submit failed")
             return
         self._submitted = True
-        self.query_one(AnswerBox).show_result(
-            score.reward, self.session.instance.answer, score.method
-        )
+        metric = metric_label(self.session.instance.reward_metric, score.method)
+        self.query_one(AnswerBox).show_result(score.reward, self.session.instance.answer, metric)
         self._tick()
 
     # -- dialogs asked for by widgets ------------------------------------------------------
@@ -220,7 +239,8 @@ class PlayScreen(Screen[None]):
             self.session.resume()
             self._tick()
 
-        self.app.push_screen(PauseScreen(), resumed)
+        self.app.clear_notifications()  # a toast could show the instance's text
+        self.app.push_screen(PauseScreen(format_duration(self.session.active_seconds)), resumed)
 
     def action_focus_answer(self) -> None:
         self.query_one("#answer-input").focus()

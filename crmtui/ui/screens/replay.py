@@ -42,6 +42,7 @@ from crmtui.record.replay import (
     summarize,
 )
 from crmtui.record.replay_org import ReplaySource
+from crmtui.scoring.rules import metric_label
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.content_table import ContentTable
@@ -297,7 +298,8 @@ class ReplayScreen(Screen[None]):
         elif sub.reward is None:
             box.show_note(Text(f"submitted (unscored, {sub.scoring}) · gold: {sub.gold!r}"))
         else:
-            box.show_result(sub.reward, sub.gold, sub.scoring)
+            metric = metric_label(self.header["instance"]["reward_metric"], sub.scoring)
+            box.show_result(sub.reward, sub.gold, metric)
 
     # -- messages --------------------------------------------------------------------------
 

@@ -79,8 +79,9 @@ class AnswerBox(Vertical):
         """Replace the result line with ``text`` (e.g. "not submitted yet")."""
         self.query_one("#answer-result", Static).update(text)
 
-    def show_result(self, reward: float, gold: Any, method: str) -> None:
-        """Lock the box and show the reward and the (now revealed) gold answer."""
+    def show_result(self, reward: float, gold: Any, metric: str) -> None:
+        """Lock the box and show the reward, the metric that gave it (``token F1``,
+        ``exact match, strict``) and the (now revealed) gold answer."""
         self.locked = True
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#answer-submit", Button).disabled = True
@@ -89,7 +90,7 @@ class AnswerBox(Vertical):
             "✔ correct" if good else ("✘ wrong" if reward == 0 else "≈ partial"),
             style="bold green" if good else "bold red",
         )
-        text.append(f"   reward {reward:.2f} ({method})   gold: ")
+        text.append(f"   reward {reward:.2f} ({metric})   gold: ")
         text.append(str(gold if gold is not None else "None"), style="bold")
         text.append("   · F9: next instance", style="dim")
         self.query_one("#answer-result", Static).update(text)

@@ -55,6 +55,13 @@ class QueryConsole(Vertical):
     class HistorySearchWanted(Message):
         """The user wants to search the query history (the screen shows a picker)."""
 
+    class EditorChanged(Message):
+        """The editor's text changed (the screen records it, debounced)."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
     class _Finished(Message):
         def __init__(self, text: str, result: Any, error: CrmtuiError | None, ms: float) -> None:
             self.text, self.result, self.error, self.ms = text, result, error, ms
@@ -113,6 +120,11 @@ class QueryConsole(Vertical):
         self.history.add(query)
         self._status("Running…")
         self._execute(query)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if event.text_area.id == "console-editor":
+            event.stop()
+            self.post_message(self.EditorChanged(event.text_area.text))
 
     def action_run_query(self) -> None:
         self.run()

@@ -1,0 +1,48 @@
+"""The matching rule of an instance in words: what the submit dialog and the result line say.
+
+:func:`matching_rule` explains, before submitting, how the answer will be compared (without
+revealing the gold answer); :func:`metric_label` names, after scoring, the metric actually
+used (token F1 for knowledge questions, whatever the method).
+"""
+
+from __future__ import annotations
+
+from crmtui.scoring.rewards import DEFAULT_METHOD
+
+_EXACT_RULES = {
+    "strict": (
+        "exact match after trimming whitespace, then quotes; case-sensitive "
+        "('Closed' is not 'closed'); an expected empty answer is the word None"
+    ),
+    "paper": "exact match after trimming whitespace; case-sensitive; quotes count",
+    "toolenv": "exact match of the text as typed: nothing trimmed, case-sensitive",
+    "head": (
+        "exact match after trimming whitespace and quotes, or the same items as a list "
+        "(comma, semicolon or newline separated, any order); case-sensitive"
+    ),
+    "llm_extract": (
+        "exact match after trimming whitespace and quotes, else the answers a model "
+        "extracts from the text, compared as a list; case-sensitive"
+    ),
+}
+
+_FUZZY_RULE = (
+    "token F1 against the reference answer (lowercase, punctuation and articles ignored): "
+    "the reward is between 0 and 1, so use the article's words"
+)
+
+
+def matching_rule(reward_metric: str, method: str = DEFAULT_METHOD) -> str:
+    """How an answer to an instance with ``reward_metric`` is scored by ``method``."""
+    if reward_metric == "fuzzy_match":
+        return _FUZZY_RULE
+    if reward_metric == "privacy_rejection":
+        return "judged by a model (not scored offline)"
+    return _EXACT_RULES.get(method, f"method {method!r}")
+
+
+def metric_label(reward_metric: str, method: str) -> str:
+    """The metric that produced a reward: ``token F1`` or ``exact match, strict``."""
+    if reward_metric == "fuzzy_match":
+        return "token F1"
+    return f"exact match, {method}"
