@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -160,7 +161,7 @@ class QueryConsole(Vertical):
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:
             table.clear(columns=True)
-            self._status(str(event.error), error=True)
+            self.show_error(event.text, event.error)
             self.post_message(
                 self.QueryRan(
                     event.text,
@@ -191,6 +192,24 @@ class QueryConsole(Vertical):
             table.add_column(name, key=name)
         for row in result.flat_rows()[:MAX_SHOWN_ROWS]:
             table.add_row(*(cell(v) for v in row))
+
+    def show_error(self, query: str, error: CrmtuiError) -> None:
+        """Show an error whole (wrapped), the failing line with a caret under the reported
+        column, and a "did you mean" from the schema for unknown names."""
+        from crmtui.play.query_hints import caret_lines, did_you_mean
+
+        text = Text(str(error), style="bold")
+        line, column = getattr(error, "line", None), getattr(error, "column", None)
+        width = max(20, self.size.width - 4)
+        for source in caret_lines(query, line, column, width):
+            text.append("\n")
+            text.append(source, style="not bold")
+        hint = did_you_mean(self.org.schema, query, error)
+        if hint:
+            text.append(f"\n{hint}", style="not bold italic")
+        label = self.query_one("#console-status", Label)
+        label.update(text)
+        label.set_class(True, "error")
 
     def set_status(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (errors in the error style)."""
