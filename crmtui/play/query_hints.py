@@ -51,9 +51,9 @@ def _close(word: str, candidates: list[str], n: int = 3) -> list[str]:
     by_lower = {c.lower(): c for c in candidates}
     found = difflib.get_close_matches(word.lower(), list(by_lower), n=n, cutoff=0.6)
     # A name that contains the typed word (``Shipping`` -> ``ShippingState``) is a match too.
-    found += [
-        c for c in by_lower if word.lower() in c and c not in found and len(word) >= 3
-    ][: max(0, n - len(found))]
+    found += [c for c in by_lower if word.lower() in c and c not in found and len(word) >= 3][
+        : max(0, n - len(found))
+    ]
     return [by_lower[c] for c in found]
 
 

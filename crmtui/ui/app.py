@@ -19,6 +19,7 @@ from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.session import PlaySession, Scorer, default_scorer
 from crmtui.play.workspace import Workspace
 from crmtui.ui.keys import palette_commands
+from crmtui.ui.palette import GotoCommands, SchemaCommands
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
@@ -30,6 +31,7 @@ class CrmtuiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "crmtui"
+    COMMANDS = App.COMMANDS | {SchemaCommands, GotoCommands}
     HELP_GROUP = "Anywhere"
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),

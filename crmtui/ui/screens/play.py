@@ -19,6 +19,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
+from crmtui.play.goto import GotoError, parse_record_id
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
 from crmtui.scoring.rules import matching_rule, metric_label
@@ -36,6 +37,7 @@ from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
+from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
 class PlayScreen(Screen[None]):
@@ -47,6 +49,8 @@ class PlayScreen(Screen[None]):
         "focus_browser": "Regions",
         "focus_console": "Regions",
         "focus_answer": "Regions",
+        "focus_schema": "Regions",
+        "goto_record": "Regions",
     }
     # F-keys and Ctrl keys are priority bindings: they work wherever focus is, the editor
     # and the answer box included (a TextArea binds F6 and F7 itself). The letters are
@@ -58,6 +62,9 @@ class PlayScreen(Screen[None]):
         Binding("c", "focus_console", "Console", show=False),
         Binding("f4", "focus_answer", "Answer", priority=True),
         Binding("a", "focus_answer", "Answer", show=False),
+        Binding("f8", "focus_schema", "Schema", priority=True, tooltip="searchable tree"),
+        Binding("ctrl+g", "goto_record", "Go to record", priority=True, tooltip="by its Id"),
+        Binding("g", "goto_record", "Go to record", show=False),
         Binding("ctrl+s", "submit", "Submit the answer", show=False, priority=True),
         Binding("f7", "pause", "Pause", priority=True, tooltip="hide the instance, stop the clock"),
         Binding("p", "pause", "Pause", show=False),
@@ -94,6 +101,8 @@ class PlayScreen(Screen[None]):
                             clock=self.session.timer.clock,
                             id="query-console",
                         )
+                    with TabPane("Schema", id="tab-schema"):
+                        yield SchemaTree(self.session.org.schema, id="schema-tree-panel")
                 yield AnswerBox(id="answer-box")
         yield Footer()
 
@@ -248,6 +257,36 @@ class PlayScreen(Screen[None]):
     def action_focus_console(self) -> None:
         self.query_one(TabbedContent).active = "tab-console"
         self.query_one("#console-editor").focus()
+
+    def action_focus_schema(self) -> None:
+        self.query_one(TabbedContent).active = "tab-schema"
+        self.query_one("#schema-search").focus()
+
+    def show_schema(self, path: str) -> None:
+        """Open the schema tab on ``Object`` or ``Object.Field`` (the palette's schema hits)."""
+        self.query_one(TabbedContent).active = "tab-schema"
+        self.query_one(SchemaTree).show(path)
+
+    def action_goto_record(self) -> None:
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.goto_record(text)
+
+        self.app.push_screen(
+            TextPromptScreen("Go to record", "an Id: 500… Case, 001… Account, 005… User"), done
+        )
+
+    def goto_record(self, text: str) -> bool:
+        """Open the record whose Id is ``text`` in the browser; a bad Id is explained."""
+        try:
+            object_name, record_id = parse_record_id(self.session.org.schema, text)
+        except GotoError as exc:
+            self.notify(str(exc), severity="error", title="Go to record", markup=False)
+            return False
+        self.query_one(TabbedContent).active = "tab-browse"
+        self.query_one(RecordBrowser).open_record(object_name, record_id)
+        self.query_one("#record-panel").focus()
+        return True
 
     def action_focus_browser(self) -> None:
         self.query_one(TabbedContent).active = "tab-browse"

@@ -136,6 +136,18 @@ class RecordBrowser(Vertical):
         self.query_one("#browser-crumb", Label).update("Choose an object on the left (o).")
         self._set_status("")
 
+    def open_record(self, object_name: str, record_id: str) -> None:
+        """Open one record by Id (go to record), recorded as ``open_record``."""
+        self._remember_cursor()
+        view = RecordView(object_name, record_id)
+        self.show(view)
+        self._emit(
+            "open_record",
+            object=view.object,
+            id=view.record_id,
+            query=equivalent_query(self.org.schema, view),
+        )
+
     def apply_filter(self, condition: Condition) -> None:
         """Add ``condition`` to the current table view."""
         view = self.history.current
@@ -305,7 +317,9 @@ class RecordBrowser(Vertical):
         if event.view != self.history.current:
             return
         if event.detail is None:
-            self._set_status(f"No {event.view.object} record with Id {event.view.record_id}")
+            missing = f"No {event.view.object} record with Id {event.view.record_id}"
+            self._set_status(missing)
+            self.notify(missing, severity="warning", title="Record")
             return
         self.query_one(RecordPanel).show(event.detail)
         self._set_status(f"{event.detail.label} · {len(event.detail.related)} related lists")
