@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.query import QueryError, run
-from crmtui.query.engine import PLAN_CACHE
-from crmtui.query.sosl_parse import clear_parse_cache
+from crmtui.query.soql.engine import PLAN_CACHE
+from crmtui.query.sosl.parser import clear_parse_cache
 
 COMPILE_TARGET_MS = 1.0
 RATIO_TARGET = 1.3

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.record import Recorder, load
-from crmtui.record.replay import replay
+from crmtui.review.replay import replay
 
 TARGET_MS = 300.0
 HEADER: dict[str, Any] = {

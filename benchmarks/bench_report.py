@@ -4,7 +4,7 @@ Recordings are written with the real :class:`~crmtui.record.Recorder` (frozen cl
 fsync) into a temporary folder: 6 actors (3 humans, 3 models) x instances spread over the
 nine task types, 10-30 events each, seeded. Then:
 
-* ``report``: :func:`crmtui.scoring.report.report_folder` (verify + summarize every file)
+* ``report``: :func:`crmtui.review.report.report_folder` (verify + summarize every file)
   plus the rich table rendering; target < 3 s.
 * ``load``: :func:`crmtui.record.load` (parse + verify the hash chain) of one recording
   with 10,000 events; target < 300 ms.
@@ -32,8 +32,8 @@ from typing import Any
 
 from crmtui.data.tasktypes import TASK_ORDER
 from crmtui.record import Recorder, load
-from crmtui.scoring.report import report_folder
-from crmtui.scoring.report_format import to_table_text
+from crmtui.review.report import report_folder
+from crmtui.review.report_format import to_table_text
 
 ACTORS = (
     {"kind": "human", "id": "alice"},

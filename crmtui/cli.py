@@ -30,6 +30,21 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
     "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
     "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
+    "serve-rest": (
+        "crmtui.commands.serve_rest",
+        "serve_rest",
+        "Serve an org as a local, read-only Salesforce REST API.",
+    ),
+    "upstream": (
+        "crmtui.commands.upstream",
+        "upstream",
+        "Run upstream's own harness, unchanged, against a local org.",
+    ),
+    "import-upstream": (
+        "crmtui.commands.import_upstream",
+        "import_upstream",
+        "Turn an upstream results file into recordings.",
+    ),
 }
 
 

@@ -7,7 +7,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crmtui.play.timing import DEFAULT_IDLE_THRESHOLD
+#: Seconds without input after which a gap counts as idle (``crmtui play --idle``).
+DEFAULT_IDLE_THRESHOLD = 60.0
 
 
 def default_annotator() -> str:

@@ -16,7 +16,7 @@ def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
 
 
 def build_compare_app(comparison: Any) -> Any:
-    """Build the app showing a :class:`~crmtui.scoring.compare.Comparison` (compare screen)."""
+    """Build the app showing a :class:`~crmtui.review.compare.Comparison` (compare screen)."""
     from crmtui.ui.screens.compare import CompareScreen
     from crmtui.ui.viewer_app import ViewerApp
 
@@ -26,7 +26,7 @@ def build_compare_app(comparison: Any) -> Any:
 
 
 def build_report_app(report: Any) -> Any:
-    """Build the app showing a :class:`~crmtui.scoring.report.Report` (report screen)."""
+    """Build the app showing a :class:`~crmtui.review.report.Report` (report screen)."""
     from crmtui.ui.screens.report import ReportScreen
     from crmtui.ui.viewer_app import ViewerApp
 
@@ -39,7 +39,7 @@ def build_replay_app(
     """Build the replay app for a recording file (or an already prepared source).
 
     Args:
-        recording: A recording path, or a :class:`crmtui.record.replay_org.ReplaySource`.
+        recording: A recording path, or a :class:`crmtui.review.replay_org.ReplaySource`.
         org: An org path or name overriding the one the recording names.
         start: Index of the event to show first.
 
@@ -47,7 +47,7 @@ def build_replay_app(
         RecordingError: The recording is unreadable or tampered with (naming the line).
         CrmtuiError: ``org`` names no readable org.
     """
-    from crmtui.record.replay_org import ReplaySource, prepare_replay
+    from crmtui.review.replay_org import ReplaySource, prepare_replay
     from crmtui.ui.replay_app import ReplayApp
 
     source = recording if isinstance(recording, ReplaySource) else prepare_replay(recording, org)

@@ -105,7 +105,7 @@ def _viewer_shots(recordings: Path, out: Path) -> list[Path]:
     """Replay, compare and report screens over the example recordings."""
     from crmtui.commands.compare import build_comparison
     from crmtui.factory import build_compare_app, build_replay_app, build_report_app
-    from crmtui.scoring.report import report_folder
+    from crmtui.review.report import report_folder
 
     human = sorted((recordings / "example-annotator").glob("*.jsonl"))
     if not human:

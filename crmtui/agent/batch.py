@@ -53,11 +53,10 @@ def _select(config: BatchConfig, tasks: Any) -> list[Any]:
 
 def _load(config: BatchConfig) -> tuple[Any, Any]:
     from crmtui.data.loaders import load_tasks
-    from crmtui.org.sample import ensure_sample
-    from crmtui.org.store import open_org
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
-    org = ensure_sample() if config.org is None else open_org(config.org)
-    return org, load_tasks(config.tasks)
+    org = open_org_or_sample(config.org)
+    return org, load_tasks(config.tasks, sample_tasks=sample_tasks_path)
 
 
 class _Worker:

@@ -9,17 +9,18 @@ import click
 
 from crmtui.errors import ConfigError
 from crmtui.record.verify import Recording, load
-from crmtui.scoring.compare import (
+from crmtui.review.compare import (
     Comparison,
     default_solutions_path,
     load_solutions,
     recordings_for_idx,
 )
-from crmtui.scoring.compare import (
+from crmtui.review.compare import (
     compare as compare_recordings,
 )
-from crmtui.scoring.rerun import result_ids_for
-from crmtui.scoring.trajectory import ResultIds
+from crmtui.review.compare_format import comparison_markdown
+from crmtui.review.rerun import result_ids_for
+from crmtui.review.trajectory import ResultIds
 
 DEFAULT_DIR = Path("recordings")
 
@@ -128,7 +129,7 @@ def compare(
 
         build_compare_app(comparison).run()
         return
-    text = comparison.to_json() + "\n" if fmt == "json" else comparison.to_markdown()
+    text = comparison.to_json() + "\n" if fmt == "json" else comparison_markdown(comparison)
     click.echo(text, nl=False)
 
 

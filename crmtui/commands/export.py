@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from crmtui.record.export import FORMATS, export_folder
+from crmtui.review.export import FORMATS, export_folder
 
 
 @click.command("export")

@@ -15,7 +15,8 @@ from rich.table import Table
 
 from crmtui import paths
 from crmtui.errors import ConfigError, OrgError
-from crmtui.org.store import Org, OrgInfo, open_org
+from crmtui.org.sample import open_org_or_sample
+from crmtui.org.store import Org, OrgInfo
 
 SCALES = ("small", "full", "stress")
 
@@ -134,7 +135,7 @@ def import_(src: Path, name: str | None, schema_path: Path | None, force: bool) 
 @click.option("--org", "spec", help="Org name or .db path (default: the sample org).")
 def info(spec: str | None) -> None:
     """Show an org's objects, row counts, date ranges, digest and search support."""
-    details = open_org(spec).info()
+    details = open_org_or_sample(spec).info()
     _print_info(details)
 
 
@@ -207,3 +208,40 @@ def list_() -> None:
             _short_source(opened.meta.get("source")),
         )
     Console().print(table)
+
+
+@org.command("fetch")
+@click.argument("which", type=click.Choice(["crmarena", "crmarenapro-b2b", "crmarenapro-b2c"]))
+@click.option("--url", default=None, help="Download from here instead of upstream's repository.")
+@click.option("--name", default=None, help="Org name (default: WHICH).")
+@click.option("--force", is_flag=True, help="Replace an existing org of that name.")
+def fetch(which: str, url: str | None, name: str | None, force: bool) -> None:
+    """Download upstream's published org file, verify its git blob id and import it.
+
+    A partial download is resumed. Offline, it fails within seconds and says how to import
+    a copy of the file instead.
+    """
+    from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+
+    from crmtui.upstream.fetch import fetch_org
+
+    with Progress(
+        "{task.description}",
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(f"Downloading {which}", total=None)
+
+        def on_progress(done: int, total: int | None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = fetch_org(which, url=url, name=name, force=force, progress=on_progress)
+    info = result.info()
+    click.echo(
+        f"Verified and imported {which}: {len(info.objects)} objects, {info.total_rows:,} rows"
+    )
+    click.echo(f"Path:   {result.path}")
+    click.echo(f"Use it: --org {result.name}")

@@ -76,7 +76,7 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
       echo "SELECT COUNT() FROM Account" | crmtui query --org crmarena_data.db -
     """
     from crmtui.errors import ConfigError
-    from crmtui.org.store import open_org
+    from crmtui.org.sample import open_org_or_sample
     from crmtui.query import QueryError, format_observation, run
 
     if text == "-":
@@ -87,7 +87,7 @@ def query(org_spec: str | None, today: str | None, fmt: str, text: str) -> None:
             day = dt.date.fromisoformat(today)
         except ValueError:
             raise ConfigError(f"--today must be a date like 2024-11-15, not {today!r}") from None
-    org = open_org(org_spec)
+    org = open_org_or_sample(org_spec)
     try:
         result = run(org, text, today=day)
     except QueryError as exc:

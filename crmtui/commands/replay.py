@@ -52,7 +52,7 @@ def replay(
       crmtui replay recordings/alice/20260102-030405-idx3-0123abcd.jsonl
       crmtui replay run.jsonl --org ~/orgs/sample.db
     """
-    from crmtui.record.replay_org import prepare_replay
+    from crmtui.review.replay_org import prepare_replay
 
     source = prepare_replay(file, org)
     if not source.check.ok:

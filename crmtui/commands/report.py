@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from crmtui.scoring.report import report_folder
-from crmtui.scoring.report_format import FORMATS, print_table, to_csv, to_json, to_markdown
+from crmtui.review.report import report_folder
+from crmtui.review.report_format import FORMATS, print_table, to_csv, to_json, to_markdown
 
 
 @click.command("report")

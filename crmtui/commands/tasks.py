@@ -14,6 +14,7 @@ from rich.text import Text
 from crmtui.data.instances import Instance, TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
+from crmtui.org.sample import sample_tasks_path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,7 +76,7 @@ def list_tasks(
     source: str | None, task_type: str | None, show_answers: bool, limit: int | None
 ) -> None:
     """List instances: idx, task type and the start of the query, then counts per type."""
-    task_set = load_tasks(source).filter(task_type)
+    task_set = load_tasks(source, sample_tasks=sample_tasks_path).filter(task_type)
     console = Console(highlight=False)
     console.print(_instances_table(task_set, show_answers, limit))
     console.print(_counts_table(task_set))
@@ -127,7 +128,7 @@ def _counts_table(task_set: TaskSet) -> Table:
 )
 def show_task(idx: int, source: str | None, show_answer: bool) -> None:
     """Show one instance in full: task, metric, query and metadata; IDX is its idx."""
-    task_set = load_tasks(source)
+    task_set = load_tasks(source, sample_tasks=sample_tasks_path)
     inst = task_set.get(idx)
     console = Console(highlight=False)
     known = TASK_TYPES.get(inst.task)

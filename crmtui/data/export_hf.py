@@ -2,7 +2,7 @@
 
 Lives in ``crmtui.data`` because only this package may import ``datasets`` (always lazily,
 so commands that do not export stay fast). The rows are built by
-:mod:`crmtui.record.export`; this module only turns them into a dataset file.
+:mod:`crmtui.review.export`; this module only turns them into a dataset file.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ Task sources (the ``--tasks`` option):
 * ``hf:Salesforce/CRMArena`` (config ``CRMArena``, split ``test``) or
   ``hf:Salesforce/CRMArenaPro[:split]`` (config ``CRMArenaPro``; split ``b2b`` by default, or
   ``b2c``, ``b2b_interactive``, ``b2c_interactive``);
-* ``sample`` or ``None``: the tasks generated with the built-in sample org.
+* ``sample`` or ``None``: the tasks generated with the built-in sample org. Building the
+  sample is not this package's job: the caller passes ``sample_tasks``
+  (:func:`crmtui.org.sample.sample_tasks_path`) to have a missing sample built.
 
 Local files go through ``datasets.load_dataset("json" | "parquet", ...)`` like hub data does.
 Arrow infers one type per column, which rows of mixed shape can defeat: ``answer`` is a string
@@ -21,7 +23,6 @@ with the json module (pyarrow for Parquet) so the error names the row that is re
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import socket
@@ -91,19 +92,26 @@ def parse_hub_source(source: str) -> HubSource:
     return HubSource(repo, config, split)
 
 
-def load_tasks(source: str | os.PathLike[str] | None = None) -> TaskSet:
+def load_tasks(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    sample_tasks: Callable[[], Path] | None = None,
+) -> TaskSet:
     """Load a task set from a local file, the hub, or the sample org.
 
     Args:
         source: A file path, ``hf:REPO[:SPLIT]``, ``sample``, or ``None`` (the sample).
+        sample_tasks: For the sample source when its tasks file is missing: returns the
+            file after building the sample (:func:`crmtui.org.sample.sample_tasks_path`).
+            Without it a missing sample is an :class:`OrgError`.
 
     Raises:
         DatasetError: The file is missing or unreadable, a row is invalid (naming its idx or
             position and the field), or the hub cannot be reached.
-        OrgError: The sample org's tasks are missing and the sample cannot be built.
+        OrgError: The sample org's tasks are missing and cannot be built.
     """
     if source is None or (isinstance(source, str) and source.strip() == SAMPLE_SOURCE):
-        path = _sample_tasks_path()
+        path = _sample_tasks_path(sample_tasks)
         # The sample's tasks are crmtui's own JSON: read them directly so that starting
         # the app does not pay for importing datasets (1.5-3 s on this machine).
         return _load_file(path, f"sample org tasks ({path})", via_datasets=False)
@@ -172,27 +180,13 @@ def schema_rows_from_dataset(rows: list[dict[str, Any]]) -> list[dict[str, Any]]
 # local files
 
 
-def _sample_tasks_path() -> Path:
+def _sample_tasks_path(provider: Callable[[], Path] | None) -> Path:
     path = paths.org_tasks_path(paths.SAMPLE_ORG_NAME)
     if path.exists():
         return path
-    try:
-        # Written by the org engineer; imported late so loading files never pulls in the org
-        # generator, and so a checkout without it still loads every other source.
-        sample = importlib.import_module("crmtui.org.sample")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("crmtui.org.sample", "crmtui.org"):
-            raise
-        raise OrgError(
-            "the sample org's tasks are missing; run `crmtui org build` to create them"
-        ) from None
-    sample.ensure_sample()
-    if not path.exists():
-        raise OrgError(
-            f"the sample org was built but its tasks file {path} is missing; "
-            "run `crmtui org build` again"
-        )
-    return path
+    if provider is None:
+        raise OrgError("the sample org's tasks are missing; run `crmtui org build` to create them")
+    return provider()
 
 
 def _load_file(path: Path, description: str, *, via_datasets: bool = True) -> TaskSet:

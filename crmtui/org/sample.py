@@ -3,21 +3,29 @@
 ``crmtui`` with no ``--org`` works on the sample org, a small generated org (seed 7, scale
 ``small``) kept in the data directory. It is built the first time it is needed and reopened
 afterwards; a missing or unreadable file is rebuilt.
+
+The store (:mod:`crmtui.org.store`) only opens orgs and the task loaders
+(:mod:`crmtui.data.loaders`) only read files: finding or building the sample is this
+module's job, called by the commands, the play workspace, the batch runner and replay.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from crmtui import paths
 from crmtui.errors import OrgError
-from crmtui.org.store import FORMAT_VERSION, Org
+from crmtui.org.store import FORMAT_VERSION, Org, open_org
 
 SAMPLE_SEED = 7
 SAMPLE_SCALE = "small"
 
+Progress = Callable[[str, float], None]
 
-def ensure_sample(progress: Callable[[str, float], None] | None = None) -> Org:
+
+def ensure_sample(progress: Progress | None = None) -> Org:
     """Open the sample org, building it first if it is missing or invalid.
 
     Args:
@@ -45,3 +53,37 @@ def ensure_sample(progress: Callable[[str, float], None] | None = None) -> Org:
         progress=progress,
     )
     return Org.open(result.path)
+
+
+def open_org_or_sample(
+    spec: str | os.PathLike[str] | None = None, progress: Progress | None = None
+) -> Org:
+    """Open the org ``spec`` names; for ``None`` or ``sample``, the sample (built if needed).
+
+    Raises:
+        OrgError: The org file is not a readable org.
+        ConfigError: ``spec`` names no known org.
+    """
+    if spec is None or os.fspath(spec) == paths.SAMPLE_ORG_NAME:
+        return ensure_sample(progress)
+    return open_org(spec)
+
+
+def sample_tasks_path() -> Path:
+    """The sample org's tasks file, building the sample first when the file is missing.
+
+    Pass it to :func:`crmtui.data.loaders.load_tasks` as ``sample_tasks``.
+
+    Raises:
+        OrgError: The sample was built but wrote no tasks file.
+    """
+    path = paths.org_tasks_path(paths.SAMPLE_ORG_NAME)
+    if path.exists():
+        return path
+    ensure_sample()
+    if not path.exists():
+        raise OrgError(
+            f"the sample org was built but its tasks file {path} is missing; "
+            "run `crmtui org build` again"
+        )
+    return path

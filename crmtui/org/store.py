@@ -22,6 +22,7 @@ from crmtui import paths
 from crmtui.data.schema import Schema, SObject
 from crmtui.errors import CrmtuiError, OrgError
 from crmtui.org.digest import compute_digest, data_tables, quote_ident
+from crmtui.org.layout import infer_schema
 
 FORMAT_VERSION = "1"
 META_TABLE = "_crmtui_meta"
@@ -144,8 +145,6 @@ class Org:
             else:
                 if not data_tables(conn):
                     raise OrgError(f"org {path} contains no tables")
-                from crmtui.org.importer import infer_schema
-
                 schema = infer_schema(conn)
         except sqlite3.DatabaseError as exc:
             raise OrgError(f"cannot read org {path}: {exc}") from exc
@@ -261,15 +260,18 @@ def _schema_from_meta(path: Path, text: str) -> Schema:
 
 
 def open_org(spec: str | Path | None = None) -> Org:
-    """Open the org named or pointed to by ``spec`` (``None``: the sample org).
+    """Open the org named or pointed to by ``spec`` (``None``: the sample org's file).
 
-    The sample org is built on first use when its file is missing.
+    The store only opens orgs: building the sample when it is missing is the caller's job
+    (:func:`crmtui.org.sample.open_org_or_sample`).
+
+    Raises:
+        OrgError: The file is missing (the sample: not built yet) or not a readable org.
+        ConfigError: ``spec`` names no known org.
     """
     path = paths.resolve_org(spec)
-    if not path.exists() and (spec is None or str(spec) == paths.SAMPLE_ORG_NAME):
-        from crmtui.org.sample import ensure_sample
-
-        return ensure_sample()
+    if not path.exists() and path == paths.org_path(paths.SAMPLE_ORG_NAME):
+        raise OrgError(f"the sample org is not built yet ({path}); run `crmtui org build`")
     return Org.open(path)
 
 

@@ -115,7 +115,7 @@ class Tally:
 
 def tally(instances: Iterable[Any], status: Mapping[int, InstanceStatus]) -> Tally:
     """Count right, wrong, unfinished and untouched instances among ``instances``."""
-    from crmtui.scoring.summary import is_right
+    from crmtui.scoring.rules import is_right
 
     counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0}
     for inst in instances:

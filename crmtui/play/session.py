@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts, fold_drafts
-from crmtui.play.timing import DEFAULT_IDLE_THRESHOLD, ActiveTimer
+from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-DEFAULT_IDLE_THRESHOLD = 60.0
+from crmtui.config import DEFAULT_IDLE_THRESHOLD
 
 
 @dataclass

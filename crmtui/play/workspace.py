@@ -28,18 +28,13 @@ def load_workspace(config: PlayConfig, progress: Progress | None = None) -> Work
     """
     from crmtui.data.loaders import load_tasks
     from crmtui.data.tasktypes import resolve_task_type
-    from crmtui.org.sample import ensure_sample
-    from crmtui.org.store import open_org
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
     report = progress or (lambda label, fraction: None)
-    if config.org is None:
-        report("Opening the sample org", 0.0)
-        org = ensure_sample(progress=report)
-    else:
-        report(f"Opening org {config.org}", 0.0)
-        org = open_org(config.org)
+    report("Opening the sample org" if config.org is None else f"Opening org {config.org}", 0.0)
+    org = open_org_or_sample(config.org, progress=report)
     report("Loading tasks", 0.95)
-    tasks = load_tasks(config.tasks)
+    tasks = load_tasks(config.tasks, sample_tasks=sample_tasks_path)
     if config.task:
         tasks = tasks.filter(task=resolve_task_type(config.task, tasks.task_codes))
     if config.idx is not None:

@@ -4,16 +4,26 @@ Public API::
 
     run(org, text, *, today=None) -> QueryResult          # SOQL, or SOSL for FIND ...
     execute_soql(org, text, *, today=None) -> QueryResult
+    compile_soql(schema, text, *, today=None) -> CompiledQuery
     format_observation(result_or_error, *, count_style="faithful") -> str
+    observation_rows(result) -> list[dict]
     QueryError(code, message, line=, column=)
+    QueryResult
+
+Layout: :mod:`.soql` and :mod:`.sosl` hold the two languages (SOSL runs its RETURNING clauses
+through SOQL; SOQL knows nothing of SOSL). What both share sits at this level: errors,
+results, the observation text, the lark parser cache (:mod:`.grammar`) and the thread's
+connection (:mod:`.connection`). :mod:`.dispatch` holds :func:`run`, which picks the
+language; neither language package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
 """
 
 from __future__ import annotations
 
-from crmtui.query.engine import compile_soql, execute_soql, run
+from crmtui.query.dispatch import run
 from crmtui.query.errors import QueryError
 from crmtui.query.observation import format_observation, observation_rows
 from crmtui.query.results import QueryResult
+from crmtui.query.soql.engine import compile_soql, execute_soql
 
 __all__ = [
     "QueryError",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import lark
@@ -19,9 +19,13 @@ from lark import Lark
 log = logging.getLogger(__name__)
 
 
-def build_parser(grammar_file: str, **options: Any) -> Lark:
-    """Build (or load from the cache) a LALR parser for ``crmtui/query/<grammar_file>``."""
-    grammar = resources.files("crmtui.query").joinpath(grammar_file).read_text("utf-8")
+def build_parser(grammar_path: Path, **options: Any) -> Lark:
+    """Build (or load from the cache) a LALR parser for the grammar file ``grammar_path``.
+
+    Each language keeps its grammar beside its parser (``soql/soql.lark``, ``sosl/sosl.lark``).
+    """
+    grammar_file = grammar_path.name
+    grammar = grammar_path.read_text("utf-8")
     options = {"parser": "lalr", **options}
     key = hashlib.sha256(f"{grammar}\0{sorted(options.items())!r}".encode()).hexdigest()[:16]
     try:

@@ -2,6 +2,10 @@
 
 One JSONL file per session: a header line, then one event per line, each sealed with a
 sha256 hash and chained to the line before. See :mod:`crmtui.record.format`.
+
+Also here: :mod:`.sessions` (finding unfinished sessions to resume), :mod:`.debounce` and
+:mod:`.equivalent` (the SOQL/SOSL a browse action is equivalent to). Reading recordings back
+(replay, compare, report, export) is :mod:`crmtui.review`'s job.
 """
 
 from crmtui.record.debounce import Debouncer

@@ -1,4 +1,8 @@
-"""Scoring answers the way upstream CRMArena did (see :mod:`crmtui.scoring.rewards`)."""
+"""Scoring answers the way upstream CRMArena did (see :mod:`crmtui.scoring.rewards`).
+
+Rewards and metrics only: what play and agents use to score a submission. Comparing and
+reporting on recorded sessions is :mod:`crmtui.review`'s job.
+"""
 
 from crmtui.scoring.errors import ScoringError
 from crmtui.scoring.metrics import (

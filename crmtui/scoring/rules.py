@@ -1,8 +1,9 @@
-"""The matching rule of an instance in words: what the submit dialog and the result line say.
+"""Rules about answers in words and numbers: how one is matched, when one counts as right.
 
 :func:`matching_rule` explains, before submitting, how the answer will be compared (without
 revealing the gold answer); :func:`metric_label` names, after scoring, the metric actually
-used (token F1 for knowledge questions, whatever the method).
+used (token F1 for knowledge questions, whatever the method); :func:`is_right` says whether
+a reward is a right answer (for the picker, compare, report and export alike).
 """
 
 from __future__ import annotations
@@ -46,3 +47,17 @@ def metric_label(reward_metric: str, method: str) -> str:
     if reward_metric == "fuzzy_match":
         return "token F1"
     return f"exact match, {method}"
+
+
+#: A fuzzy-match (KQA) answer counts as *right* for agreement and evidence verdicts when
+#: its F1 reaches this; exact-match answers must score 1.
+FUZZY_RIGHT_F1 = 0.5
+
+
+def is_right(reward: float | None, reward_metric: str) -> bool | None:
+    """Whether a reward means a right answer (None when the answer was not scored)."""
+    if reward is None:
+        return None
+    if reward_metric == "fuzzy_match":
+        return reward >= FUZZY_RIGHT_F1
+    return reward >= 1.0

@@ -189,7 +189,7 @@ class CrmtuiApp(App[None]):
 
     @work(thread=True, exclusive=True, group="report")
     def _build_report(self) -> None:
-        from crmtui.scoring.report import report_folder
+        from crmtui.review.report import report_folder
 
         try:
             report = report_folder(self.config.recordings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
-from crmtui.record.replay_org import ReplaySource
+from crmtui.review.replay_org import ReplaySource
 from crmtui.ui.screens.replay import ReplayScreen
 
 

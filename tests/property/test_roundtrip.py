@@ -22,10 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crmtui.query import QueryError, QueryResult, ast, execute_soql, run
-from crmtui.query.dates import N_LITERALS, SIMPLE_LITERALS
-from crmtui.query.parser import parse
-from crmtui.query.printer import UnprintableQuery, to_soql
+from crmtui.query import QueryError, QueryResult, execute_soql, run
+from crmtui.query.soql import ast
+from crmtui.query.soql.dates import N_LITERALS, SIMPLE_LITERALS
+from crmtui.query.soql.parser import parse
+from crmtui.query.soql.printer import UnprintableQuery, to_soql
 from tests.unit.query import conftest as unit_org
 from tests.unit.query import test_upstream_shapes as upstream_shapes
 

@@ -17,8 +17,8 @@ from textual.widgets import DataTable, Static, TabbedContent
 from crmtui.cli import main
 from crmtui.factory import build_compare_app, build_report_app
 from crmtui.record import load
-from crmtui.scoring.compare import LUCKY_GUESS, REASONING_ERROR, SOLVED, Comparison, compare
-from crmtui.scoring.report import Report, report_folder
+from crmtui.review.compare import LUCKY_GUESS, REASONING_ERROR, SOLVED, Comparison, compare
+from crmtui.review.report import Report, report_folder
 from crmtui.ui.screens.compare import CompareScreen
 from crmtui.ui.screens.report import ReportScreen
 from crmtui.ui.viewer_app import ViewerApp
@@ -376,7 +376,7 @@ async def test_identical_attempts_have_no_divergence_to_jump_to(
 
 
 async def test_many_actors_on_a_narrow_terminal_scroll_sideways(tmp_path: Path) -> None:
-    from crmtui.scoring.compare import recordings_for_idx
+    from crmtui.review.compare import recordings_for_idx
 
     b.make_fixture_folder(tmp_path)
     recordings, _ = recordings_for_idx(tmp_path, 650)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from crmtui.record.replay_org import open_recorded_org
 from crmtui.record.verify import load, verify
-from crmtui.scoring.report import report_folder
+from crmtui.review.replay_org import open_recorded_org
+from crmtui.review.report import report_folder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "recordings"
 FILES = sorted(EXAMPLES.rglob("*.jsonl")) if EXAMPLES.is_dir() else []

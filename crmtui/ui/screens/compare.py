@@ -1,6 +1,6 @@
 """The compare screen: attempts at one instance side by side, aligned step by step.
 
-It only renders a :class:`~crmtui.scoring.compare.Comparison` built before the app starts
+It only renders a :class:`~crmtui.review.compare.Comparison` built before the app starts
 (loading, verifying and re-running queries are the CLI's job); keys move through the
 aligned rows, jump to the first divergence and show a row's steps in full.
 """
@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
-from crmtui.scoring.align import MATCH
-from crmtui.scoring.compare import Comparison
+from crmtui.review.align import MATCH
+from crmtui.review.compare import Comparison
 from crmtui.ui.widgets.comparison import (
     ActorCard,
     EvidencePanel,

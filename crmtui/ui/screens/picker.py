@@ -30,7 +30,7 @@ def _excerpt(query: str, width: int = 110) -> str:
 
 def _mark(status: InstanceStatus, reward_metric: str) -> Text:
     """The done column: green when right, red when wrong, yellow when unfinished."""
-    from crmtui.scoring.summary import is_right
+    from crmtui.scoring.rules import is_right
 
     right = is_right(status.reward, reward_metric)
     style = "yellow" if right is None else ("green" if right else "red")

@@ -1,6 +1,6 @@
 """The Replay screen: a recorded session stepped through on the play layout.
 
-The frames come from the pure fold (:mod:`crmtui.record.replay`); this screen only sets
+The frames come from the pure fold (:mod:`crmtui.review.replay`); this screen only sets
 widgets from the current frame. The record browser shows the frame's view and the console
 re-runs the frame's last query through the engine in its own worker, against the org the
 recording names (checked by digest); nothing is recorded here. With the org missing the
@@ -30,7 +30,7 @@ from textual.widgets import (
 
 from crmtui.play.views import describe
 from crmtui.record import events as ev
-from crmtui.record.replay import (
+from crmtui.review.replay import (
     Frame,
     QueryStep,
     change_speed,
@@ -41,7 +41,7 @@ from crmtui.record.replay import (
     play_delay,
     summarize,
 )
-from crmtui.record.replay_org import ReplaySource
+from crmtui.review.replay_org import ReplaySource
 from crmtui.scoring.rules import metric_label
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole

@@ -1,7 +1,7 @@
 """The report screen: the tables of ``crmtui report`` in tabs, and accuracy bar charts.
 
-It renders a :class:`~crmtui.scoring.report.Report` built before the app starts; the
-cells are formatted by :mod:`crmtui.scoring.report_format`, the same code that prints
+It renders a :class:`~crmtui.review.report.Report` built before the app starts; the
+cells are formatted by :mod:`crmtui.review.report_format`, the same code that prints
 ``crmtui report``, so the screen and the command never disagree.
 """
 
@@ -13,8 +13,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static, TabbedContent, TabPane
 
-from crmtui.scoring.report import Report
-from crmtui.scoring.report_format import report_notes, report_tables
+from crmtui.review.report import Report
+from crmtui.review.report_format import report_notes, report_tables
 from crmtui.ui.widgets.bars import AccuracyBars
 
 # Tab labels for the report's table titles (matched by prefix; others keep their title).

@@ -20,7 +20,7 @@ from textual.events import Resize
 from textual.widgets import Static
 
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
-from crmtui.scoring.report import OVERALL, Report
+from crmtui.review.report import OVERALL, Report
 
 #: Eighths of a block, so a bar's end shows values between whole characters.
 _PARTIAL = " ▏▎▍▌▋▊▉"

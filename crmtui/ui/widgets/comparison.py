@@ -1,8 +1,8 @@
 """Widgets of the compare screen: actor cards, aligned steps, evidence and a step's detail.
 
-Each widget renders part of a :class:`~crmtui.scoring.compare.Comparison` handed down by the
+Each widget renders part of a :class:`~crmtui.review.compare.Comparison` handed down by the
 screen; none of them computes anything about the trajectories (that is
-:mod:`crmtui.scoring.compare`). The steps table posts :class:`StepsTable.RowChosen` up when
+:mod:`crmtui.review.compare`). The steps table posts :class:`StepsTable.RowChosen` up when
 the user presses Enter on a row; the screen then hands the row to :class:`StepDetail`.
 """
 
@@ -21,9 +21,9 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from crmtui.record import events as ev
-from crmtui.scoring import render
-from crmtui.scoring.align import GAP, MATCH, AlignedRow
-from crmtui.scoring.compare import (
+from crmtui.review import render
+from crmtui.review.align import GAP, MATCH, AlignedRow
+from crmtui.review.compare import (
     LUCKY_GUESS,
     MISSED_EVIDENCE,
     REASONING_ERROR,
@@ -31,8 +31,8 @@ from crmtui.scoring.compare import (
     Comparison,
     Evidence,
 )
-from crmtui.scoring.summary import SessionSummary, is_right
-from crmtui.scoring.trajectory import Step, object_of_id
+from crmtui.review.summary import SessionSummary, is_right
+from crmtui.review.trajectory import Step, object_of_id
 
 DIVERGENCE_LABEL = "◀ first divergence"
 

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from crmtui.record.replay import TranscriptLine
+from crmtui.review.replay import TranscriptLine
 
 #: Only the tail is drawn: a long session would otherwise re-render thousands of lines
 #: on every step.

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
 import time
-import types
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -178,23 +176,20 @@ def test_sample_source_reads_the_sample_tasks_file() -> None:
         assert tasks.source.startswith("sample org tasks")
 
 
-def test_sample_source_builds_the_sample_when_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sample_source_builds_the_sample_when_missing() -> None:
     calls = []
 
-    def ensure_sample() -> None:
+    def build_sample() -> Path:
         calls.append(1)
-        write_json(paths.org_tasks_path("sample"), sample_rows()[:2])
+        return write_json(paths.org_tasks_path("sample"), sample_rows()[:2])
 
-    fake = types.ModuleType("crmtui.org.sample")
-    fake.ensure_sample = ensure_sample  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "crmtui.org.sample", fake)
-    assert len(load_tasks(None)) == 2
+    assert len(load_tasks(None, sample_tasks=build_sample)) == 2
+    assert calls == [1]
+    assert len(load_tasks(None, sample_tasks=build_sample)) == 2  # now present: not rebuilt
     assert calls == [1]
 
 
-def test_sample_source_without_sample_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    # None in sys.modules makes the import fail as if the module did not exist.
-    monkeypatch.setitem(sys.modules, "crmtui.org.sample", None)
+def test_sample_source_without_a_sample_provider() -> None:
     with pytest.raises(OrgError, match="run `crmtui org build`"):
         load_tasks("sample")
 

@@ -1,4 +1,4 @@
-"""ensure_sample / open_org(None): reuse a valid sample org, build it otherwise."""
+"""ensure_sample / open_org_or_sample: reuse a valid sample org, build it otherwise."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 
 from crmtui import paths
 from crmtui.data.schema import builtin_schema
-from crmtui.org.sample import ensure_sample
+from crmtui.errors import OrgError
+from crmtui.org.sample import ensure_sample, open_org_or_sample, sample_tasks_path
 from crmtui.org.store import Org, open_org, write_org
 
 from .conftest import FIXED_META, hand_rows
@@ -81,8 +82,25 @@ def test_damaged_or_foreign_sample_is_rebuilt(
     assert len(fake_build) == 2
 
 
-def test_open_org_none_builds_the_sample(fake_build: list[dict[str, Any]]) -> None:
-    org = open_org(None)
+def test_open_org_or_sample_none_builds_the_sample(fake_build: list[dict[str, Any]]) -> None:
+    org = open_org_or_sample(None)
     assert isinstance(org, Org) and org.name == "sample"
+    assert open_org_or_sample("sample").digest == org.digest
     assert open_org("sample").digest == org.digest
+    assert len(fake_build) == 1
+
+
+def test_the_store_never_builds_the_sample(fake_build: list[dict[str, Any]]) -> None:
+    for spec in (None, "sample"):
+        with pytest.raises(OrgError, match="run `crmtui org build`"):
+            open_org(spec)
+    assert fake_build == []
+
+
+def test_sample_tasks_path_builds_when_missing(fake_build: list[dict[str, Any]]) -> None:
+    with pytest.raises(OrgError, match="tasks file .* is missing"):
+        sample_tasks_path()  # the fake build writes no tasks file
+    assert len(fake_build) == 1
+    paths.org_tasks_path("sample").write_text("[]", encoding="utf-8")
+    assert sample_tasks_path() == paths.org_tasks_path("sample")
     assert len(fake_build) == 1

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from crmtui.query.dates import (
+from crmtui.query.soql.dates import (
     N_LITERALS,
     SIMPLE_LITERALS,
     format_datetime,

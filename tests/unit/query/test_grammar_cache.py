@@ -5,26 +5,28 @@ from __future__ import annotations
 from pathlib import Path
 
 from crmtui.query.grammar import build_parser
+from crmtui.query.soql.parser import GRAMMAR as SOQL
+from crmtui.query.sosl.parser import GRAMMAR as SOSL
 
 
 def test_cache_file_is_written_and_reused(crmtui_home: Path) -> None:
-    parser = build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
+    parser = build_parser(SOQL, propagate_positions=True, maybe_placeholders=False)
     files = list((crmtui_home / "cache").glob("lark-*-soql.lark-*.pickle"))
     assert len(files) == 1
-    again = build_parser("soql.lark", propagate_positions=True, maybe_placeholders=False)
+    again = build_parser(SOQL, propagate_positions=True, maybe_placeholders=False)
     text = "SELECT Id FROM Case"
     assert again.parse(text) == parser.parse(text)
 
 
 def test_corrupt_cache_is_replaced(crmtui_home: Path) -> None:
-    build_parser("sosl.lark", start=["query", "search_expr"])
+    build_parser(SOSL, start=["query", "search_expr"])
     (cache_file,) = (crmtui_home / "cache").glob("lark-*-sosl.lark-*.pickle")
     cache_file.write_bytes(b"not a pickle")
-    parser = build_parser("sosl.lark", start=["query", "search_expr"])
+    parser = build_parser(SOSL, start=["query", "search_expr"])
     assert parser.parse("FIND {tent}", start="query") is not None
 
 
 def test_options_change_the_cache_key(crmtui_home: Path) -> None:
-    build_parser("soql.lark", propagate_positions=True)
-    build_parser("soql.lark", propagate_positions=False)
+    build_parser(SOQL, propagate_positions=True)
+    build_parser(SOQL, propagate_positions=False)
     assert len(list((crmtui_home / "cache").glob("lark-*-soql.lark-*.pickle"))) == 2

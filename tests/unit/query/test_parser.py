@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 
 from crmtui.data.schema import builtin_schema
-from crmtui.query import QueryError, ast, compile_soql
-from crmtui.query.parser import parse, unwrap_fence
+from crmtui.query import QueryError, compile_soql
+from crmtui.query.soql import ast
+from crmtui.query.soql.parser import parse, unwrap_fence
 
 
 def test_select_list_where_order_limit_offset() -> None:

@@ -18,7 +18,7 @@ import pytest
 import crmtui.query
 from crmtui.errors import CrmtuiError
 from crmtui.query import QueryError, QueryResult, compile_soql, execute_soql, run
-from crmtui.query.engine import schema_and_connection
+from crmtui.query.soql.engine import schema_and_connection
 
 from .conftest import TODAY, C, FixtureOrg
 
@@ -300,9 +300,9 @@ def test_error_codes_messages_positions(
 
 
 def test_generated_shaper_never_embeds_names() -> None:
-    from crmtui.query.plan import Output
-    from crmtui.query.shaping import shape
-    from crmtui.query.values import converter, is_identity
+    from crmtui.query.soql.plan import Output
+    from crmtui.query.soql.shaping import shape
+    from crmtui.query.soql.values import converter, is_identity
 
     evil = "x'}; import os; os.remove('/'); {'"
     conv = converter("double")

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from crmtui.query import compile_soql, execute_soql, executor
-from crmtui.query.plan import ChildPlan, CompiledQuery, Output
-from crmtui.query.shaping import URL_PREFIX, bind
-from crmtui.query.values import converter, is_identity
+from crmtui.query import compile_soql, execute_soql
+from crmtui.query.soql import executor
+from crmtui.query.soql.plan import ChildPlan, CompiledQuery, Output
+from crmtui.query.soql.shaping import URL_PREFIX, bind
+from crmtui.query.soql.values import converter, is_identity
 
 from .conftest import TODAY
 

@@ -189,6 +189,6 @@ def test_any_sosl_text_round_trips_with_no_bare_reserved_character(text: str) ->
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
 def test_soql_literals_are_decoded_identically_by_our_soql_parser(text: str) -> None:
-    parser = pytest.importorskip("crmtui.query.parser")
+    parser = pytest.importorskip("crmtui.query.soql.parser")
     query = parser.parse(soql_for_record("Case", text, ["Id"]))
     assert query.where.value.value == text

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from crmtui.play.views import Condition, RecordView, TableView
-from crmtui.record.replay import (
+from crmtui.record.verify import load
+from crmtui.review.replay import (
     SPEEDS,
     change_speed,
     frames,
@@ -17,7 +18,6 @@ from crmtui.record.replay import (
     replay,
     summarize,
 )
-from crmtui.record.verify import load
 
 Q = "SELECT Id FROM X"  # browse payloads need a query; the fold does not interpret it
 

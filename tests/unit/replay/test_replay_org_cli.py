@@ -7,8 +7,8 @@ from pathlib import Path
 
 from crmtui import paths
 from crmtui.cli import main
-from crmtui.record.replay import check_org, open_recorded_org
 from crmtui.record.verify import load
+from crmtui.review.replay_org import check_org, open_recorded_org
 
 
 def _finished(make_recording, clocks, **overrides) -> Path:

@@ -14,9 +14,9 @@ from crmtui.play.session import PlaySession
 from crmtui.play.views import Condition, RecordView, TableView, equivalent_query
 from crmtui.query import run
 from crmtui.record import events as ev
-from crmtui.record.replay import check_org, replay
-from crmtui.record.replay_org import prepare_replay
 from crmtui.record.verify import load
+from crmtui.review.replay import replay
+from crmtui.review.replay_org import check_org, prepare_replay
 
 
 class Tick:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from crmtui.org.sample import ensure_sample
 from crmtui.record.recorder import Recorder
-from crmtui.record.replay_org import open_recorded_org
 from crmtui.record.verify import load
-from crmtui.scoring.rerun import result_ids_for
+from crmtui.review.replay_org import open_recorded_org
+from crmtui.review.rerun import result_ids_for
 
 
 def _recording(tmp_path: Path, digest: str) -> Path:

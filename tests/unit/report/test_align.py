@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from crmtui.scoring.align import GAP, MATCH, PARTIAL, align, align_pair, similarity
-from crmtui.scoring.trajectory import Step, normalize_query
+from crmtui.review.align import GAP, MATCH, PARTIAL, align, align_pair, similarity
+from crmtui.review.trajectory import Step, normalize_query
 
 
 def q(text: str, objects: set[str] = frozenset(), records: set[str] = frozenset()) -> Step:

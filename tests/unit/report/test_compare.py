@@ -9,7 +9,7 @@ import pytest
 
 from crmtui.errors import ConfigError
 from crmtui.record import load
-from crmtui.scoring.compare import (
+from crmtui.review.compare import (
     LUCKY_GUESS,
     MISSED_EVIDENCE,
     REASONING_ERROR,
@@ -24,7 +24,8 @@ from crmtui.scoring.compare import (
     recordings_for_idx,
     verdict,
 )
-from crmtui.scoring.summary import summarize
+from crmtui.review.compare_format import comparison_markdown
+from crmtui.review.summary import summarize
 from tests.unit.report import builders as b
 
 
@@ -99,7 +100,7 @@ def test_compare_fixture_instance(fixture_paths: dict[str, Path]) -> None:
 
 def test_markdown_rendering(fixture_paths: dict[str, Path]) -> None:
     recs = [load(fixture_paths[n]) for n in ("alice_htu", "gpt_htu", "tiny_htu")]
-    text = compare(recs, b.SOLUTIONS).to_markdown()
+    text = comparison_markdown(compare(recs, b.SOLUTIONS))
     assert text.startswith("# Compare idx 650: HTU (handle_time)\n")
     assert "| Verdict | solved | solved | missed evidence |" in text
     assert "| Evidence seen | 1/3 | 1/3 | 0/3 |" in text
@@ -128,7 +129,7 @@ def test_compare_without_solutions_or_entry(fixture_paths: dict[str, Path]) -> N
     recs = [load(fixture_paths[n]) for n in ("alice_htu", "bob_htu")]
     plain = compare(recs)
     assert plain.evidence is None and plain.evidence_total is None
-    assert "No evidence list" in plain.to_markdown()
+    assert "No evidence list" in comparison_markdown(plain)
     missing = compare(recs, {"1": {"evidence": []}})
     assert missing.evidence is None
     assert missing.notes == ["the solutions file has no entry for idx 650"]

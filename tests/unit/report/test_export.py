@@ -10,8 +10,8 @@ import pytest
 
 from crmtui.errors import ConfigError
 from crmtui.record import load
-from crmtui.record.export import CSV_COLUMNS, export_folder
 from crmtui.record.format import canonical_json
+from crmtui.review.export import CSV_COLUMNS, export_folder
 from tests.unit.report import builders as b
 
 

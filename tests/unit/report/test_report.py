@@ -15,8 +15,8 @@ import pytest
 
 from crmtui.data.tasktypes import TASK_ORDER
 from crmtui.errors import ConfigError
-from crmtui.scoring.report import OVERALL, ActorRow, Report, report_folder
-from crmtui.scoring.report_format import to_csv, to_json, to_markdown, to_table_text
+from crmtui.review.report import OVERALL, ActorRow, Report, report_folder
+from crmtui.review.report_format import to_csv, to_json, to_markdown, to_table_text
 
 
 @pytest.fixture(scope="module")

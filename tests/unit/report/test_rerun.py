@@ -9,8 +9,8 @@ import pytest
 from crmtui.data.schema import builtin_schema
 from crmtui.org.store import Org, write_org
 from crmtui.record import load
-from crmtui.scoring.compare import MISSED_EVIDENCE, SOLVED, compare
-from crmtui.scoring.rerun import OrgResultIds, collect_ids, result_ids_for, underlying_query
+from crmtui.review.compare import MISSED_EVIDENCE, SOLVED, compare
+from crmtui.review.rerun import OrgResultIds, collect_ids, result_ids_for, underlying_query
 from tests.unit.report import builders as b
 
 
@@ -120,7 +120,7 @@ def test_aggregate_query_counts_the_rows_it_aggregates(org: Org) -> None:
 
 
 def test_browse_list_views_are_not_rerun(org: Org, tmp_path: Path) -> None:
-    from crmtui.scoring.trajectory import extract_steps
+    from crmtui.review.trajectory import extract_steps
 
     script = [
         (1.0, "open_object", b.open_object("Case")),

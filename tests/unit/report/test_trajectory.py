@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from crmtui.record import load
-from crmtui.scoring.summary import is_right, summarize
-from crmtui.scoring.trajectory import (
+from crmtui.review.summary import is_right, summarize
+from crmtui.review.trajectory import (
     extract_steps,
     ids_in_query,
     ids_in_text,

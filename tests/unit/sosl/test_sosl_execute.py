@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from crmtui.query import QueryError, format_observation, run
-from crmtui.query.sosl_parse import parse_sosl
-from crmtui.query.sosl_search import fts_expression, search_object
+from crmtui.query.sosl.parser import parse_sosl
+from crmtui.query.sosl.search import fts_expression, search_object
 
 KNOWLEDGE = (
     "FIND {blender} IN ALL FIELDS RETURNING Knowledge__kav(Id, Title, FAQ_Answer__c "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crmtui.query import QueryError
-from crmtui.query.sosl_parse import And, AndNot, Or, Term, parse_sosl, terms
+from crmtui.query.sosl.parser import And, AndNot, Or, Term, parse_sosl, terms
 
 
 def words(expr: object) -> list[list[tuple[str, ...]]]:

@@ -1,0 +1,104 @@
+"""``crmtui serve-rest``: an org as a local, read-only Salesforce REST API.
+
+A thin layer over :func:`crmtui.rest.serve`; prints what a client needs (instance URL,
+session id, CA file) and serves until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from pathlib import Path
+
+import click
+
+from crmtui import paths
+from crmtui.errors import ConfigError
+from crmtui.org.sample import open_org_or_sample
+
+
+def parse_today(text: str | None) -> dt.date | None:
+    """``--today YYYY-MM-DD`` as a date (None when not given)."""
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"--today must be YYYY-MM-DD, not {text!r}") from None
+
+
+@click.command("serve-rest")
+@click.option(
+    "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8443, show_default=True, help="Port (0: any free one).")
+@click.option(
+    "--http", "plain", is_flag=True, help="Plain HTTP instead of HTTPS (not for simple-salesforce)."
+)
+@click.option("--session-id", default=None, help="Session id clients must send (default: random).")
+@click.option(
+    "--ca",
+    "ca_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the local CA certificate (default: <data dir>/rest/ca.pem).",
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="JSONL request log, appended (default: <data dir>/rest/requests.jsonl).",
+)
+@click.option(
+    "--today", default=None, metavar="YYYY-MM-DD", help="Date that LAST_N_DAYS etc. refer to."
+)
+def serve_rest(
+    spec: str | None,
+    host: str,
+    port: int,
+    plain: bool,
+    session_id: str | None,
+    ca_path: Path | None,
+    log_path: Path | None,
+    today: str | None,
+) -> None:
+    """Serve an org as a read-only Salesforce REST API (query, search, describe, ...).
+
+    Any Salesforce client, simple-salesforce included, can then query the org with the
+    printed instance URL and session id.
+    """
+    from crmtui.rest import serve
+
+    org = open_org_or_sample(spec)
+    rest_dir = paths.home() / "rest"
+    server, tls = serve(
+        org,
+        host=host,
+        port=port,
+        session_id=session_id,
+        https=not plain,
+        ca_path=ca_path or rest_dir / "ca.pem",
+        log_path=log_path or rest_dir / "requests.jsonl",
+        today=parse_today(today),
+    )
+    sid = server.api.session_id
+    click.echo(f"Serving org {org.name!r} ({org.path}) read-only as a Salesforce REST API")
+    click.echo(f"  Instance URL: {server.instance_url}")
+    click.echo(f"  Session id:   {sid}")
+    if tls is not None:
+        click.echo(f"  CA:           {tls.ca_path}")
+        click.echo(f"                export REQUESTS_CA_BUNDLE={tls.ca_path}")
+    if server.request_log is not None:
+        click.echo(f"  Request log:  {server.request_log.path}")
+    click.echo(
+        f'  Python:       Salesforce(instance_url="{server.instance_url}", session_id="{sid}")'
+    )
+    click.echo("Ctrl-C stops.")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        click.echo("Stopped.", err=True)
+    finally:
+        server.stop()

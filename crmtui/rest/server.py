@@ -1,0 +1,172 @@
+"""The HTTP(S) server around :class:`~crmtui.rest.api.RestApi`: threads, TLS, request log.
+
+One thread per client connection (keep-alive connections stay on their thread), so several
+agents are served in parallel; each thread queries the org through its own read-only SQLite
+connection (the engine opens one per thread). The TLS handshake runs on the connection's own
+thread, not on the accepting one, so a slow client cannot hold the others up.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import socket
+import ssl
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from crmtui.errors import ConfigError
+from crmtui.rest.api import Reply, RestApi
+from crmtui.rest.log import RequestLog, format_time
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # Without it every small response waits for the peer's delayed ACK (~40 ms on Linux).
+    disable_nagle_algorithm = True
+    server: _Server
+
+    def _serve(self) -> None:
+        arrived = dt.datetime.now(dt.UTC)
+        start = time.perf_counter()
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            self.rfile.read(length)  # a write's body: read so the connection stays usable
+        split = urlsplit(self.path)
+        params = dict(parse_qsl(split.query, keep_blank_values=True))
+        reply = self.server.api.handle(self.command, split.path, params, dict(self.headers))
+        data = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"), default=str)
+        payload = data.encode("utf-8")
+        self.send_response(reply.status)
+        self.send_header("Content-Type", "application/json;charset=UTF-8")
+        self.send_header("Content-Length", str(len(payload)))
+        for name, value in reply.extra_headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+        self._log(arrived, start, split.path, reply)
+
+    def _log(self, arrived: dt.datetime, start: float, path: str, reply: Reply) -> None:
+        log = self.server.request_log
+        if log is None:
+            return
+        log.write(
+            {
+                "t": format_time(arrived),
+                "method": self.command,
+                "path": path,
+                "endpoint": reply.endpoint,
+                "query": reply.query,
+                "status": reply.status,
+                "rows": reply.rows,
+                "total": reply.total,
+                "error_code": reply.error_code,
+                "ms": round((time.perf_counter() - start) * 1000, 3),
+            }
+        )
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _serve
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        """Silenced: requests go to the JSONL request log instead of stderr."""
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        api: RestApi,
+        tls: ssl.SSLContext | None,
+        request_log: RequestLog | None,
+    ) -> None:
+        self.api = api
+        self.tls = tls
+        self.request_log = request_log
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        self.address_family = family
+        super().__init__(address, _Handler)
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        # Runs on the connection's thread: the TLS handshake happens here, not in accept().
+        if self.tls is not None:
+            try:
+                request = self.tls.wrap_socket(request, server_side=True)
+            except (ssl.SSLError, OSError):
+                return  # a client that does not trust the CA, or hung up mid-handshake
+        super().finish_request(request, client_address)
+
+
+class RestServer:
+    """A running local Salesforce REST API. Use as a context manager or start/stop it.
+
+    Attributes:
+        api: The request handler.
+        host: Address bound.
+        port: Port bound (the real one when 0 was asked for).
+        scheme: ``https`` or ``http``.
+    """
+
+    def __init__(
+        self,
+        api: RestApi,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        tls: ssl.SSLContext | None = None,
+        request_log: RequestLog | None = None,
+    ) -> None:
+        self.api = api
+        self.request_log = request_log
+        try:
+            self._httpd = _Server((host, port), api, tls, request_log)
+        except OSError as exc:
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+        self.host = host
+        self.port = int(self._httpd.server_address[1])
+        self.scheme = "https" if tls is not None else "http"
+        self._thread: threading.Thread | None = None
+
+    @property
+    def instance_url(self) -> str:
+        """What to give a client as its instance URL (``https://127.0.0.1:PORT``)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"{self.scheme}://{host}:{self.port}"
+
+    def start(self) -> RestServer:
+        """Serve in a background thread."""
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, name="crmtui-rest", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def serve_forever(self) -> None:
+        """Serve on the calling thread until :meth:`stop` (or Ctrl-C in the caller)."""
+        self._httpd.serve_forever()
+
+    def stop(self) -> None:
+        """Stop serving, close the socket and the request log."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self.request_log is not None:
+            self.request_log.close()
+
+    def __enter__(self) -> RestServer:
+        if self._thread is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,257 @@
+"""Exporting a folder of recordings: a Hugging Face dataset, flat JSONL, or CSV results.
+
+Every ``*.jsonl`` under the folder is verified first; tampered or unreadable files are
+skipped and listed (see :func:`crmtui.review.report.load_folder`).
+
+* ``hf``: one row per session, saved with ``datasets`` as Parquet. Nested values whose type
+  varies between rows are JSON strings so every row has one schema: ``header`` (the header
+  line's canonical JSON), ``gold``, and each event's ``payload``. ``PATH`` is a ``.parquet``
+  file, or a folder that receives ``sessions.parquet`` (loadable with
+  ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(FOLDER)``).
+* ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
+* ``csv``: one row per session of per-instance results (no events).
+
+Every row says whether the session is ``counted`` by the report (the latest finished,
+submitted session of its actor and instance).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crmtui.errors import ConfigError
+from crmtui.record.format import canonical_json
+from crmtui.record.verify import Recording
+from crmtui.review.report import Skipped, load_folder, select_counted
+from crmtui.review.summary import SessionSummary, is_right
+
+FORMATS = ("hf", "jsonl", "csv")
+HF_FILE_NAME = "sessions.parquet"
+
+CSV_COLUMNS = (
+    "actor",
+    "actor_kind",
+    "actor_id",
+    "strategy",
+    "idx",
+    "task",
+    "abbreviation",
+    "counted",
+    "finished",
+    "submitted",
+    "answer",
+    "gold",
+    "reward",
+    "right",
+    "scoring",
+    "active_seconds",
+    "queries",
+    "typed_queries",
+    "records_viewed",
+    "model_calls",
+    "tokens",
+    "cost",
+    "started_at",
+    "session_id",
+    "path",
+)
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote.
+
+    Attributes:
+        path: The file written.
+        sessions: Number of sessions exported.
+        skipped: Files left out, with reasons.
+    """
+
+    path: Path
+    sessions: int
+    skipped: list[Skipped]
+
+
+def _gold_text(gold: Any) -> str | None:
+    if gold is None or isinstance(gold, str):
+        return gold
+    return json.dumps(gold, ensure_ascii=False)
+
+
+def session_row(
+    recording: Recording,
+    summary: SessionSummary,
+    *,
+    counted: bool,
+    root: Path,
+    flat: bool,
+) -> dict[str, Any]:
+    """One session as a flat row: header fields, summary numbers and events.
+
+    Args:
+        recording: The verified recording.
+        summary: Its summary.
+        counted: Whether the report counts this session.
+        root: Folder the exported paths are made relative to.
+        flat: JSON-encode values whose type varies between rows (for Parquet).
+    """
+    header = recording.header
+    info = summary.to_dict()
+    try:
+        rel = str(recording.path.relative_to(root))
+    except ValueError:
+        rel = str(recording.path)
+    row: dict[str, Any] = {
+        "session_id": summary.session_id,
+        "path": rel,
+        "format_version": header["format_version"],
+        "crmtui_version": header["crmtui_version"],
+        "actor_kind": summary.actor_kind,
+        "actor_id": summary.actor_id,
+        "strategy": summary.strategy,
+        "actor": summary.actor_label,
+        "idx": summary.idx,
+        "task": summary.task,
+        "abbreviation": summary.abbreviation,
+        "query": header["instance"]["query"],
+        "reward_metric": summary.reward_metric,
+        "tasks_source": header["tasks_source"],
+        "org_name": header["org"].get("name"),
+        "org_path": header["org"].get("path"),
+        "org_digest": header["org"].get("digest"),
+        "today": header["today"],
+        "mode": header["mode"],
+        "started_at": summary.started_at,
+        "counted": counted,
+    }
+    for key in (
+        "finished", "submitted", "answer", "scoring", "end_reason", "elapsed_ms",
+        "paused_ms", "idle_ms", "active_ms", "queries", "typed_queries", "query_errors",
+        "browse_actions", "records_viewed", "records", "objects", "model_calls",
+        "prompt_tokens", "completion_tokens", "tokens",
+    ):  # fmt: skip
+        row[key] = info[key]
+    row["gold"] = _gold_text(summary.gold) if flat else summary.gold
+    row["reward"] = None if summary.reward is None else float(summary.reward)
+    row["right"] = is_right(summary.reward, summary.reward_metric)
+    row["cost"] = summary.cost
+    row["header"] = canonical_json(header) if flat else header
+    row["events"] = [
+        {**event.to_dict(), "payload": canonical_json(event.payload)} if flat else event.to_dict()
+        for event in recording.events
+    ]
+    return row
+
+
+def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
+    try:
+        rel = str(summary.path.relative_to(root))
+    except ValueError:
+        rel = str(summary.path)
+    right = is_right(summary.reward, summary.reward_metric)
+    values: dict[str, Any] = {
+        "actor": summary.actor_label,
+        "actor_kind": summary.actor_kind,
+        "actor_id": summary.actor_id,
+        "strategy": summary.strategy,
+        "idx": summary.idx,
+        "task": summary.task,
+        "abbreviation": summary.abbreviation,
+        "counted": counted,
+        "finished": summary.finished,
+        "submitted": summary.submitted,
+        "answer": summary.answer,
+        "gold": _gold_text(summary.gold),
+        "reward": summary.reward,
+        "right": right,
+        "scoring": summary.scoring,
+        "active_seconds": summary.active_seconds,
+        "queries": summary.queries,
+        "typed_queries": summary.typed_queries,
+        "records_viewed": summary.records_viewed,
+        "model_calls": summary.model_calls,
+        "tokens": summary.tokens,
+        "cost": summary.cost,
+        "started_at": summary.started_at,
+        "session_id": summary.session_id,
+        "path": rel,
+    }
+    return ["" if values[c] is None else values[c] for c in CSV_COLUMNS]
+
+
+def _target(fmt: str, out: Path) -> Path:
+    if fmt == "hf" and out.suffix != ".parquet":
+        return out / HF_FILE_NAME
+    return out
+
+
+def export_folder(
+    root: str | os.PathLike[str], fmt: str, out: str | os.PathLike[str]
+) -> ExportResult:
+    """Export every valid recording under ``root``.
+
+    Args:
+        root: Folder searched recursively for ``*.jsonl`` recordings.
+        fmt: ``hf``, ``jsonl`` or ``csv``.
+        out: Output file (``hf``: a ``.parquet`` file or a folder).
+
+    Raises:
+        ConfigError: Unknown format, missing folder, no valid recordings, or an output
+            path inside the recordings folder for JSONL (it would be read as a recording).
+        DatasetError: If ``datasets`` cannot write the Parquet file.
+    """
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    base = Path(root)
+    target = _target(fmt, Path(out))
+    if target.suffix == ".jsonl" and target.resolve().is_relative_to(base.resolve()):
+        raise ConfigError(
+            f"{target} is inside {base}: later reports would read it as a recording; "
+            "write it elsewhere"
+        )
+    loaded, skipped, _ = load_folder(base)
+    if not loaded:
+        raise ConfigError(f"no valid recordings to export in {base}")
+    counted_ids = {id(s) for s in select_counted(s for _, s in loaded)[0]}
+    if fmt == "csv":
+        rows = [_csv_row(s, id(s) in counted_ids, base) for _, s in loaded]
+        _write_csv(target, rows)
+        return ExportResult(target, len(rows), skipped)
+    flat = fmt == "hf"
+    session_rows = [
+        session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
+    ]
+    if flat:
+        from crmtui.data.export_hf import save_parquet
+
+        save_parquet(session_rows, target)
+    else:
+        _write_jsonl(target, session_rows)
+    return ExportResult(target, len(session_rows), skipped)
+
+
+def _open_out(target: Path) -> Any:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return target.open("w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {target}: {exc.strerror}") from exc
+
+
+def _write_csv(target: Path, rows: Sequence[list[Any]]) -> None:
+    with _open_out(target) as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows(rows)
+
+
+def _write_jsonl(target: Path, rows: Sequence[dict[str, Any]]) -> None:
+    with _open_out(target) as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -1,0 +1,306 @@
+"""Aggregate report over a folder of recordings: accuracy, time, queries, tokens, cost.
+
+Rules (shown in every rendering's notes):
+
+* Every ``*.jsonl`` under the folder (recursively) is verified; files that cannot be read
+  or fail verification (tampered, truncated, not a recording) are skipped and listed with
+  the first bad line and the reason.
+* One row per actor: each human annotator (by id), each model + strategy.
+* Only the **latest finished, submitted** session per (actor, idx) counts (latest by header
+  ``started_at``, then session id): re-tries replace earlier attempts, and sessions that
+  were abandoned or never submitted do not count as wrong answers.
+* Accuracy per task type is the mean recorded reward (exact match: 0/1, so the share
+  right; KQA: mean token F1). Submissions without a reward (unscored) are left out of
+  accuracy but kept in the time/query/token tables.
+* **Overall accuracy is the unweighted mean of the per-task accuracies that have data**
+  (as the leaderboard's Overall column presumably is); its count is all scored instances.
+  Overall of the other tables is taken over all of the actor's counted sessions.
+* Time: median active time (pauses and idle periods removed). Queries: median typed queries
+  plus browse actions (each browse action is the query a model would have run). Tokens and
+  cost: mean per instance; cost is unknown when any call's cost is unknown.
+* Agreement: for every human and model that both have a scored session of an instance,
+  each shared instance is "both right", "only human", "only model" or "both wrong"
+  ("right": reward 1, or F1 >= 0.5 for KQA).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crmtui.data.tasktypes import TASK_ORDER, sort_key
+from crmtui.errors import ConfigError
+from crmtui.record.errors import RecordingError
+from crmtui.record.verify import Recording, scan
+from crmtui.review.summary import SessionSummary, actor_label, is_right, summarize
+
+OVERALL = "Overall"
+ActorKey = tuple[str, str, str | None]
+
+BOTH_RIGHT = "both right"
+ONLY_HUMAN = "only human"
+ONLY_MODEL = "only model"
+BOTH_WRONG = "both wrong"
+AGREEMENT_KINDS = (BOTH_RIGHT, ONLY_HUMAN, ONLY_MODEL, BOTH_WRONG)
+# (human right, model right) -> agreement kind
+_OUTCOME = {
+    (True, True): BOTH_RIGHT,
+    (True, False): ONLY_HUMAN,
+    (False, True): ONLY_MODEL,
+    (False, False): BOTH_WRONG,
+}
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file left out of the report, and why."""
+
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: a value (None: no data) over ``n`` instances."""
+
+    value: float | None
+    n: int
+
+
+@dataclass
+class ActorRow:
+    """One actor's row in every table (cells keyed by task code or ``Overall``)."""
+
+    kind: str
+    actor_id: str
+    strategy: str | None
+    accuracy: dict[str, Cell] = field(default_factory=dict)
+    active_seconds: dict[str, Cell] = field(default_factory=dict)
+    away_seconds: dict[str, Cell] = field(default_factory=dict)
+    queries: dict[str, Cell] = field(default_factory=dict)
+    tokens: dict[str, Cell] = field(default_factory=dict)
+    cost: dict[str, Cell] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The actor's name in tables."""
+        return actor_label(self.kind, self.actor_id, self.strategy)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Human-versus-model agreement over the instances both answered."""
+
+    human: str
+    model: str
+    counts: dict[str, int]
+    instances: list[tuple[int, str]]
+
+    @property
+    def n(self) -> int:
+        """Number of shared instances."""
+        return len(self.instances)
+
+
+@dataclass
+class Report:
+    """Everything the report renderers show.
+
+    Attributes:
+        root: The folder reported on.
+        tasks: Task codes with a column, in leaderboard order (all nine, then extras).
+        rows: One per actor (humans first, then models, each by label).
+        agreement: One per human/model pair with shared instances.
+        sessions: The counted sessions.
+        skipped: Files that could not be used.
+        excluded: Why valid sessions did not count (reason -> number).
+        files: Number of ``.jsonl`` files found.
+    """
+
+    root: Path
+    tasks: list[str]
+    rows: list[ActorRow]
+    agreement: list[Agreement]
+    sessions: list[SessionSummary]
+    skipped: list[Skipped]
+    excluded: dict[str, int]
+    files: int
+
+    @property
+    def columns(self) -> list[str]:
+        """Column keys: the task codes, then ``Overall``."""
+        return [*self.tasks, OVERALL]
+
+
+def find_recordings(root: str | os.PathLike[str]) -> list[Path]:
+    """Every ``*.jsonl`` under ``root`` (or ``root`` itself when it is a file), sorted.
+
+    Raises:
+        ConfigError: If ``root`` does not exist.
+    """
+    path = Path(root)
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ConfigError(f"no such folder: {path}")
+    return sorted(path.rglob("*.jsonl"))
+
+
+def load_folder(
+    root: str | os.PathLike[str],
+) -> tuple[list[tuple[Recording, SessionSummary]], list[Skipped], int]:
+    """Verify and summarize every recording under ``root``.
+
+    Returns:
+        ``(loaded, skipped, files)``: recordings with their summaries, the files skipped
+        with their reasons, and the number of files looked at.
+    """
+    loaded: list[tuple[Recording, SessionSummary]] = []
+    skipped: list[Skipped] = []
+    files = find_recordings(root)
+    for path in files:
+        try:
+            report, header, events = scan(path)
+        except RecordingError as exc:
+            skipped.append(Skipped(path, exc.problem))
+            continue
+        if not report.ok or header is None:
+            skipped.append(Skipped(path, report.describe()))
+            continue
+        recording = Recording(path, header, events)
+        loaded.append((recording, summarize(recording)))
+    return loaded, skipped, len(files)
+
+
+def actor_key(summary: SessionSummary) -> ActorKey:
+    """The identity of a report row."""
+    return (summary.actor_kind, summary.actor_id, summary.strategy)
+
+
+def select_counted(
+    summaries: Iterable[SessionSummary],
+) -> tuple[list[SessionSummary], dict[str, int]]:
+    """The latest finished, submitted session per (actor, idx), and what was excluded."""
+    excluded: dict[str, int] = defaultdict(int)
+    latest: dict[tuple[ActorKey, int], SessionSummary] = {}
+    for summary in summaries:
+        if not summary.finished:
+            excluded["unfinished"] += 1
+            continue
+        if not summary.submitted:
+            excluded["not submitted"] += 1
+            continue
+        key = (actor_key(summary), summary.idx)
+        best = latest.get(key)
+        if best is None:
+            latest[key] = summary
+            continue
+        excluded["superseded by a later attempt"] += 1
+        if (summary.started_at, summary.session_id) > (best.started_at, best.session_id):
+            latest[key] = summary
+    return list(latest.values()), dict(excluded)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def _row(key: ActorKey, sessions: list[SessionSummary], tasks: list[str]) -> ActorRow:
+    row = ActorRow(*key)
+    by_task: dict[str, list[SessionSummary]] = defaultdict(list)
+    for s in sessions:
+        by_task[s.task].append(s)
+    per_task_accuracy: list[float] = []
+    for column in [*tasks, OVERALL]:
+        group = sessions if column == OVERALL else by_task.get(column, [])
+        scored = [s.reward for s in group if s.reward is not None]
+        if column == OVERALL:
+            row.accuracy[column] = Cell(_mean(per_task_accuracy), len(scored))
+        else:
+            acc = _mean(scored)
+            if acc is not None:
+                per_task_accuracy.append(acc)
+            row.accuracy[column] = Cell(acc, len(scored))
+        n = len(group)
+        row.active_seconds[column] = Cell(_median([s.active_seconds for s in group]), n)
+        row.away_seconds[column] = Cell(_median([s.away_ms / 1000 for s in group]), n)
+        row.queries[column] = Cell(_median([float(s.queries) for s in group]), n)
+        row.tokens[column] = Cell(_mean([float(s.tokens) for s in group]), n)
+        costs = [s.cost for s in group]
+        known = [c for c in costs if c is not None]
+        row.cost[column] = Cell(_mean(known) if len(known) == len(costs) else None, n)
+    return row
+
+
+def agreement(sessions: Sequence[SessionSummary]) -> list[Agreement]:
+    """Agreement for every human/model pair with scored sessions of shared instances."""
+    outcome: dict[ActorKey, dict[int, bool]] = defaultdict(dict)
+    for s in sessions:
+        right = is_right(s.reward, s.reward_metric)
+        if right is not None:
+            outcome[actor_key(s)][s.idx] = right
+    humans = sorted((k for k in outcome if k[0] == "human"), key=lambda k: actor_label(*k))
+    models = sorted((k for k in outcome if k[0] == "model"), key=lambda k: actor_label(*k))
+    result = []
+    for human in humans:
+        for model in models:
+            shared = sorted(set(outcome[human]) & set(outcome[model]))
+            if not shared:
+                continue
+            counts = dict.fromkeys(AGREEMENT_KINDS, 0)
+            instances = []
+            for idx in shared:
+                h, m = outcome[human][idx], outcome[model][idx]
+                kind = _OUTCOME[(h, m)]
+                counts[kind] += 1
+                instances.append((idx, kind))
+            result.append(Agreement(actor_label(*human), actor_label(*model), counts, instances))
+    return result
+
+
+def build_report(
+    summaries: Iterable[SessionSummary],
+    *,
+    root: str | os.PathLike[str] = ".",
+    skipped: Sequence[Skipped] = (),
+    files: int | None = None,
+) -> Report:
+    """Build the report from session summaries (see the module docs for the rules)."""
+    all_sessions = list(summaries)
+    counted, excluded = select_counted(all_sessions)
+    extra = sorted({s.task for s in counted} - set(TASK_ORDER), key=sort_key)
+    tasks = [*TASK_ORDER, *extra]
+    groups: dict[ActorKey, list[SessionSummary]] = defaultdict(list)
+    for s in counted:
+        groups[actor_key(s)].append(s)
+    order = sorted(groups, key=lambda k: (k[0] != "human", actor_label(*k)))
+    rows = [_row(key, groups[key], tasks) for key in order]
+    counted.sort(key=lambda s: (actor_label(*actor_key(s)), s.idx))
+    return Report(
+        root=Path(root),
+        tasks=tasks,
+        rows=rows,
+        agreement=agreement(counted),
+        sessions=counted,
+        skipped=list(skipped),
+        excluded=excluded,
+        files=len(all_sessions) + len(skipped) if files is None else files,
+    )
+
+
+def report_folder(root: str | os.PathLike[str]) -> Report:
+    """Verify every recording under ``root`` and build the report.
+
+    Raises:
+        ConfigError: If ``root`` does not exist.
+    """
+    loaded, skipped, files = load_folder(root)
+    return build_report((s for _, s in loaded), root=root, skipped=skipped, files=files)

@@ -1,0 +1,243 @@
+"""Renderings of a :class:`~crmtui.review.report.Report`: rich tables, CSV, JSON, Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from crmtui.data.tasktypes import abbreviation
+from crmtui.review import render
+from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+FORMATS = ("table", "csv", "json", "md")
+
+RULES = (
+    "Only the latest finished, submitted session per actor and instance counts.",
+    "Accuracy = mean reward (exact match 0/1; KQA: mean token F1); (n) = instances.",
+    "Overall accuracy = unweighted mean of the task columns that have data.",
+    "Active time excludes pauses and idle periods; queries = typed queries + browse actions.",
+)
+
+
+def _label(column: str) -> str:
+    return column if column == OVERALL else abbreviation(column)
+
+
+def _accuracy(cell: Cell) -> str:
+    return DASH if cell.value is None else f"{cell.value * 100:.1f} ({cell.n})"
+
+
+def _time(cell: Cell) -> str:
+    return render.duration(cell.value)
+
+
+def _queries(cell: Cell) -> str:
+    return render.number(cell.value)
+
+
+def _tokens(cell: Cell) -> str:
+    return render.number(cell.value, 0) if cell.n else DASH
+
+
+def _cost(cell: Cell) -> str:
+    return render.cost(cell.value) if cell.n else DASH
+
+
+# (title, row attribute, formatter, only this kind of actor)
+_TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
+    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
+    ("Median active time per instance (M:SS)", "active_seconds", _time, None),
+    (
+        "Median time away from the terminal per instance (M:SS, not subtracted from active)",
+        "away_seconds",
+        _time,
+        "human",
+    ),
+    ("Median queries per instance", "queries", _queries, None),
+    ("Tokens per instance (mean)", "tokens", _tokens, "model"),
+    ("Cost per instance (mean, USD)", "cost", _cost, "model"),
+)
+
+
+def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
+    """Each table as (title, headers, rows of formatted cells)."""
+    headers = ["Actor"] + [_label(c) for c in report.columns]
+    grids = []
+    for title, attr, fmt, kind in _TABLES:
+        rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
+        if not rows:
+            continue
+        body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
+        grids.append((title, headers, body))
+    if report.agreement:
+        body = [
+            [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
+            for a in report.agreement
+        ]
+        grids.append(
+            ("Human versus model agreement", ["Human", "Model", "Shared", *AGREEMENT_KINDS], body)
+        )
+    return grids
+
+
+def report_notes(report: Report) -> list[str]:
+    notes = [
+        f"{len(report.sessions)} counted session(s) from {report.files} file(s) in {report.root}."
+    ]
+    for reason, count in sorted(report.excluded.items()):
+        notes.append(f"{count} session(s) not counted: {reason}.")
+    notes += list(RULES)
+    return notes
+
+
+def print_table(report: Report, console: Console) -> None:
+    """Print the report as rich tables to ``console``."""
+    from rich import box
+    from rich.table import Table
+
+    if not report.rows:
+        console.print(f"No counted sessions in {report.root}.")
+    for title, headers, body in report_tables(report):
+        # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
+        # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        for n, header in enumerate(headers):
+            table.add_column(
+                header,
+                justify="left" if n == 0 else "right",
+                overflow="fold",
+                min_width=len(header) if n else None,
+            )
+        for row in body:
+            table.add_row(*row)
+        console.print(table)
+    for skipped in report.skipped:
+        console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}", markup=True)
+    for note in report_notes(report):
+        console.print(note, markup=False, highlight=False)
+
+
+def to_table_text(report: Report, width: int = 160) -> str:
+    """The rich rendering as plain text (for tests and files)."""
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    print_table(report, Console(file=buffer, width=width, color_system=None, highlight=False))
+    return buffer.getvalue()
+
+
+def to_markdown(report: Report) -> str:
+    """The report as a Markdown document."""
+    parts = [f"# crmtui report: {md_escape(report.root)}", ""]
+    for title, headers, body in report_tables(report):
+        rows = [[md_escape(cell) for cell in row] for row in body]
+        parts += [f"## {title}", "", md_table(headers, rows), ""]
+    if not report.rows:
+        parts += ["No counted sessions.", ""]
+    if report.skipped:
+        parts += ["## Skipped files", ""]
+        parts += [f"- `{s.path}`: {md_escape(s.reason)}" for s in report.skipped]
+        parts.append("")
+    parts += ["## Notes", ""] + [f"- {note}" for note in report_notes(report)]
+    return "\n".join(parts) + "\n"
+
+
+CSV_COLUMNS = (
+    "actor",
+    "kind",
+    "actor_id",
+    "strategy",
+    "task",
+    "abbreviation",
+    "instances",
+    "accuracy",
+    "median_active_seconds",
+    "median_queries",
+    "mean_tokens",
+    "mean_cost_usd",
+)
+
+
+def _metrics(row: ActorRow, column: str) -> dict[str, Any]:
+    return {
+        "instances": row.active_seconds[column].n,
+        "scored": row.accuracy[column].n,
+        "accuracy": row.accuracy[column].value,
+        "median_active_seconds": row.active_seconds[column].value,
+        "median_queries": row.queries[column].value,
+        "mean_tokens": row.tokens[column].value if row.kind == "model" else None,
+        "mean_cost_usd": row.cost[column].value if row.kind == "model" else None,
+    }
+
+
+def to_csv(report: Report) -> str:
+    """One CSV row per (actor, task type with data, plus Overall); empty cell = no data."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in report.rows:
+        for column in report.columns:
+            metrics = _metrics(row, column)
+            if column != OVERALL and metrics["instances"] == 0:
+                continue
+            writer.writerow(
+                [row.label, row.kind, row.actor_id, row.strategy or "", column, _label(column)]
+                + ["" if metrics[k] is None else metrics[k] for k in CSV_COLUMNS[6:]]
+            )
+    return buffer.getvalue()
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    """The report as a JSON-ready mapping."""
+    return {
+        "root": str(report.root),
+        "files": report.files,
+        "columns": [_label(c) for c in report.columns],
+        "actors": [
+            {
+                "label": row.label,
+                "kind": row.kind,
+                "id": row.actor_id,
+                "strategy": row.strategy,
+                "cells": {_label(c): _metrics(row, c) for c in report.columns},
+            }
+            for row in report.rows
+        ],
+        "agreement": [
+            {
+                "human": a.human,
+                "model": a.model,
+                "shared": a.n,
+                **a.counts,
+                "instances": [{"idx": idx, "outcome": kind} for idx, kind in a.instances],
+            }
+            for a in report.agreement
+        ],
+        "sessions": [
+            {
+                "path": str(s.path),
+                "actor": s.actor_label,
+                "idx": s.idx,
+                "task": s.abbreviation,
+                "reward": s.reward,
+                "active_seconds": s.active_seconds,
+                "queries": s.queries,
+            }
+            for s in report.sessions
+        ],
+        "skipped": [{"path": str(s.path), "reason": s.reason} for s in report.skipped],
+        "excluded": report.excluded,
+        "rules": list(RULES),
+    }
+
+
+def to_json(report: Report) -> str:
+    """The report as indented JSON."""
+    return json.dumps(to_dict(report), indent=2, ensure_ascii=False)

@@ -1,0 +1,232 @@
+"""One session's summary numbers: outcome, active time, queries, records, tokens, cost.
+
+Times follow :mod:`crmtui.record.timing`: the clock stops at the submit; active time is the
+elapsed time minus pauses and idle periods; away time (the terminal without focus) is shown
+beside it. Records and objects come from the trajectory
+(:func:`crmtui.review.trajectory.extract_steps`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crmtui.data.tasktypes import abbreviation
+from crmtui.record import events as ev
+from crmtui.record.timing import session_times
+from crmtui.record.verify import Recording
+from crmtui.review.trajectory import ResultIds, Step, extract_steps
+from crmtui.scoring.rules import FUZZY_RIGHT_F1, is_right
+
+__all__ = ["FUZZY_RIGHT_F1", "SessionSummary", "actor_label", "is_right", "summarize"]
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """The numbers of one session that reports and comparisons show.
+
+    Attributes:
+        path: The recording file.
+        session_id: The header's session id.
+        actor_kind: ``"human"`` or ``"model"``.
+        actor_id: Annotator name or model id.
+        strategy: The model's strategy (None for humans).
+        idx: Instance idx.
+        task: Task code (``handle_time``...).
+        reward_metric: ``exact_match`` / ``fuzzy_match`` / ...
+        started_at: Header start time (ISO UTC).
+        finished: Whether the session has an ``end`` event.
+        submitted: Whether it has a ``submit`` event.
+        answer: The (last) submitted answer.
+        gold: The gold answer revealed at submit.
+        reward: The recorded reward (F1 for fuzzy tasks); None if unscored.
+        scoring: The scoring method named at submit.
+        end_reason: The ``end`` event's reason.
+        elapsed_ms: ``ms`` of the submit (the clock stops there), else of the last event.
+        paused_ms: Time between ``pause`` and the next ``resume`` (or the stop).
+        idle_ms: Idle periods before the stop.
+        active_ms: ``elapsed_ms - paused_ms - idle_ms`` (never negative).
+        away_ms: Time the terminal had no focus while the clock ran (not subtracted).
+        queries: Steps with a query: typed queries plus browse actions (each browse action
+            stands for the query a model would have run).
+        typed_queries: ``run_query`` events only.
+        query_errors: Typed queries that failed.
+        browse_actions: Browse events.
+        records: Record Ids touched (see module docs).
+        objects: sObjects touched.
+        model_calls: Number of ``model_call`` events.
+        prompt_tokens: Their prompt tokens.
+        completion_tokens: Their completion tokens.
+        cost: Sum of their costs; None without calls or if any call's cost is unknown.
+        org_path: The org path from the header.
+        org_digest: The org digest from the header.
+    """
+
+    path: Path
+    session_id: str
+    actor_kind: str
+    actor_id: str
+    strategy: str | None
+    idx: int
+    task: str
+    reward_metric: str
+    started_at: str
+    finished: bool
+    submitted: bool
+    answer: str | None
+    gold: Any
+    reward: float | None
+    scoring: str | None
+    end_reason: str | None
+    elapsed_ms: int
+    paused_ms: int
+    idle_ms: int
+    active_ms: int
+    queries: int
+    typed_queries: int
+    query_errors: int
+    browse_actions: int
+    records: frozenset[str]
+    objects: frozenset[str]
+    model_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float | None
+    org_path: str | None
+    org_digest: str | None
+    away_ms: int = 0
+
+    @property
+    def actor_label(self) -> str:
+        """``alice`` for a human, ``gpt-4o (react)`` for a model and its strategy."""
+        return actor_label(self.actor_kind, self.actor_id, self.strategy)
+
+    @property
+    def abbreviation(self) -> str:
+        """Leaderboard abbreviation of the task (``HTU``)."""
+        return abbreviation(self.task)
+
+    @property
+    def tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def records_viewed(self) -> int:
+        """Distinct record Ids the session touched: opened or named in its steps, plus (when
+        the trajectory was built with a re-runner, as ``crmtui compare`` does) the rows its
+        queries returned. ``crmtui export`` and ``report`` use the recording alone."""
+        return len(self.records)
+
+    @property
+    def active_seconds(self) -> float:
+        """Active time in seconds."""
+        return self.active_ms / 1000
+
+    @property
+    def away_seconds(self) -> float:
+        """Time away from the terminal in seconds (not subtracted from active time)."""
+        return self.away_ms / 1000
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "path": str(self.path),
+            "session_id": self.session_id,
+            "actor": {"kind": self.actor_kind, "id": self.actor_id, "strategy": self.strategy},
+            "actor_label": self.actor_label,
+            "idx": self.idx,
+            "task": self.task,
+            "abbreviation": self.abbreviation,
+            "reward_metric": self.reward_metric,
+            "started_at": self.started_at,
+            "finished": self.finished,
+            "submitted": self.submitted,
+            "answer": self.answer,
+            "gold": self.gold,
+            "reward": self.reward,
+            "scoring": self.scoring,
+            "end_reason": self.end_reason,
+            "elapsed_ms": self.elapsed_ms,
+            "paused_ms": self.paused_ms,
+            "idle_ms": self.idle_ms,
+            "active_ms": self.active_ms,
+            "away_ms": self.away_ms,
+            "queries": self.queries,
+            "typed_queries": self.typed_queries,
+            "query_errors": self.query_errors,
+            "browse_actions": self.browse_actions,
+            "records_viewed": self.records_viewed,
+            "records": sorted(self.records),
+            "objects": sorted(self.objects),
+            "model_calls": self.model_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "cost": self.cost,
+            "org_path": self.org_path,
+            "org_digest": self.org_digest,
+        }
+
+
+def actor_label(kind: str, actor_id: str, strategy: str | None) -> str:
+    """How an actor is named in tables: the id, plus ``(strategy)`` for models."""
+    return f"{actor_id} ({strategy})" if kind == "model" and strategy else actor_id
+
+
+def summarize(
+    recording: Recording, steps: list[Step] | None = None, result_ids: ResultIds | None = None
+) -> SessionSummary:
+    """Summarize one session (``steps`` may be passed in when already extracted)."""
+    if steps is None:
+        steps = extract_steps(recording, result_ids)
+    header = recording.header
+    actor = header["actor"]
+    instance = header["instance"]
+    submit = recording.submit
+    end = recording.end
+    times = session_times(recording.events)
+    calls = recording.of_type(ev.MODEL_CALL)
+    costs = [event.payload["cost"] for event in calls]
+    records: set[str] = set()
+    objects: set[str] = set()
+    for step in steps:
+        records |= step.records
+        objects |= step.objects
+    return SessionSummary(
+        path=recording.path,
+        session_id=header["session_id"],
+        actor_kind=actor["kind"],
+        actor_id=actor["id"],
+        strategy=actor.get("strategy"),
+        idx=instance["idx"],
+        task=instance["task"],
+        reward_metric=instance["reward_metric"],
+        started_at=header["started_at"],
+        finished=end is not None,
+        submitted=submit is not None,
+        answer=submit.payload["answer"] if submit else None,
+        gold=submit.payload["gold"] if submit else None,
+        reward=submit.payload["reward"] if submit else None,
+        scoring=submit.payload["scoring"] if submit else None,
+        end_reason=end.payload["reason"] if end else None,
+        elapsed_ms=times.elapsed_ms,
+        paused_ms=times.paused_ms,
+        idle_ms=times.idle_ms,
+        active_ms=times.active_ms,
+        away_ms=times.away_ms,
+        queries=sum(1 for step in steps if step.query),
+        typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),
+        query_errors=sum(1 for step in steps if step.error_code),
+        browse_actions=sum(1 for step in steps if step.kind in ev.BROWSE_TYPES),
+        records=frozenset(records),
+        objects=frozenset(objects),
+        model_calls=len(calls),
+        prompt_tokens=sum(int(event.payload["prompt_tokens"]) for event in calls),
+        completion_tokens=sum(int(event.payload["completion_tokens"]) for event in calls),
+        # No calls (a human) or any call of unknown price: the cost is unknown, not 0.
+        cost=None if not costs or any(c is None for c in costs) else float(sum(costs)),
+        org_path=header["org"].get("path"),
+        org_digest=header["org"].get("digest"),
+    )

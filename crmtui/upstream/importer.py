@@ -1,0 +1,408 @@
+"""Upstream results as crmtui recordings: one verified recording per results row.
+
+Each row becomes a model session (actor = the model, strategy ``upstream-<strategy>`` so it
+sits beside crmtui's own harness in ``report``): per model call a ``model_call`` (tokens and
+cost from ``agent_info.usage``), the ``thought`` of a react reply, each query as a
+``run_query`` with the observation the agent saw (helper tools as ``tool`` queries), the
+final answer as ``answer_edit`` + ``submit``, and the ``end`` with upstream's end reason.
+
+``submit.reward`` is upstream's reward as a number (fuzzy tasks: its F1) with
+``scoring = "upstream/<era>"``; ``details`` keep upstream's raw reward and crmtui's own score
+of the same answer (``paper`` for paper-era runs, ``toolenv`` for tool-calling runs,
+``head`` otherwise, all deterministic).
+
+Times: with the request log of a ``crmtui upstream run``, each query step takes the time the
+API received it (steps between queries keep the previous time); without one, every event
+carries the results file's modification time. A run against a live Salesforce org is
+recorded with no org path and digest (``org.name`` says it was live), so replay shows the
+recorded observations instead of re-running the queries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crmtui.errors import CrmtuiError
+from crmtui.record import Recorder, RecordingError, verify
+from crmtui.scoring import Score, score
+from crmtui.upstream.results import Attempt, ResultsFile, Step, read_results
+
+LIVE_ORG_NAME = "live Salesforce org (upstream run)"
+FUZZY_TASKS = frozenset({"knowledge_qa", "sales_insight_mining"})
+PRIVACY_TASKS = frozenset(
+    {"private_customer_information", "internal_operation_data", "confidential_company_knowledge"}
+)
+
+
+@dataclass
+class ImportReport:
+    """What an import wrote.
+
+    Attributes:
+        written: New recordings (each verified).
+        skipped: Recordings that already existed (a re-import writes nothing twice).
+        problems: Rows not imported, one line each naming the row.
+    """
+
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+class _Clock:
+    """Wall and monotonic clocks the importer moves to each step's time."""
+
+    def __init__(self, start: dt.datetime) -> None:
+        self.start = start
+        self.now = start
+
+    def wall(self) -> dt.datetime:
+        return self.now
+
+    def monotonic(self) -> float:
+        return (self.now - self.start).total_seconds()
+
+    def move(self, moment: dt.datetime | None) -> None:
+        if moment is not None and moment > self.now:
+            self.now = moment
+
+
+def _parse_t(text: Any) -> dt.datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
+
+
+def _norm(text: str) -> str:
+    fenced = re.findall(r"```(?:sql|SQL|soql|SOQL)?([\s\S]+?)```", text)
+    return " ".join((fenced[0] if fenced else text).split())
+
+
+class _LogTimes:
+    """Query entries of a request log, matched to query steps in order."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self.entries = [e for e in entries if e.get("endpoint") in ("query", "queryAll", "search")]
+        self.position = 0
+
+    def match(self, text: str) -> dict[str, Any] | None:
+        wanted = _norm(text)
+        for i in range(self.position, len(self.entries)):
+            if _norm(str(self.entries[i].get("query") or "")) == wanted:
+                self.position = i + 1
+                return self.entries[i]
+        return None
+
+
+def numeric_reward(reward: Any) -> float | None:
+    """Upstream's reward as one number: 0/1, or the F1 of a fuzzy metrics dict."""
+    if isinstance(reward, bool):
+        return float(reward)
+    if isinstance(reward, int | float):
+        return float(reward)
+    if isinstance(reward, Mapping):
+        f1 = reward.get("f1")
+        return float(f1) if isinstance(f1, int | float) and not isinstance(f1, bool) else None
+    return None
+
+
+def _reward_metric(attempt: Attempt, instance: Any) -> str:
+    if instance is not None:
+        return str(instance.reward_metric)
+    if isinstance(attempt.reward, Mapping) or attempt.task_type in FUZZY_TASKS:
+        return "fuzzy_match"
+    if attempt.task_type in PRIVACY_TASKS:
+        return "privacy_rejection"
+    return "exact_match"
+
+
+def _gold(value: Any) -> Any:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return [None if v is None else str(v) for v in value]
+    return str(value)
+
+
+def _strategy(results: ResultsFile, attempt: Attempt, override: str | None) -> str:
+    if override:
+        return override
+    if results.strategy:
+        return results.strategy
+    if attempt.uses_tools:
+        return "tool_call"
+    return "react" if any(s.thought for s in attempt.steps) else "act"
+
+
+def _own_method(era: str, strategy: str) -> str:
+    if era == "paper":
+        return "paper"
+    return "toolenv" if strategy.startswith("tool_call") else "head"
+
+
+def _own_score(attempt: Attempt, metric: str, gold: Any, method: str) -> dict[str, Any]:
+    try:
+        result: Score = score(gold, metric, attempt.answer or "", method, task=attempt.task_type)
+    except CrmtuiError as exc:
+        return {"method": method, "reward": None, "error": str(exc)}
+    return {"method": result.method, "reward": result.reward}
+
+
+def _kind(text: str) -> str:
+    # Upstream sends text starting with "FIND" (exactly) to search, anything else to query.
+    return "sosl" if text.startswith("FIND") else "soql"
+
+
+def _usage(attempt: Attempt, key: str, index: int) -> Any:
+    values = attempt.usage.get(key)
+    return values[index] if isinstance(values, list) and index < len(values) else None
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _emit_step(
+    recorder: Recorder, attempt: Attempt, step: Step, index: int, model: str, entry: Any
+) -> None:
+    cost = _usage(attempt, "cost", index)
+    recorder.emit(
+        "model_call",
+        {
+            "prompt_tokens": _count(_usage(attempt, "prompt_tokens", index)),
+            "completion_tokens": _count(_usage(attempt, "completion_tokens", index)),
+            "cost": cost if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
+            "latency_ms": 0,
+            "content": step.content,
+            "tool_calls": step.tool_calls,
+            "model": model,
+        },
+    )
+    if step.thought:
+        recorder.emit("thought", {"text": step.thought})
+    if step.kind == "query":
+        code = step.error_code
+        recorder.emit(
+            "run_query",
+            {
+                "text": step.text,
+                "kind": _kind(step.text),
+                "rows": step.rows,
+                "ms": float(entry.get("ms") or 0) if entry else 0,
+                "error_code": code,
+                "error": step.observation if code else None,
+                "observation": step.observation,
+            },
+        )
+    elif step.kind == "tool":
+        observation = step.observation
+        recorder.emit(
+            "run_query",
+            {
+                "text": f"{step.text}({_json(step.arguments)})",
+                "kind": "tool",
+                "tool": step.text,
+                "rows": None,
+                "ms": 0,
+                "error_code": None,
+                "error": observation if observation and observation.startswith("Error:") else None,
+                "observation": observation,
+            },
+        )
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value or {}, sort_keys=True)
+
+
+def _session_id(results: ResultsFile, position: int, attempt: Attempt) -> str:
+    seed = f"{results.path.resolve()}|{position}|{attempt.task_id}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:32]
+
+
+def import_results(
+    path: str | Path,
+    out: str | Path,
+    *,
+    org: Any = None,
+    tasks: Any = None,
+    tasks_source: str | None = None,
+    request_log: str | Path | None = None,
+    live: bool | None = None,
+    model: str | None = None,
+    strategy: str | None = None,
+) -> ImportReport:
+    """Write one recording per row of an upstream results file under ``out``.
+
+    Args:
+        path: The results file (paper-era or HEAD shape).
+        out: Recordings folder (``<out>/<model>/<time>-idx<N>-<id>.jsonl``).
+        org: The org the run used, so replay can re-run its queries (a local run).
+        tasks: The instances (a ``TaskSet``): their query, metric and date fill the header.
+        tasks_source: Recorded as the header's tasks source.
+        request_log: A ``crmtui upstream run`` request log giving steps their times.
+        live: The run was made against a live Salesforce org (default: when no ``org``).
+        model: Actor id (default: from the file name ``results_<model>_<strategy>_...``).
+        strategy: Upstream strategy (default: from the file name, else the trajectory).
+
+    Raises:
+        ConfigError: The file or the request log cannot be read.
+    """
+    results = read_results(path)
+    report = ImportReport(problems=list(results.problems))
+    is_live = live if live is not None else org is None
+    times = None
+    if request_log is not None:
+        from crmtui.rest import read_log
+
+        times = _LogTimes(list(read_log(request_log)))
+    fallback = dt.datetime.fromtimestamp(results.path.stat().st_mtime, dt.UTC)
+    previous_end: dt.datetime | None = None
+    for position, attempt in enumerate(results.attempts, 1):
+        instance = _instance(tasks, attempt.task_id)
+        try:
+            written, previous_end = _write(
+                results,
+                position,
+                attempt,
+                instance,
+                out,
+                org=None if is_live else org,
+                tasks_source=tasks_source or str(results.path),
+                times=times,
+                start=previous_end or fallback,
+                model=model or results.model or "upstream",
+                strategy=_strategy(results, attempt, strategy),
+            )
+        except RecordingError as exc:
+            if "already exists" in str(exc) and exc.path is not None:
+                report.skipped.append(Path(exc.path))
+                continue
+            report.problems.append(f"task_id {attempt.task_id}: {exc}")
+            continue
+        except CrmtuiError as exc:
+            report.problems.append(f"task_id {attempt.task_id}: {exc}")
+            continue
+        report.written.append(written)
+    return report
+
+
+def _instance(tasks: Any, idx: int) -> Any:
+    if tasks is None or idx not in tasks:
+        return None
+    return tasks.get(idx)
+
+
+def _write(
+    results: ResultsFile,
+    position: int,
+    attempt: Attempt,
+    instance: Any,
+    out: str | Path,
+    *,
+    org: Any,
+    tasks_source: str,
+    times: _LogTimes | None,
+    start: dt.datetime,
+    model: str,
+    strategy: str,
+) -> tuple[Path, dt.datetime]:
+    entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
+    anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
+    clock = _Clock(min(anchors) if anchors else start)
+    metric = _reward_metric(attempt, instance)
+    header_instance = {
+        "idx": attempt.task_id,
+        "task": instance.task if instance is not None else attempt.task_type,
+        "query": instance.query if instance is not None else (attempt.query or ""),
+        "reward_metric": metric,
+    }
+    org_fields = (
+        {"path": str(org.path), "digest": org.digest, "name": org.name}
+        if org is not None
+        else {"path": None, "digest": None, "name": LIVE_ORG_NAME}
+    )
+    optional = (instance.metadata.optional if instance is not None else "").strip()
+    aided = bool(optional) and optional in attempt.prompt
+    recorder = Recorder.create(
+        Path(out),
+        actor={"kind": "model", "id": model, "strategy": f"upstream-{strategy}"},
+        instance=header_instance,
+        org=org_fields,
+        tasks_source=tasks_source,
+        today=getattr(instance, "today", None),
+        mode="aided" if aided else "default",
+        session_id=_session_id(results, position, attempt),
+        wall=clock.wall,
+        monotonic=clock.monotonic,
+        fsync=False,
+    )
+    answers = [s for s in attempt.steps if s.kind == "answer"]
+    try:
+        for index, (step, entry) in enumerate(zip(attempt.steps, entries, strict=True)):
+            clock.move(_parse_t(entry.get("t")) if entry else None)
+            _emit_step(recorder, attempt, step, index, model, entry)
+            if answers and step is answers[-1]:
+                _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
+        reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
+        end: dict[str, Any] = {"reason": str(reason.get("message") or "finished")}
+        reward = numeric_reward(attempt.reward)
+        if reward is not None:
+            end["reward"] = reward
+        end["end_reason"] = _plain(reason)
+        recorder.emit("end", end)
+    finally:
+        recorder.suspend()
+    checked = verify(recorder.path)
+    if not checked.ok:
+        raise RecordingError(f"imported recording does not verify: {checked.problem}")
+    return recorder.path, clock.now
+
+
+def _emit_submit(
+    recorder: Recorder, attempt: Attempt, instance: Any, metric: str, strategy: str, answer: str
+) -> None:
+    gold = _gold(instance.answer if instance is not None else attempt.gt_answer)
+    own = _own_score(attempt, metric, gold, _own_method(attempt.era, strategy))
+    details: dict[str, Any] = {"upstream_reward": _plain(attempt.reward), "crmtui": own}
+    reason = attempt.end_reason or {}
+    if "parsed_answer" in reason:
+        details["parsed_answer"] = _plain(reason["parsed_answer"])
+    recorder.emit("answer_edit", {"text": answer})
+    recorder.emit(
+        "submit",
+        {
+            "answer": answer,
+            "reward": numeric_reward(attempt.reward),
+            "scoring": f"upstream/{attempt.era}",
+            "gold": gold,
+            "details": details,
+        },
+    )
+
+
+def _plain(value: Any) -> Any:
+    """JSON-safe copy (NaN and odd types as text), for payloads that must be canonical JSON."""
+    import json
+    import math
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return json.loads(json.dumps(value, default=str))

@@ -1,0 +1,145 @@
+"""Upstream results as recordings: verified, scored both ways, timed from the request log."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from crmtui.cli import main
+from crmtui.org import Org
+from crmtui.org.sample import sample_tasks_path
+from crmtui.record import load
+from crmtui.upstream import import_results
+from crmtui.upstream.importer import LIVE_ORG_NAME
+
+from .test_results import HEAD, PAPER_REACT, PAPER_TOOLS
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def events(path: Path) -> list[tuple[str, dict]]:
+    return [(e.type, e.payload) for e in load(path).events]
+
+
+def test_head_file_against_a_live_org(tmp_path: Path) -> None:
+    report = import_results(HEAD, tmp_path)
+    assert len(report.written) == 3 and report.problems == []
+    first = load(report.written[0])
+    assert first.header["actor"] == {
+        "kind": "model",
+        "id": "gpt-4o-2024-08-06",
+        "strategy": "upstream-react",
+    }
+    assert first.header["org"] == {"path": None, "digest": None, "name": LIVE_ORG_NAME}
+    assert first.header["instance"]["idx"] == 80
+    kinds = [e.type for e in first.events]
+    assert kinds == [
+        "model_call", "thought", "run_query",
+        "model_call", "thought", "run_query",
+        "model_call",
+        "model_call", "thought", "answer_edit", "submit", "end",
+    ]  # fmt: skip
+    queries = [e.payload for e in first.events if e.type == "run_query"]
+    assert queries[0]["error_code"] == "INVALID_FIELD" and queries[0]["rows"] is None
+    assert queries[1]["rows"] == 2 and queries[1]["observation"].startswith("[{'ShippingState'")
+    calls = [e.payload for e in first.events if e.type == "model_call"]
+    assert [c["prompt_tokens"] for c in calls] == [1500, 1620, 1700, 0]
+    submit = next(e.payload for e in first.events if e.type == "submit")
+    # HEAD's evaluator compared the string gold as a list of characters: upstream scored 0;
+    # crmtui's deterministic HEAD rule scores the same answer 1.
+    assert submit["reward"] == 0.0 and submit["scoring"] == "upstream/head"
+    assert submit["details"]["crmtui"] == {"method": "head", "reward": 1.0}
+    assert submit["details"]["upstream_reward"] == 0
+    assert first.events[-1].payload["end_reason"]["parsed_answer"] == ["NJ"]
+
+    crashed = load(report.written[1])
+    assert [e.type for e in crashed.events][-1] == "end"
+    assert crashed.events[-1].payload["end_reason"]["source"] == "api"
+    kqa = next(e.payload for e in load(report.written[2]).events if e.type == "submit")
+    assert kqa["reward"] == 0.5 and kqa["details"]["upstream_reward"]["f1"] == 0.5
+    assert load(report.written[2]).header["instance"]["reward_metric"] == "fuzzy_match"
+    sosl = next(e.payload for e in load(report.written[2]).events if e.type == "run_query")
+    assert sosl["kind"] == "sosl"
+
+
+def test_paper_files(tmp_path: Path) -> None:
+    report = import_results(PAPER_TOOLS, tmp_path)
+    assert len(report.written) == 2
+    solved, wrong = (load(p) for p in report.written)
+    assert solved.header["actor"]["strategy"] == "upstream-tool_call_flex"
+    tool, query = [e.payload for e in solved.events if e.type == "run_query"]
+    assert tool["kind"] == "tool" and tool["tool"] == "get_cases"
+    assert tool["text"].startswith('get_cases({"end_date": "2023-04-01T00:00:00Z"')
+    assert query["kind"] == "soql" and query["rows"] == 2
+    submit = next(e.payload for e in solved.events if e.type == "submit")
+    assert submit["scoring"] == "upstream/paper" and submit["reward"] == 1.0
+    assert submit["details"]["crmtui"] == {"method": "paper", "reward": 1.0}
+    # A wrong answer: upstream recorded 0 and crmtui's paper rule agrees.
+    wrong_submit = next(e.payload for e in wrong.events if e.type == "submit")
+    assert wrong_submit["reward"] == 0.0 and wrong_submit["details"]["crmtui"]["reward"] == 0.0
+
+    react = load(import_results(PAPER_REACT, tmp_path / "react").written[0])
+    assert react.header["actor"]["id"] == "o1-mini"
+    assert next(e.payload for e in react.events if e.type == "submit")["scoring"] == (
+        "upstream/paper"
+    )
+
+
+def test_reimport_writes_nothing_twice(tmp_path: Path) -> None:
+    first = import_results(PAPER_REACT, tmp_path)
+    again = import_results(PAPER_REACT, tmp_path)
+    assert len(first.written) == 1 and again.written == [] and again.skipped == first.written
+
+
+def test_local_run_with_org_tasks_and_request_log(tmp_path: Path, sample_org: Org) -> None:
+    from crmtui.data.loaders import load_tasks
+
+    tasks = load_tasks(None, sample_tasks=sample_tasks_path)
+    log = tmp_path / "requests.jsonl"
+    grouped = "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState"
+    entries = [
+        {"t": "2026-01-02T10:00:01.000Z", "endpoint": "query", "query": "SELECT Nope FROM Case",
+         "status": 400, "ms": 1.5},
+        {"t": "2026-01-02T10:00:05.250Z", "endpoint": "query",
+         "query": grouped,
+         "status": 200, "ms": 3.25},
+    ]  # fmt: skip
+    log.write_text("\n".join(json.dumps(e) for e in entries) + "\n")
+    report = import_results(
+        HEAD, tmp_path / "rec", org=sample_org, tasks=tasks, tasks_source="sample", request_log=log
+    )
+    first = load(report.written[0])
+    assert first.header["org"]["digest"] == sample_org.digest
+    assert first.header["instance"]["query"] == tasks.get(80).query
+    assert first.header["started_at"] == "2026-01-02T10:00:01.000Z"
+    runs = [e for e in first.events if e.type == "run_query"]
+    assert [e.t for e in runs] == ["2026-01-02T10:00:01.000Z", "2026-01-02T10:00:05.250Z"]
+    assert [e.payload["ms"] for e in runs] == [1.5, 3.25]
+    assert first.events[-1].ms == 4250
+
+
+@pytest.fixture
+def sample_org() -> Org:
+    from crmtui.org.sample import open_org_or_sample
+
+    return open_org_or_sample(None)
+
+
+def test_imported_runs_sit_beside_humans_in_report_and_compare(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "recordings"
+    shutil.copytree(REPO / "recordings", folder)
+    assert main(["import-upstream", str(HEAD), "--out", str(folder)]) is None
+    capsys.readouterr()
+    main(["report", str(folder), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    text = json.dumps(report)
+    assert "upstream-react" in text and "example-annotator" in text
+    main(["compare", "--idx", "80", str(folder), "--format", "json"])
+    compared = json.loads(capsys.readouterr().out)
+    text = json.dumps(compared)
+    assert "upstream-react" in text and "example-annotator" in text
