@@ -106,7 +106,7 @@ async def test_help_and_palette_list_each_command_once(workspace, play_config, c
         described = {c.description: keys_text(c) for c in commands}
         assert described["Pause"] == "F7 p"
         assert described["Run query"] == "F5 Ctrl+R"
-        assert described["Search the query history"] == "F6"
+        assert described["History"] == "F6"
         titles = [c.title for c in app.get_system_commands(screen)]
         assert len(titles) == len(set(titles)), titles
         assert titles.count("Quit") == 1 and "Pause" in titles and "Run query" in titles

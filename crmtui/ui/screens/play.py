@@ -20,6 +20,7 @@ from textual.widgets import Footer, TabbedContent, TabPane
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
 from crmtui.play.goto import GotoError, parse_record_id
+from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
 from crmtui.scoring.rules import matching_rule, metric_label
@@ -99,12 +100,20 @@ class PlayScreen(Screen[None]):
                             self.session.org,
                             self.session.today,
                             clock=self.session.timer.clock,
+                            history=self._history(),
                             id="query-console",
                         )
                     with TabPane("Schema", id="tab-schema"):
                         yield SchemaTree(self.session.org.schema, id="schema-tree-panel")
                 yield AnswerBox(id="answer-box")
         yield Footer()
+
+    def _history(self) -> QueryHistory:
+        """The annotator's query history, shared by every instance (kept under CRMTUI_HOME)."""
+        actor = self.session.recorder.header.get("actor", {})
+        history = QueryHistory.load(history_path(str(actor.get("id", "annotator"))))
+        history.context = {"idx": self.session.instance.idx}
+        return history
 
     def on_mount(self) -> None:
         inst = self.session.instance
@@ -127,7 +136,8 @@ class PlayScreen(Screen[None]):
         """Put back what a resumed session's recording holds (nothing for a new one)."""
         console = self.query_one(QueryConsole)
         for text in drafts.queries:
-            console.history.add(text)
+            if text not in console.history.entries:
+                console.history.entries.append(text)
         if drafts.editor:
             console.set_text(drafts.editor)
         if drafts.answer:
@@ -235,7 +245,7 @@ class PlayScreen(Screen[None]):
             if choice:
                 console.set_text(choice)
 
-        self.app.push_screen(PickScreen("Query history", entries), done)
+        self.app.push_screen(PickScreen("Query history (all your instances)", entries), done)
 
     # -- key actions -----------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Label, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
+from crmtui.ui.widgets.completion_menu import CompletionMenu
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.records_table import cell
 from crmtui.ui.widgets.soql_editor import SoqlEditor
@@ -32,9 +33,17 @@ class QueryConsole(Vertical):
     BINDINGS = [
         Binding("f5", "run_query", "Run query", priority=True),
         Binding("ctrl+r", "run_query", "Run query", show=False, priority=True),
-        Binding("ctrl+up", "history_older", "Older query from the history", show=False),
-        Binding("ctrl+down", "history_newer", "Newer query from the history", show=False),
-        Binding("f6", "history_search", "Search the query history", priority=True),
+        Binding("ctrl+up", "history_older", "Older query", show=False, tooltip="from the history"),
+        Binding(
+            "ctrl+down", "history_newer", "Newer query", show=False, tooltip="from the history"
+        ),
+        Binding(
+            "f6",
+            "history_search",
+            "History",
+            priority=True,
+            tooltip="search your queries (all instances)",
+        ),
     ]
 
     class QueryRan(Message):
@@ -74,6 +83,7 @@ class QueryConsole(Vertical):
         today: date | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
+        history: QueryHistory | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -81,11 +91,14 @@ class QueryConsole(Vertical):
         self.today = today
         # Query timing goes through the session's clock so tests and snapshots are stable.
         self.clock = clock
-        self.history = QueryHistory()
+        #: Queries run here (the play screen passes the annotator's persistent history).
+        self.history = history if history is not None else QueryHistory()
         self.border_title = "SOQL / SOSL console"
 
     def compose(self) -> ComposeResult:
-        yield SoqlEditor.create(id="console-editor")
+        menu = CompletionMenu(id="completion-menu")
+        yield SoqlEditor.create(schema=self.org.schema, menu=menu, id="console-editor")
+        yield menu
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )

@@ -33,7 +33,9 @@ class RecordsTable(ContentTable):
 
     HELP_GROUP = "Record browser"
     BINDINGS = [
-        Binding("s", "sort_column", "Sort by the column under the cursor (again: descending)"),
+        Binding(
+            "s", "sort_column", "Sort", tooltip="by the column under the cursor; again: descending"
+        ),
     ]
 
     class MoreRowsWanted(Message):
