@@ -18,8 +18,8 @@ async def test_completion_menu_inserts_fields_and_relationship_paths(
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open_first(pilot)
         await pilot.press("f3", *"SELECT Id FROM Ca")
-        menu = screen.query_one("#completion-menu")
         editor = screen.query_one("#console-editor")
+        menu = editor.menu
         assert menu.is_open and menu.chosen().text == "Case"
         await pilot.press("enter")  # Enter inserts instead of a new line
         assert editor.text == "SELECT Id FROM Case" and not menu.is_open
@@ -38,6 +38,11 @@ async def test_completion_menu_inserts_fields_and_relationship_paths(
         assert editor.text == "SELECT Id FROM Case WHERE Account.ShippingState"
         await pilot.press("left")  # moving the cursor closes it
         assert not menu.is_open
+        # Drawn over the editor's lines, under the cursor.
+        await pilot.press("end", *" AND Sta")
+        await pilot.pause(0.05)
+        painted = [editor.render_line(y).text for y in range(3)]
+        assert "Status" in painted[1], painted
 
 
 async def test_errors_are_whole_with_a_caret_and_a_hint(workspace, play_config, clock, wall):

@@ -1,89 +1,98 @@
-"""A small completion dropdown shown under a text cursor.
+"""The completion dropdown's state and the rows it draws under the editor's cursor.
 
-Textual 8.2.8 has no completion for ``TextArea``, so this is one: an ``OptionList`` drawn
-on the screen's overlay layer at an absolute screen offset (the editor's cursor), never
-focused (the editor keeps focus and forwards Up/Down/Enter/Tab/Escape while it is open).
+Textual 8.2.8 has no completion for ``TextArea``, so this is a small one. It is not a widget:
+showing, moving or hiding a widget makes Textual lay the whole screen out again (40-60 ms on
+the play screen on a busy 2-core machine), far too slow for every keystroke. Instead the
+editor draws these rows over its own lines (:meth:`CompletionMenu.rows`), so opening and
+updating the list only repaints the editor.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
-from textual.geometry import Offset
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
 
 from crmtui.play.completion import Completion, CompletionItem
 
-_KIND_STYLE = {
-    "object": "bold",
-    "child": "bold",
-    "field": "",
-    "relationship": "cyan",
-}
+#: Most rows shown at once; the list scrolls to keep the highlighted item in view.
+MAX_ROWS = 8
+MAX_WIDTH = 64
+
+_KIND_STYLE = {"object": "bold", "child": "bold", "field": "", "relationship": "cyan"}
+_BACKGROUND = Style(bgcolor="grey23", color="grey93")
+_HIGHLIGHT = Style(bgcolor="dodger_blue3", color="white", bold=True)
+_DETAIL = Style(color="grey62")
 
 
-class CompletionMenu(OptionList, can_focus=False):
-    """The dropdown; :meth:`open` fills and places it, :meth:`close` hides it."""
+@dataclass
+class CompletionMenu:
+    """What the dropdown shows: the candidates, the highlighted one, the first row shown."""
 
-    DEFAULT_CSS = """
-    CompletionMenu {
-        overlay: screen;
-        constrain: inside inflect;
-        display: none;
-        width: auto;
-        min-width: 24;
-        max-width: 72;
-        height: auto;
-        max-height: 10;
-        border: round $accent;
-        background: $panel;
-        padding: 0;
-    }
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.completion: Completion | None = None
+    completion: Completion | None = None
+    highlighted: int = 0
+    top: int = 0
 
     @property
     def is_open(self) -> bool:
-        """Whether the menu is showing."""
-        return self.display and self.completion is not None and bool(self.completion.items)
+        """Whether there is something to show."""
+        return self.completion is not None and bool(self.completion.items)
 
-    def open(self, completion: Completion, at: Offset) -> None:
-        """Show ``completion``'s items with the top-left corner at screen offset ``at``."""
-        self.completion = completion
-        self.clear_options()
-        self.add_options(Option(self._label(item)) for item in completion.items)
-        self.highlighted = 0
-        self.absolute_offset = at
-        self.display = True
+    def open(self, completion: Completion) -> None:
+        """Show ``completion``'s items, the first highlighted."""
+        self.completion, self.highlighted, self.top = completion, 0, 0
 
     def close(self) -> None:
-        """Hide the menu."""
+        """Hide the list."""
         self.completion = None
-        self.display = False
 
     def chosen(self) -> CompletionItem | None:
-        """The highlighted item."""
-        if not self.is_open or self.highlighted is None or self.completion is None:
+        """The highlighted item, if the list is open."""
+        if not self.is_open or self.completion is None:
             return None
         return self.completion.items[self.highlighted]
 
     def move(self, step: int) -> None:
         """Move the highlight by ``step``, wrapping around."""
         if self.is_open and self.completion is not None:
-            count = len(self.completion.items)
-            self.highlighted = ((self.highlighted or 0) + step) % count
+            self.highlighted = (self.highlighted + step) % len(self.completion.items)
+
+    def rows(self, height: int, width: int) -> list[Text]:
+        """The rows to draw, at most ``height`` of them, each exactly ``width`` cells."""
+        if not self.is_open or self.completion is None or height <= 0:
+            return []
+        items = self.completion.items
+        height = min(height, MAX_ROWS, len(items))
+        if self.highlighted < self.top:
+            self.top = self.highlighted
+        elif self.highlighted >= self.top + height:
+            self.top = self.highlighted - height + 1
+        rows = []
+        for index in range(self.top, self.top + height):
+            rows.append(self._row(items[index], index == self.highlighted, width))
+        if len(items) > height:
+            more = f" {self.highlighted + 1}/{len(items)} "
+            last = rows[-1]
+            last.right_crop(len(more))
+            last.append(more, style=_DETAIL + _BACKGROUND)
+        return rows
+
+    def width(self, room: int) -> int:
+        """How wide the list is drawn, given ``room`` cells to the right edge."""
+        if not self.is_open or self.completion is None:
+            return 0
+        longest = max(len(item.text) + len(item.detail) + 4 for item in self.completion.items)
+        return max(12, min(longest, MAX_WIDTH, room))
 
     @staticmethod
-    def _label(item: CompletionItem) -> Text:
-        text = Text(item.text, style=_KIND_STYLE.get(item.kind, ""), no_wrap=True)
+    def _row(item: CompletionItem, highlighted: bool, width: int) -> Text:
+        base = _HIGHLIGHT if highlighted else _BACKGROUND
+        text = Text(" ", style=base, no_wrap=True, end="")
+        text.append(item.text, style=base + Style.parse(_KIND_STYLE.get(item.kind) or "none"))
         if item.kind == "relationship":
-            text.append(".", style="cyan")
+            text.append(".", style=base)
         if item.detail:
-            text.append(f"  {item.detail}", style="dim")
-        text.truncate(70, overflow="ellipsis")
+            text.append(f"  {item.detail}", style=base if highlighted else base + _DETAIL)
+        text.truncate(width, overflow="ellipsis", pad=True)  # padded in the row's base style
         return text

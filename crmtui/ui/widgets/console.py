@@ -17,7 +17,6 @@ from textual.widgets import DataTable, Label, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
-from crmtui.ui.widgets.completion_menu import CompletionMenu
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.records_table import cell
 from crmtui.ui.widgets.soql_editor import SoqlEditor
@@ -96,9 +95,7 @@ class QueryConsole(Vertical):
         self.border_title = "SOQL / SOSL console"
 
     def compose(self) -> ComposeResult:
-        menu = CompletionMenu(id="completion-menu")
-        yield SoqlEditor.create(schema=self.org.schema, menu=menu, id="console-editor")
-        yield menu
+        yield SoqlEditor.create(schema=self.org.schema, id="console-editor")
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )

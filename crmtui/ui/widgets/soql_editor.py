@@ -11,10 +11,12 @@ lead out of the editor to the results, so this editor:
 The play screen's F-keys are priority bindings, so they reach the screen before the editor.
 
 Completion (:func:`crmtui.play.completion.complete`): typing a name (or a ``.`` after a
-relationship) opens a :class:`~crmtui.ui.widgets.completion_menu.CompletionMenu` under the
-cursor; Up/Down move in it, Enter or Tab insert, Escape closes it, and Ctrl+Space opens it
-on demand (e.g. right after ``FROM``). Accepting a relationship (``Account``) inserts the
-dot and offers that object's fields.
+relationship) opens a list under the cursor (above it on the editor's last lines); Up/Down
+move in it, Enter or Tab insert, Escape closes it, and Ctrl+Space opens it on demand (e.g.
+right after ``FROM``). Accepting a relationship (``Account``) inserts the dot and offers
+that object's fields. The list is drawn by the editor over its own lines
+(:class:`~crmtui.ui.widgets.completion_menu.CompletionMenu`), so it costs a repaint of the
+editor, not a layout of the screen.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Offset
+from textual.strip import Strip
 from textual.widgets import TextArea
 
 from crmtui.data.schema import Schema
@@ -49,11 +51,14 @@ class SoqlEditor(TextArea):
         ),
     ]
 
-    #: The org's schema (None: no completion, e.g. a read-only replay).
+    #: The org's schema (None: no completion).
     schema: Schema | None = None
-    #: The dropdown this editor drives (set by its owner before mounting).
-    menu: CompletionMenu | None = None
     _typed = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The completion list this editor draws under its cursor.
+        self.menu = CompletionMenu()
 
     # -- completion ------------------------------------------------------------------------
 
@@ -63,36 +68,43 @@ class SoqlEditor(TextArea):
 
     def _update_menu(self, explicit: bool = False) -> None:
         menu = self.menu
-        if menu is None or self.schema is None or self.read_only:
+        was_open = menu.is_open
+        if self.schema is None or self.read_only:
             return
         cursor = self.cursor_location
         before = self.document.get_text_range((0, 0), cursor)
         after = self.document.get_text_range(cursor, self.document.end)
         found = complete(self.schema, before, after)
-        # Unasked, the menu opens only after a letter or a dot (not after every space).
+        # Unasked, the list opens only after a letter or a dot (not after every space).
         unasked_blank = not explicit and found is not None and not found.word
         if found is None or not found.items or (unasked_blank and not before.endswith(".")):
             menu.close()
-            return
-        x, y = self.cursor_screen_offset
-        menu.open(found, Offset(max(0, x - len(found.word) - 1), y + 1))
+        else:
+            menu.open(found)
+        if was_open or menu.is_open:
+            self.refresh()
+
+    def _close_menu(self) -> None:
+        if self.menu.is_open:
+            self.menu.close()
+            self.refresh()
 
     def _accept(self) -> None:
         menu = self.menu
-        item = menu.chosen() if menu is not None else None
-        if menu is None or item is None or menu.completion is None:
+        item = menu.chosen()
+        if item is None or menu.completion is None:
             return
         row, column = self.cursor_location
         word = menu.completion.word
         text = item.text + ("." if item.kind == "relationship" else "")
         self.replace(text, (row, column - len(word)), (row, column))
-        menu.close()
+        self._close_menu()
         if item.kind == "relationship":
             self._update_menu()
 
     async def _on_key(self, event: events.Key) -> None:
         menu = self.menu
-        if menu is not None and menu.is_open:
+        if menu.is_open:
             handled = True
             if event.key == "up":
                 menu.move(-1)
@@ -107,11 +119,20 @@ class SoqlEditor(TextArea):
             if handled:
                 event.stop()
                 event.prevent_default()
+                self.refresh()
                 return
             if event.key in _MOVES:
-                menu.close()
-        self._typed = event.is_printable or event.key in ("backspace", "delete")
+                self._close_menu()
+        typed = event.is_printable
         await super()._on_key(event)
+        if typed:
+            self._typed = False
+            # The character is in the document now (TextArea inserts it synchronously):
+            # complete at once rather than one message later.
+            self._update_menu()
+        else:
+            # Backspace and Delete are bindings, run after this handler: on Changed.
+            self._typed = event.key in ("backspace", "delete")
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         if self._typed:
@@ -119,15 +140,48 @@ class SoqlEditor(TextArea):
             self._update_menu()
 
     def on_blur(self, event: events.Blur) -> None:
-        if self.menu is not None:
-            self.menu.close()
+        self._close_menu()
+
+    # -- drawing the list over the editor's lines ------------------------------------------
+
+    def _menu_geometry(self) -> tuple[int, int, int, list[Any]] | None:
+        """(first row, x, width, rows) of the list in content coordinates, or None."""
+        if not self.menu.is_open or self.menu.completion is None:
+            return None
+        cursor_x, cursor_y = self._cursor_offset
+        scroll_x, scroll_y = self.scroll_offset
+        row = cursor_y - scroll_y
+        height = self.content_size.height
+        content_width = self.content_size.width
+        word_x = cursor_x - scroll_x + self.gutter_width - len(self.menu.completion.word)
+        width = self.menu.width(content_width)
+        x = max(0, min(word_x, content_width - width))
+        below, above = height - row - 1, row
+        if below >= min(3, len(self.menu.completion.items)) or below >= above:
+            rows = self.menu.rows(below, width)
+            first = row + 1
+        else:
+            rows = self.menu.rows(above, width)
+            first = row - len(rows)
+        return first, x, width, rows
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        geometry = self._menu_geometry()
+        if geometry is None:
+            return strip
+        first, x, width, rows = geometry
+        if not first <= y < first + len(rows):
+            return strip
+        console = self.app.console
+        row = Strip(list(rows[y - first].render(console)), width)
+        total = strip.cell_length
+        return Strip.join([strip.crop(0, x), row, strip.crop(x + width, total)])
 
     @classmethod
-    def create(
-        cls, schema: Schema | None = None, menu: CompletionMenu | None = None, **kwargs: Any
-    ) -> SoqlEditor:
+    def create(cls, schema: Schema | None = None, **kwargs: Any) -> SoqlEditor:
         """The editor as the console uses it: SQL highlighting, soft wrap, Tab leaves,
-        completion from ``schema`` in ``menu``."""
+        completion from ``schema``."""
         editor = cls.code_editor(
             "",
             language="sql",
@@ -138,5 +192,4 @@ class SoqlEditor(TextArea):
         )
         editor.show_line_numbers = False
         editor.schema = schema  # type: ignore[attr-defined]
-        editor.menu = menu  # type: ignore[attr-defined]
         return editor  # type: ignore[return-value]
