@@ -10,12 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
@@ -34,6 +33,7 @@ from crmtui.ui.screens.dialogs import (
     TextPromptScreen,
     fields_of,
 )
+from crmtui.ui.screens.play_layout import ResponsiveLayout
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
@@ -41,7 +41,7 @@ from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(ResponsiveLayout, Screen[None]):
     """A human solves one instance while every action is recorded."""
 
     CSS_PATH = "play.tcss"
@@ -52,6 +52,8 @@ class PlayScreen(Screen[None]):
         "focus_answer": "Regions",
         "focus_schema": "Regions",
         "goto_record": "Regions",
+        "toggle_maximize": "Regions",
+        "focus_context": "Regions",
     }
     # F-keys and Ctrl keys are priority bindings: they work wherever focus is, the editor
     # and the answer box included (a TextArea binds F6 and F7 itself). The letters are
@@ -74,6 +76,7 @@ class PlayScreen(Screen[None]):
         Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
         Binding("escape", "leave", "Instances", tooltip="back to the instance list"),
+        *ResponsiveLayout.HELP_LAYOUT_BINDINGS,
     ]
 
     def __init__(self, session: PlaySession, *, next_instance: Any = None) -> None:
@@ -91,6 +94,9 @@ class PlayScreen(Screen[None]):
             with Vertical(id="play-main"):
                 yield QueryPanel(id="query-panel")
                 with TabbedContent(id="work-tabs"):
+                    # The task context as a tab, for the compact layout (80x24).
+                    with TabPane("Task", id="tab-context"):
+                        yield MetadataPanel(id="context-panel")
                     with TabPane("Browse", id="tab-browse"):
                         yield RecordBrowser(
                             self.session.org, self.session.today, id="record-browser"
@@ -106,6 +112,7 @@ class PlayScreen(Screen[None]):
                     with TabPane("Schema", id="tab-schema"):
                         yield SchemaTree(self.session.org.schema, id="schema-tree-panel")
                 yield AnswerBox(id="answer-box")
+        yield Static("", id="too-small")
         yield Footer()
 
     def _history(self) -> QueryHistory:
@@ -118,13 +125,16 @@ class PlayScreen(Screen[None]):
     def on_mount(self) -> None:
         inst = self.session.instance
         today = self.session.today.isoformat() if self.session.today else None
-        self.query_one(MetadataPanel).show(
-            inst.metadata.required,
-            inst.metadata.optional,
-            today,
-            self.session.org.schema,
-            self.session.aided,
-        )
+        for panel in self.query(MetadataPanel):
+            panel.show(
+                inst.metadata.required,
+                inst.metadata.optional,
+                today,
+                self.session.org.schema,
+                self.session.aided,
+            )
+        self.query_one(TabbedContent).active = "tab-browse"
+        self.apply_layout(self.size.width, self.size.height)
         self.query_one(QueryPanel).show(inst.query)
         self._restore(self.session.drafts)
         self.session.start()
@@ -142,9 +152,6 @@ class PlayScreen(Screen[None]):
             console.set_text(drafts.editor)
         if drafts.answer:
             self.query_one(AnswerBox).set_text(drafts.answer)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(self.size.width < 150, "narrow")
 
     # -- clock -----------------------------------------------------------------------------
 
