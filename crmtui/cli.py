@@ -20,7 +20,11 @@ from crmtui.errors import CrmtuiError
 # commands does not import them.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "play": ("crmtui.commands.play", "play", "Solve instances yourself in the TUI (default)."),
-    "tasks": ("crmtui.commands.tasks", "tasks", "List and show CRMArena instances."),
+    "tasks": (
+        "crmtui.commands.tasks",
+        "tasks",
+        "List, show and measure CRMArena instances.",
+    ),
     "org": ("crmtui.commands.org", "org", "Build, import and inspect org databases."),
     "query": ("crmtui.commands.query", "query", "Run a SOQL or SOSL query against an org."),
     "verify": ("crmtui.commands.verify", "verify", "Check a recording's hash chain."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -52,7 +53,7 @@ def _answer_text(inst: Instance) -> str:
 
 @click.group(name="tasks")
 def tasks() -> None:
-    """List and show CRMArena instances (queries, context and gold answers)."""
+    """List, show and measure CRMArena instances (queries, context, gold answers)."""
 
 
 @tasks.command(name="list")
@@ -163,3 +164,52 @@ def show_task(idx: int, source: str | None, show_answer: bool) -> None:
             Panel(Text(answer), title="answer", title_align="left"),
         )
     )
+
+
+@tasks.command(name="stats")
+@tasks_source_option
+@click.option(
+    "--org",
+    "org_spec",
+    metavar="ORG",
+    default=None,
+    help="Org name or .db path whose tables the reference solvers re-run on (default: the "
+    "org the tasks were generated with, when --tasks is not given).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table: one row per task type, then the calibration checks; json: the same figures.",
+)
+def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
+    """How well a task set discriminates, per task type.
+
+    Always: instances, answered, None share, distinct gold values and the share of the
+    three most common. With a generated org's solutions (found beside the task file) and
+    its org: for argmax/argmin types the share of questions with a single candidate, the
+    share whose best and second-best are within 1% (averages) or one (counts), exact ties,
+    the median count of evidence records per answer, and type-specific notes; then the
+    calibration targets. On a task file without solutions (the real CRMArena file) only the
+    distribution columns are filled.
+
+    \b
+    Examples:
+      crmtui tasks stats                                  # the sample org
+      crmtui tasks stats --org full-7                     # a built org and its tasks
+      crmtui tasks stats --tasks crmarena_tasks.json      # the real file: distribution only
+    """
+    from crmtui.commands.tasks_stats import build_report, stats_table, targets_table
+
+    report = build_report(source, org_spec)
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False)
+    console.print(stats_table(report))
+    if report.targets:
+        console.print(targets_table(report))
+    elif report.solutions is None:
+        console.print("No solutions file beside these tasks: only the gold distribution is shown.")

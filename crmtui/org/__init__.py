@@ -1,7 +1,14 @@
-"""The SQLite org store: open, write, import and inspect org databases.
+"""Orgs: the SQLite store, the raw-layout importer, and the generated sample org.
 
-Importing this package is cheap; the generator (:mod:`crmtui.org.build`) and the importer are
-loaded only when used.
+* :mod:`.digest` (content digest, table introspection) < :mod:`.layout` (reading upstream's
+  raw layout) < :mod:`.store` (open read-only, write atomically) < :mod:`.importer`;
+* :mod:`.generator` (the synthetic org), :mod:`.solvers` (reference solvers) and the task
+  builder (:mod:`.tasks`, :mod:`.task_samplers`, :mod:`.task_facts`, :mod:`.task_texts`)
+  come together in :mod:`.build`;
+* :mod:`.sample` finds or builds the sample org and its tasks, above the store and the
+  builder: the store never builds anything.
+
+Importing this package is cheap; the generator and the importer are loaded only when used.
 """
 
 from crmtui.org.store import ObjectInfo, Org, OrgInfo, open_org, write_org

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from itertools import accumulate
 from typing import Any
 
 from crmtui.errors import CrmtuiError
@@ -37,6 +38,7 @@ class Candidate:
     params: dict[str, Any]
     evidence: list[str]
     context: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -52,6 +54,17 @@ class OrgFacts:
     case_products: list[str]
     activated_orders: list[OrderRec]
     contacts_by_account: dict[str, list[str]]
+    # Caches of the samplers: products a keyword finds; cumulative product weights by power.
+    keyword_hits: dict[str, list[str]] = field(default_factory=dict)
+    _busy_weights: dict[float, list[float]] = field(default_factory=dict)
+
+    def busy_product(self, rng: random.Random, power: float = 1.0) -> str:
+        """A product with cases, drawn in proportion to its case count raised to ``power``
+        (1: busy products dominate; lower: quieter products get asked about too)."""
+        if power not in self._busy_weights:
+            counts = [self.index.product_case_count(pid) ** power for pid in self.case_products]
+            self._busy_weights[power] = list(accumulate(counts))
+        return rng.choices(self.case_products, cum_weights=self._busy_weights[power])[0]
 
 
 def gather_facts(tables: Tables, truth: Mapping[str, Any]) -> OrgFacts:
@@ -79,9 +92,7 @@ def gather_facts(tables: Tables, truth: Mapping[str, Any]) -> OrgFacts:
         names.setdefault(pid, info.get("name") or pid)
         texts.setdefault(pid, (info.get("name") or "").lower())
     case_products = sorted(
-        pid
-        for pid, items in index.order_items_by_product.items()
-        if any(index.cases_by_order_item.get(item) for item in items)
+        pid for pid in index.order_items_by_product if index.product_case_count(pid)
     )
     contacts: dict[str, list[str]] = defaultdict(list)
     for contact_id, account_id in sorted(index.contact_accounts.items()):
@@ -109,12 +120,17 @@ def random_day(rng: random.Random, lo: date, hi: date) -> date:
     return lo + timedelta(days=rng.randint(0, max(0, (hi - lo).days)))
 
 
-#: Relative period units and count ranges the analytics questions use.
-AGENT_UNITS = (("week", 2, 4), ("month", 2, 6), ("quarter", 1, 6))
-REGION_UNITS = (("week", 3, 4), ("month", 3, 6), ("quarter", 2, 6))
-ISSUE_UNITS = (("month", 4, 8), ("quarter", 2, 6))
-TREND_UNITS = (("month", 3, 12), ("quarter", 2, 4))
+#: Relative period units and count ranges the analytics questions use. Windows are long
+#: enough that a question usually rests on several cases; the task builder drops the
+#: draws whose answer would still rest on one candidate or a hair's breadth.
+AGENT_UNITS = (("week", 3, 4), ("month", 2, 9), ("quarter", 1, 6))
+TRANSFER_UNITS = (("month", 2, 9), ("quarter", 1, 6))
+REGION_UNITS = (("month", 3, 9), ("quarter", 2, 4))
+ISSUE_UNITS = (("month", 4, 12), ("quarter", 2, 6))
+TREND_UNITS = (("month", 4, 12), ("quarter", 2, 4))
 NAMED_KINDS = ("month", "quarter", "season")
+#: Named periods long enough for questions about a state's or an agent's average.
+LONG_NAMED_KINDS = ("quarter", "season")
 SEASONS = ("Winter", "Spring", "Summer", "Fall")
 
 
@@ -125,6 +141,7 @@ def sample_period(
     units: tuple[tuple[str, int, int], ...],
     named_share: float,
     late_share: float = 0.0,
+    named_kinds: tuple[str, ...] = NAMED_KINDS,
 ) -> tuple[dict[str, Any], Window, date]:
     """Draw a period spec, its window and today's date.
 
@@ -141,7 +158,7 @@ def sample_period(
             today = random_day(rng, facts.data_start + timedelta(days=45), facts.data_end)
         period = {"kind": "relative", "unit": unit, "count": count}
         return period, relative_window(today, unit, count), today
-    kind = rng.choice(NAMED_KINDS)
+    kind = rng.choice(named_kinds)
     year = rng.randint(facts.data_start.year, facts.data_end.year)
     if kind == "month":
         name = datetime(year, rng.randint(1, 12), 1).strftime("%B")

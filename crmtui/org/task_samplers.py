@@ -30,7 +30,10 @@ from crmtui.org.solvers.periods import add_months, shift_back
 from crmtui.org.task_facts import (
     AGENT_UNITS,
     ISSUE_UNITS,
+    LONG_NAMED_KINDS,
+    NAMED_KINDS,
     REGION_UNITS,
+    TRANSFER_UNITS,
     TREND_UNITS,
     Candidate,
     OrgFacts,
@@ -53,17 +56,22 @@ def _agent_sampler(solver_name: str) -> Sampler:
     templates = texts.HANDLE_TIME_TEMPLATES if is_handle else texts.TRANSFER_COUNT_TEMPLATES
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
     policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
+    # answer (several agents hand on one case each), and a few weeks hold too few transfers.
+    units = AGENT_UNITS if is_handle else TRANSFER_UNITS
+    fewest_share = 0.5 if is_handle else 0.2
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
             facts,
             rng,
-            units=AGENT_UNITS,
+            units=units,
             named_share=0.4,
             late_share=0.35 if want_none else 0.05,
+            named_kinds=LONG_NAMED_KINDS if not want_none else NAMED_KINDS,
         )
-        n_cases = rng.choice((2, 3, 3, 4)) if want_none else rng.choice((0, 1, 1, 2, 2, 3))
-        mode = rng.choice(("min", "max"))
+        n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
+        mode = "min" if rng.random() < fewest_share else "max"
         result = solver(facts.index, window.start, window.end, n_cases, mode)
         query = _fill(
             rng.choice(templates),
@@ -82,6 +90,7 @@ def _agent_sampler(solver_name: str) -> Sampler:
             params,
             result.evidence,
             {"today": today.isoformat(), "period": period},
+            result.detail,
         )
 
     return sample
@@ -93,7 +102,9 @@ sample_transfer_count = _agent_sampler("transfer_count")
 
 def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A best-region question over a relative or named period."""
-    period, window, today = sample_period(facts, rng, units=REGION_UNITS, named_share=0.45)
+    period, window, today = sample_period(
+        facts, rng, units=REGION_UNITS, named_share=0.45, named_kinds=LONG_NAMED_KINDS
+    )
     result = best_region(facts.index, window.start, window.end)
     query = _fill(rng.choice(texts.BEST_REGION_TEMPLATES), texts.period_phrase(period, rng))
     return Candidate(
@@ -104,13 +115,16 @@ def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> 
         window.as_params(),
         result.evidence,
         {"today": today.isoformat(), "period": period},
+        result.detail,
     )
 
 
 def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A top-issue question about a product that has cases (or, for no-answer, any product)."""
-    pool = list(facts.product_names) if want_none else facts.case_products
-    product_id = rng.choice(pool)
+    # No-answer questions may be about any product; the others about one with cases.
+    product_id = (
+        rng.choice(list(facts.product_names)) if want_none else facts.busy_product(rng, 0.5)
+    )
     period, window, today = sample_period(
         facts, rng, units=ISSUE_UNITS, named_share=0.5, late_share=0.3 if want_none else 0.0
     )
@@ -128,12 +142,13 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
         {"product_id": product_id, **window.as_params()},
         result.evidence,
         {"today": today.isoformat(), "period": period},
+        result.detail,
     )
 
 
 def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A monthly-trend question over the past months or quarters of a product with cases."""
-    product_id = rng.choice(facts.case_products)
+    product_id = facts.busy_product(rng)
     period, window, today = sample_period(facts, rng, units=TREND_UNITS, named_share=0.0)
     result = monthly_trend(facts.index, product_id, window.start, window.end)
     query = _fill(
@@ -149,6 +164,7 @@ def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -
         {"product_id": product_id, **window.as_params()},
         result.evidence,
         {"today": today.isoformat(), "period": period},
+        result.detail,
     )
 
 
@@ -198,6 +214,7 @@ def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) ->
         },
         result.evidence,
         {"today": today.isoformat(), "keyword": keyword, "interval": [unit, count]},
+        result.detail,
     )
 
 
@@ -220,6 +237,8 @@ def _keyword(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str
 def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
     """Products the customer's words could mean: tagged with the keyword or naming it."""
     wanted = keyword.lower()
+    if wanted in facts.keyword_hits:
+        return facts.keyword_hits[wanted]
     found = {
         pid
         for pid, info in facts.truth.get("products", {}).items()
@@ -228,7 +247,8 @@ def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
     # Whole words only, so "tent" does not find a "potential" in some description.
     pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
     found.update(pid for pid, text in facts.product_texts.items() if pattern.search(text))
-    return sorted(found)
+    facts.keyword_hits[wanted] = sorted(found)
+    return facts.keyword_hits[wanted]
 
 
 def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:
@@ -241,7 +261,7 @@ def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:
     def factory(facts: OrgFacts, rng: random.Random) -> Sampler:
         entries = list(facts.truth.get(kind, ()))
         rng.shuffle(entries)
-        entries = _spread(entries, _POOL_KEYS[kind])
+        entries = _spread(entries, _pool_key(kind, facts))
         answered: Iterator[dict[str, Any]] = iter(
             [e for e in entries if kind != "pvi" or e.get("article_id")]
         )
@@ -293,16 +313,34 @@ def _ncr(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidat
         "case_routing",
         {"issue_id": entry["issue_id"], "product_id": entry["product_id"]},
         result.evidence,
+        detail=result.detail,
     )
 
 
 _POOL_BUILDERS = {"kqa": _kqa, "pvi": _pvi, "ncr": _ncr}
-# What makes two pool entries alike (likely the same answer), for spreading answers out.
-_POOL_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "kqa": lambda e: e.get("answer"),
-    "pvi": lambda e: e.get("article_id"),
-    "ncr": lambda e: e.get("issue_id"),
-}
+
+
+def _pool_key(kind: str, facts: OrgFacts) -> Callable[[dict[str, Any]], Any]:
+    """What makes two pool entries alike, for taking them round-robin over kinds.
+
+    Knowledge questions spread over answers, policy checks over articles; new cases spread
+    over the routing rule that decides them, so each of the three rules decides a good share
+    of the routing questions (and, within a rule, over issues).
+    """
+    if kind == "kqa":
+        return lambda e: e.get("kind") or e.get("answer")
+    if kind == "pvi":
+        return lambda e: e.get("article_id")
+
+    rules: dict[tuple[str, str], Any] = {}
+
+    def rule(entry: dict[str, Any]) -> Any:
+        key = (entry["issue_id"], entry["product_id"])
+        if key not in rules:
+            rules[key] = case_routing(facts.index, *key).detail.get("rule")
+        return rules[key]
+
+    return rule
 
 
 def _spread(

@@ -23,9 +23,10 @@ STATE_SUFFIX = " Return only the two-letter abbreviation of the most matching st
 _FIRST_OWNER_RULE = (
     "- A condition on how many cases an agent managed or handled (for example 'agents who "
     "handled more than 2 cases') counts only the cases the agent owned first, that is, cases "
-    "assigned to that agent when they were opened. Cases the agent received through a transfer "
-    "do not count: an agent with 2 cases assigned at opening and 1 case taken over from a "
-    "colleague has handled 2 cases, so 'more than 2 cases' leaves that agent out.\n"
+    "assigned to that agent when they were opened: 'Owner Assignment' entries without a "
+    "previous owner, dated in the period. Cases the agent received through a transfer do not "
+    "count: an agent with 2 cases assigned at opening and 1 case taken over from a colleague "
+    "has handled 2 cases, so 'more than 2 cases' leaves that agent out.\n"
 )
 _HISTORY_RULE = (
     "- Case history shows transfers: a case that stayed with its first agent has exactly one "
@@ -38,15 +39,21 @@ HANDLE_TIME_POLICY = (
     "until the moment it was closed.\n"
     + _FIRST_OWNER_RULE
     + "- Transferred cases are left out of handle time: an agent's average handle time is "
-    "taken over the closed cases that were never passed on to another agent.\n" + _HISTORY_RULE
+    "taken over the closed cases that were never passed on to another agent.\n"
+    + _HISTORY_RULE
+    + "- Which cases are averaged: cases created in the period that are closed, whenever they "
+    "closed (also after the period or after today's date). A case whose history has more than "
+    "one 'Owner Assignment' entry is a transferred case even if the transfer came after the "
+    "period.\n"
 )
 TRANSFER_COUNT_POLICY = (
     "## Transfer Count Policy\n"
     "- Transfer count: how many times an agent handed a case over to another agent. A case "
     "moved from agent A to agent B adds one to the count of agent A, not of agent B.\n"
     + _FIRST_OWNER_RULE
-    + "- Only agents who transferred at least one case in the period are compared.\n"
-    + _HISTORY_RULE
+    + "- A transfer belongs to the period when its 'Owner Assignment' entry is dated in the "
+    "period, whenever the case itself was opened.\n"
+    "- Only agents who transferred at least one case in the period are compared.\n" + _HISTORY_RULE
 )
 CASE_ROUTING_POLICY = (
     "## Case Routing Policy\n"
@@ -58,6 +65,9 @@ CASE_ROUTING_POLICY = (
     "product the new case concerns.\n"
     "- Workload: among those still tied, prefer the agent with the fewest cases whose Status "
     "is anything other than 'Closed'.\n"
+    "- Counts cover the org's whole history: a case counts for the agent who owns it now "
+    "(OwnerId); closed means Status 'Closed'; a case's product is the product of its order "
+    "item.\n"
 )
 KNOWLEDGE_QA_REQUIRED = "- Answer the question briefly, using what the knowledge articles say."
 ROUTING_INSTRUCTION = (
@@ -78,11 +88,33 @@ named after the year of its December: Winter 2021 runs from 2021-12-01 to 2022-0
 - Summer: from June 1 through August 31, both days included.
 - Autumn/Fall: from September 1 through November 30, both days included.
 ## Time Periods
+- All dates and times are UTC.
 - Past N days, weeks, months or quarters: the period that ends at the start of today's date \
-and begins that many units earlier; a quarter counts as three months, so the past 2 quarters \
-are the six months before today.
+(00:00:00, itself not included) and begins that many units earlier at 00:00:00 (included). \
+A week is 7 days; a month is a calendar month, so one month before March 31 is the last day \
+of February; a quarter counts as three months, so the past 2 quarters are the six months \
+before today.
+- A named month, quarter or season runs from 00:00:00 of its first day up to 00:00:00 of the \
+day after its last day.
+- A case belongs to a period when its CreatedDate falls in it; a case history entry (an \
+assignment or a transfer) belongs to the period its own CreatedDate falls in.
+- Records are read as the org holds them now, including anything dated after the period or \
+after today's date: a case created in the period and closed later counts as closed, with its \
+real closing time.
+## Case Analytics
+- A product's cases: the cases whose order item (OrderItemId__c) is an order item of the \
+product, whatever their status. Its most reported issue: the issue (IssueId__c) of most of \
+those cases created in the period.
 - A month with significantly more cases than other months: the month whose number of cases \
-is higher than that of every other month in the period. Months are told apart by name."""
+is higher than that of every other month in the period. Months are told apart by name only: \
+when a period covers part of the same month in two years, both parts count as that month.
+- How fast a state closes cases: the average of ClosedDate minus CreatedDate over the closed \
+cases created in the period whose account ships to that state (Account.ShippingState). Cases \
+that are not closed do not count.
+## Purchases
+- "Bought N days, weeks or months ago": an order whose EffectiveDate is exactly that day, \
+counted back from today's date (N weeks = 7 x N days; months are calendar months, as above). \
+Only Activated orders of the contact's account count."""
 
 _NUMBER_WORDS = (
     *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),

@@ -3,8 +3,12 @@
 Rows come in upstream's idx blocks (knowledge_qa first, best_region_identification last), each
 gold answer being the reference solver's answer for the parameters drawn. The five task types
 that upstream gives "None" answers get the same share of them (3 in 10); the others get none.
-Candidates whose solver reports a tie are dropped, and among acceptable candidates the one
-with the least-used answer is preferred, so answers spread over agents, states, months, issues.
+
+A task should be a real question, so candidates whose solver reports a tie are dropped, and
+answered candidates that hardly discriminate (a single candidate, a second within 1% or one
+count, a best region resting on fewer than three cases, a monthly trend over fewer than
+three months with cases) are kept only now and then (:data:`WEAK_SHARE`). Gold answers are
+left to follow the org's latent structure, so they are skewed the way real ones are.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from crmtui.org.task_facts import (
     gather_facts,
 )
 from crmtui.org.task_samplers import Sampler
+from crmtui.org.task_stats import RANKED_TYPES, margin
 
 __all__ = ["NONE_TASKS", "TASK_ORDER", "TaskBuildError", "build_tasks", "none_count"]
 
@@ -54,8 +59,10 @@ NONE_TASKS = frozenset(
 NONE_SHARE_TENTHS = 3
 #: Draws allowed per instance before giving up on the org.
 MAX_ATTEMPTS = 400
-#: Acceptable candidates compared per instance when looking for a less-used answer.
-CHOICES = 6
+#: Chance that an answered instance may be a weak question (see the module docstring).
+WEAK_SHARE = 0.05
+#: Most instances of one type that may share a gold answer, as a share of the type.
+MAX_ANSWER_SHARE = 0.25
 
 _SAMPLERS: dict[str, Callable[[OrgFacts, random.Random], Sampler]] = {
     "knowledge_qa": samplers.pool_sampler("kqa"),
@@ -137,6 +144,7 @@ def build_tasks(
                 "params": candidate.params,
                 "evidence": candidate.evidence,
                 "context": candidate.context,
+                "detail": candidate.detail,
             }
     return rows, solutions
 
@@ -149,35 +157,63 @@ def _choose(
     slots += [False] * (per_type - len(slots))
     rng.shuffle(slots)
     used: Counter[str] = Counter()
-    seen_questions: set[str] = set()
+    cap = max(2, int(per_type * MAX_ANSWER_SHARE))
+    seen_questions: set[Any] = set()
     chosen: list[Candidate] = []
-    choices = 1 if task in _POOL_TASKS else CHOICES
     for want_none in slots:
-        options: list[Candidate] = []
-        for _ in range(MAX_ATTEMPTS):
+        weak_ok = rng.random() < WEAK_SHARE
+        found: Candidate | None = None
+        for attempt in range(MAX_ATTEMPTS):
             try:
                 candidate = sampler(facts, rng, want_none)
             except PoolExhausted:
                 break
             if candidate is None or not _acceptable(candidate, want_none, seen_questions):
                 continue
-            options.append(candidate)
-            if want_none or used[str(candidate.answer)] == 0 or len(options) >= choices:
+            if want_none:
+                found = candidate
                 break
-        if not options:
+            # The cap on one answer's share gives way when the org offers nothing else.
+            capped = used[str(candidate.answer)] >= cap and task not in _POOL_TASKS
+            if capped and attempt < MAX_ATTEMPTS // 2:
+                continue
+            if weak_ok or weakness(task, candidate.detail) is None:
+                found = candidate
+                break
+        if found is None:
             kind = "no-answer" if want_none else "answerable"
             raise TaskBuildError(
                 f"could not find another {kind} {task} instance ({len(chosen)} of {per_type} "
                 "built); the org has too little suitable data for this task type"
             )
-        best = min(options, key=lambda c: used[str(c.answer)])
-        used[str(best.answer)] += 1
-        seen_questions.update(_keys(best))
-        chosen.append(best)
+        used[str(found.answer)] += 1
+        seen_questions.update(_keys(found))
+        chosen.append(found)
     return chosen
 
 
-def _acceptable(candidate: Candidate, want_none: bool, seen: set[str]) -> bool:
+def weakness(task: str, detail: Mapping[str, Any]) -> str | None:
+    """Why an answered candidate hardly discriminates, or None when it is a real question.
+
+    Args:
+        task: Task type code.
+        detail: The solver's ranking (``SolverResult.detail``).
+    """
+    if task not in RANKED_TYPES or not detail.get("scores"):
+        return None
+    how = margin(detail)
+    if how != "clear":
+        return how
+    if task == "best_region_identification":
+        winner = min(detail["scores"], key=detail["scores"].get)
+        if detail["support"].get(winner, 0) < 3:
+            return "winner rests on fewer than 3 cases"
+    if task == "monthly_trend_analysis" and len(detail["scores"]) < 3:
+        return "fewer than 3 months with cases"
+    return None
+
+
+def _acceptable(candidate: Candidate, want_none: bool, seen: set[Any]) -> bool:
     """A candidate is kept when its answer is single, of the wanted kind, and it is new."""
     if isinstance(candidate.answer, list):
         return False
@@ -186,9 +222,9 @@ def _acceptable(candidate: Candidate, want_none: bool, seen: set[str]) -> bool:
     return seen.isdisjoint(_keys(candidate))
 
 
-def _keys(candidate: Candidate) -> tuple[str, str]:
+def _keys(candidate: Candidate) -> tuple[Any, Any]:
     """Identities of a candidate: its wording, and its solver parameters (the same question
     asked in other words is still the same question)."""
-    wording = json.dumps([candidate.query, candidate.required])
-    params = json.dumps([candidate.solver, candidate.params], sort_keys=True)
+    wording = ("wording", candidate.query, candidate.required)
+    params = ("params", candidate.solver, json.dumps(candidate.params, sort_keys=True))
     return wording, params

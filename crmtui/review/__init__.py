@@ -1,8 +1,9 @@
 """Looking back at sessions: replay, compare, report and export recordings.
 
 Everything here reads finished (or interrupted) recordings; nothing records. It sits above
-:mod:`crmtui.record` (events, recorder, verify), :mod:`crmtui.play` (the browser views a
-replay rebuilds) and :mod:`crmtui.scoring`:
+:mod:`crmtui.record` (events, verify), :mod:`crmtui.play` (the browser views a replay
+rebuilds), :mod:`crmtui.query` (re-running recorded queries) and :mod:`crmtui.org` (the
+recorded org); only the UI, the factory and the commands import it:
 
 * replay: :mod:`.replay` folds a recording into frames (pure); :mod:`.replay_org` finds the
   recorded org, checks its digest and prepares a replay (:func:`~.replay_org.prepare_replay`);

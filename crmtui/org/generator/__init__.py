@@ -67,8 +67,9 @@ def generate(seed: int = 7, scale: str = "small") -> GeneratedOrg:
         The tables and ``truth``::
 
             {"company": str,
-             "kqa": [{"question", "answer", "article_id"}],
-             "pvi": [{"case_id", "article_id" (None = no breach), "evidence_ids"}],
+             "kqa": [{"question", "answer", "article_id", "kind", "basis"?}],
+             "pvi": [{"case_id", "article_id" (None = no breach), "evidence_ids",
+                      "policy"}],                   # the policy the conversation tests
              "ncr": [{"subject", "description", "issue_id", "product_id"}],  # unseen cases
              "products": {product_id: {"name", "keywords"}},
              "data_end": "YYYY-MM-DD"}                                     # last case day
@@ -120,21 +121,26 @@ def generate(seed: int = 7, scale: str = "small") -> GeneratedOrg:
 def _new_cases(
     cfg: ScaleConfig, rng: random.Random, catalog: Catalog, records: list[CaseRecord]
 ) -> list[dict[str, str]]:
-    """Texts for cases that are not in the org, written like the org's own case texts."""
-    existing = {(r.subject, r.description) for r in records}
+    """Texts for cases that are not in the org, written like the org's own case texts but
+    never with a subject line any org case has, so the issue cannot be looked up."""
+    existing = {r.subject for r in records}
     products = catalog.products
     popularity = [p.popularity for p in products]
     out: list[dict[str, str]] = []
     for _ in range(cfg.task_pool * 20):
         if len(out) >= cfg.task_pool:
             break
-        product = products[rng.choices(range(len(products)), weights=popularity)[0]]
+        # Half the new cases concern a popular product, half any product at all.
+        if rng.random() < 0.5:
+            product = products[rng.choices(range(len(products)), weights=popularity)[0]]
+        else:
+            product = rng.choice(products)
         issues = list(product.issue_weights)
         issue = rng.choices(issues, weights=[product.issue_weights[i] for i in issues])[0]
-        subject, description = case_text(rng, ISSUES[issue][0], product.name)
-        if (subject, description) in existing:
+        subject, description = case_text(rng, ISSUES[issue][0], product.name, base=product.base)
+        if subject in existing:
             continue
-        existing.add((subject, description))
+        existing.add(subject)
         out.append(
             {
                 "subject": subject,

@@ -2,8 +2,17 @@
 
 Latent drivers, in the order they act: a product's popularity and seasonal month weights
 pick when cases about it arrive; its issue mix picks the problem; agents who specialise in an
-issue are routed more of it and close it faster; some agents hand cases on more often; the
-customer's state scales closure time.
+issue are routed more of it and close it faster, leads more of everything; some agents hand
+cases on more often; the customer's state scales closure time.
+
+Cases are built in two passes. The first routes every case and decides whether it closes.
+Then, for some issues, the two agents with the most closed cases are evened out by handing
+a few untransferred old cases of the leader to the runner-up, so the routing policy's later
+rules (product expertise, workload) have ties to break. The second pass writes the rows.
+
+No timestamp is ever exactly midnight: cases are created at a whole second between 1 and 59
+past some minute, and every later event of the case is a whole number of minutes after
+that, so no event sits exactly on a period boundary.
 """
 
 from __future__ import annotations
@@ -22,8 +31,16 @@ from crmtui.org.generator.texts import case_text
 
 Row = dict[str, str | None]
 
-# Typical hours to resolve each issue (same order as ISSUES).
-BASE_HOURS = (30.0, 40.0, 50.0, 6.0, 60.0, 70.0, 30.0, 45.0, 40.0, 55.0, 50.0, 8.0)
+# Typical hours to resolve each issue (same order as ISSUES). Kept within a factor of three
+# of each other so a state's closure speed shows through the mix of issues it reports.
+BASE_HOURS = (30.0, 40.0, 45.0, 20.0, 55.0, 60.0, 30.0, 45.0, 40.0, 50.0, 45.0, 22.0)
+# Longest time a case stays open before closing (the slowest mix of factors, capped).
+MAX_HOURS = 900.0
+# Share of issues whose two most experienced agents are evened out (see module docstring).
+TIED_ISSUES = 5
+# Only cases at least this old may be handed to another agent when evening out: they close
+# well before the end of the data whoever owns them.
+SETTLED_DAYS = 60
 # Priority weights (Low, Medium, High) per issue.
 PRIORITY_WEIGHTS = (
     (5, 4, 1),
@@ -104,7 +121,12 @@ def plan_cases(
         if (year, month) == (CASES_END.year, CASES_END.month):
             last_day = CASES_END.day
         created = datetime(
-            year, month, rng.randint(1, last_day), rng.randint(7, 21), rng.randrange(60)
+            year,
+            month,
+            rng.randint(1, last_day),
+            rng.randint(7, 21),
+            rng.randrange(60),
+            rng.randint(1, 59),
         )
         customer = rng.choices(customer_range, cum_weights=customer_cum)[0]
         plans.append(CasePlan(product_index, issue, customer, created))
@@ -112,20 +134,143 @@ def plan_cases(
     return plans
 
 
-def _route(rng: random.Random, people: People, issue: int) -> list[int]:
-    """Agent chain for one case: the first assignee, then each transfer target."""
+def _route(rng: random.Random, people: People, issue: int, when: datetime) -> list[int]:
+    """Agent chain for one case: the first assignee, then each transfer target; only agents
+    on the team when the case is opened take part."""
     agents = people.agents
-    weights = [6.0 if issue in a.specialties else 1.0 for a in agents]
-    chain = [rng.choices(range(len(agents)), weights=weights)[0]]
+    active = [i for i, a in enumerate(agents) if a.active(when)]
+    weights = [agents[i].load * (6.0 if issue in agents[i].specialties else 1.0) for i in active]
+    chain = [rng.choices(active, weights=weights)[0]]
     chance = agents[chain[0]].transfer_rate + (
         0.0 if issue in agents[chain[0]].specialties else 0.08
     )
     while len(chain) < 4 and rng.random() < chance:
-        experts = [i for i, a in enumerate(agents) if issue in a.specialties and i != chain[-1]]
-        pool = experts or [i for i in range(len(agents)) if i != chain[-1]]
+        experts = [i for i in active if issue in agents[i].specialties and i != chain[-1]]
+        pool = experts or [i for i in active if i != chain[-1]]
         chain.append(rng.choice(pool))
         chance = agents[chain[-1]].transfer_rate * 0.4
     return chain
+
+
+@dataclass
+class _Routed:
+    """First-pass decisions for one case."""
+
+    chain: list[int]
+    noise: float
+    stalls: bool
+    closed: datetime | None = None
+
+
+def _hours(plan: CasePlan, people: People, routed: _Routed) -> float:
+    customer = people.customers[plan.customer]
+    last = people.agents[routed.chain[-1]]
+    hours = (
+        BASE_HOURS[plan.issue]
+        * last.speed
+        * last.skill(plan.issue)
+        * people.state_factor(customer.state, plan.created.year)
+        * routed.noise
+        * (1.0 + 0.5 * (len(routed.chain) - 1))
+    )
+    return min(hours, MAX_HOURS)
+
+
+def _closing(plan: CasePlan, people: People, routed: _Routed) -> datetime | None:
+    closed = plan.created + timedelta(minutes=max(30, int(_hours(plan, people, routed) * 60)))
+    if closed > DATA_CLOSE_LIMIT or routed.stalls:
+        return None
+    return closed
+
+
+def _route_all(rng: random.Random, people: People, plans: list[CasePlan]) -> list[_Routed]:
+    routed = []
+    for plan in plans:
+        chain = _route(rng, people, plan.issue, plan.created)
+        noise = rng.lognormvariate(0.0, 0.3)
+        # The newest cases are mostly still open; a few older ones stall as well.
+        recent = (DATA_CLOSE_LIMIT - plan.created).days < 21
+        # Planted policy checks stay closed: the task asks about a finished conversation.
+        stalls = plan.scenario is None and rng.random() < (0.6 if recent else 0.03)
+        item = _Routed(chain, noise, stalls)
+        item.closed = _closing(plan, people, item)
+        routed.append(item)
+    return routed
+
+
+def _even_out(
+    rng: random.Random, people: People, plans: list[CasePlan], routed: list[_Routed]
+) -> None:
+    """Tie two agents for the most closed cases on a few issues (see module docstring).
+
+    The pair is the issue's leader and the next agent whose workload (open cases) differs
+    from the leader's, so the workload rule can break the tie when product expertise does
+    not. Cases only move from agents above the pair's level to agents below it.
+    """
+    settled = DATA_CLOSE_LIMIT - timedelta(days=SETTLED_DAYS)
+    closed_by: dict[int, dict[int, list[int]]] = {}
+    open_count = [0] * len(people.agents)
+    for index, (plan, item) in enumerate(zip(plans, routed, strict=True)):
+        if item.closed is not None:
+            closed_by.setdefault(plan.issue, {}).setdefault(item.chain[-1], []).append(index)
+        else:
+            open_count[item.chain[-1]] += 1
+    issues = sorted(closed_by)
+    for issue in rng.sample(issues, min(TIED_ISSUES, len(issues))):
+        owners = closed_by[issue]
+        ranked = sorted(owners, key=lambda a: (-len(owners[a]), a))
+        if len(ranked) < 2:
+            continue
+        leader = ranked[0]
+        partner = next((a for a in ranked[1:] if open_count[a] != open_count[leader]), ranked[1])
+        _tie(rng, people, plans, routed, owners, (leader, partner), settled)
+
+
+def _tie(
+    rng: random.Random,
+    people: People,
+    plans: list[CasePlan],
+    routed: list[_Routed],
+    owners: dict[int, list[int]],
+    pair: tuple[int, int],
+    settled: datetime,
+) -> None:
+    """Move closed, untransferred, settled cases until ``pair`` share the top count."""
+
+    def count(agent: int) -> int:
+        return len(owners.get(agent, ()))
+
+    for _ in range(len(plans)):
+        level = min(count(a) for a in pair)
+        high = max(pair, key=count)
+        others = [a for a in owners if a not in pair and count(a) >= level]
+        if count(high) == level and not others:
+            return
+        if count(high) > level:
+            donor = high
+            low_pair = min(pair, key=count)
+            # A gap of two or more closes from both ends; a gap of one sends a case away.
+            receivers = [low_pair] if count(high) - level >= 2 else []
+        else:
+            donor = rng.choice(others)
+            receivers = []
+        if not receivers:
+            receivers = [a for a in range(len(people.agents)) if a not in pair]
+            receivers = [a for a in receivers if count(a) + 1 < level and a != donor]
+        cases = [
+            (i, to)
+            for i in owners.get(donor, ())
+            if len(routed[i].chain) == 1 and plans[i].created <= settled
+            for to in receivers
+            if people.agents[to].active(plans[i].created)
+        ]
+        if not cases:
+            return
+        moved, to = rng.choice(cases)
+        owners[donor].remove(moved)
+        owners.setdefault(to, []).append(moved)
+        routed[moved].chain[-1] = to
+        routed[moved].closed = _closing(plans[moved], people, routed[moved])
 
 
 def build_cases(
@@ -137,36 +282,23 @@ def build_cases(
     plans: list[CasePlan],
 ) -> tuple[list[CaseRecord], dict[str, list[Row]]]:
     """Generate Case and CaseHistory__c rows from the plans (orders must be built first)."""
+    routed = _route_all(rng, people, plans)
+    _even_out(rng, people, plans, routed)
     case_rows: list[Row] = []
     history: list[Row] = []
     records: list[CaseRecord] = []
     history_ids = ids["CaseHistory__c"]
-    for plan, case_id in zip(plans, ids["Case"].take(len(plans)), strict=True):
+    for plan, item, case_id in zip(plans, routed, ids["Case"].take(len(plans)), strict=True):
         customer = people.customers[plan.customer]
         product = catalog.products[plan.product]
-        chain = _route(rng, people, plan.issue)
+        chain, closed = item.chain, item.closed
         last = people.agents[chain[-1]]
-        hours = (
-            BASE_HOURS[plan.issue]
-            * last.speed
-            * last.skill(plan.issue)
-            * people.state_speed[customer.state]
-            * rng.lognormvariate(0.0, 0.3)
-            * (1.0 + 0.5 * (len(chain) - 1))
-        )
         first_assigned = plan.created + timedelta(minutes=rng.randint(1, 20))
-        closed: datetime | None = plan.created + timedelta(minutes=max(30, int(hours * 60)))
-        # The newest cases are mostly still open; a few older ones stall as well.
-        recent = (DATA_CLOSE_LIMIT - plan.created).days < 21
-        # Planted policy checks stay closed: the task asks about a finished conversation.
-        stalls = plan.scenario is None and rng.random() < (0.6 if recent else 0.03)
-        if closed > DATA_CLOSE_LIMIT or stalls:
-            closed = None
         horizon = closed or min(DATA_CLOSE_LIMIT, plan.created + timedelta(days=10))
         span = max((horizon - first_assigned).total_seconds(), 120.0)
         marks = sorted(rng.uniform(0.1, 0.8) for _ in chain[1:])
         times = [first_assigned] + [
-            first_assigned + timedelta(seconds=int(span * m) // 60 * 60) for m in marks
+            first_assigned + timedelta(minutes=int(span * m) // 60) for m in marks
         ]
         if closed is not None:
             status = "Closed"
@@ -175,7 +307,9 @@ def build_cases(
         else:
             status = "New"
         since = (plan.created.date() - plan.order_date).days if plan.order_date else None
-        subject, description = case_text(rng, ISSUES[plan.issue][0], product.name, since)
+        subject, description = case_text(
+            rng, ISSUES[plan.issue][0], product.name, since, base=product.base
+        )
         record = CaseRecord(
             case_id,
             plan,

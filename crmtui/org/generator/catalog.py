@@ -26,6 +26,9 @@ from crmtui.org.generator.config import (
 from crmtui.org.generator.ids import IdFactory
 
 Row = dict[str, str | None]
+# Zipf exponent of product popularity: the busiest dozen products get about half the cases,
+# enough for their questions to rest on several cases per window.
+POPULARITY_SKEW = 1.0
 
 
 @dataclass
@@ -110,11 +113,13 @@ def _traits(rng: random.Random, cat: Category) -> tuple[dict[int, float], list[f
     dominant, second = rng.sample(applicable, 2)
     weights[dominant] = rng.uniform(7.0, 10.0)
     weights[second] = rng.uniform(2.5, 4.0)
-    peak = rng.choice(cat.season) if rng.random() < 0.75 else rng.randint(1, 12)
+    # A clear seasonal peak: about 40% of a product's cases arrive in its peak month, so a
+    # window around the peak holds several cases of that month and fewer of the others.
+    peak = rng.choice(cat.season) if rng.random() < 0.8 else rng.randint(1, 12)
     months = [1.0] * 12
-    months[peak - 1] = rng.uniform(5.0, 7.0)
-    months[peak % 12] += 1.0
-    months[(peak - 2) % 12] += 0.8
+    months[peak - 1] = rng.uniform(8.0, 11.0)
+    months[peak % 12] += 1.5
+    months[(peak - 2) % 12] += 1.0
     return weights, months, [peak]
 
 
@@ -165,7 +170,7 @@ def build_catalog(cfg: ScaleConfig, rng: random.Random, ids: dict[str, IdFactory
             list_price=_price(rng, *cat.price_range),
             issue_weights=issue_weights,
             month_weights=months,
-            popularity=1.0 / rank**0.8,
+            popularity=1.0 / rank**POPULARITY_SKEW,
             peak_months=peaks,
         )
         products.append(product)

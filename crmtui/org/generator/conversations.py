@@ -94,21 +94,25 @@ def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePl
     wanted = min(cfg.pvi_cases, len(pool))
     breaches = round(wanted * 0.7)
     for slot in range(wanted):
-        key = keys[slot % len(keys)]
-        scenario = SCENARIOS[key]
         breached = slot < breaches
-        lag = scenario.lag(rng, breached)
+        # Scenarios cycle; when a small org has no fitting case left for one, the next
+        # scenario in the cycle takes the slot.
+        for step in range(len(keys)):
+            key = keys[(slot + step) % len(keys)]
+            scenario = SCENARIOS[key]
+            lag = scenario.lag(rng, breached)
 
-        def fits(index: int, lag: int = lag, issues: frozenset[str] = scenario.fits) -> bool:
-            plan = plans[index]
-            early_enough = plan.created.date() - timedelta(days=lag) >= ORDERS_START
-            return early_enough and ISSUES[plan.issue][0] in issues
+            def fits(index: int, lag: int = lag, issues: frozenset[str] = scenario.fits) -> bool:
+                plan = plans[index]
+                early_enough = plan.created.date() - timedelta(days=lag) >= ORDERS_START
+                return early_enough and ISSUES[plan.issue][0] in issues
 
-        chosen = _take(pool, fits)
-        if chosen is None:
-            continue  # small orgs can run out of fitting cases for one scenario
-        plans[chosen].scenario = (key, breached, "chat" if rng.random() < 0.6 else "email")
-        plans[chosen].order_lag = lag
+            chosen = _take(pool, fits)
+            if chosen is not None:
+                channel = "chat" if rng.random() < 0.6 else "email"
+                plans[chosen].scenario = (key, breached, channel)
+                plans[chosen].order_lag = lag
+                break
 
 
 def build_conversations(
@@ -155,6 +159,7 @@ def build_conversations(
                     "case_id": record.id,
                     "article_id": policy_ids[key] if breached else None,
                     "evidence_ids": chat_evidence if channel == "chat" else email_evidence,
+                    "policy": key,
                 }
             )
     return out

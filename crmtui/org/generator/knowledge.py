@@ -1,8 +1,10 @@
 """Knowledge articles: store policies, general FAQs, category guides and product care sheets.
 
-Each article states facts in plain sentences; ``truth["kqa"]`` lists questions whose short
-answers appear verbatim in exactly one article. The policy articles hold the rules the
-planted conversations keep or break (see ``conversations.py``).
+Each article states facts in plain sentences. ``truth["kqa"]`` lists questions whose short
+answers appear in exactly one article, and questions that apply an article's rule to a case
+("an order of $62: does it ship free?"), which need the article read, not just found. The
+policy articles hold the rules the planted conversations keep or break (see
+``conversations.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from dataclasses import dataclass
 from crmtui.org.generator.catalog import CATEGORIES, Catalog
 from crmtui.org.generator.config import COMPANY
 from crmtui.org.generator.ids import IdFactory
+from crmtui.org.generator.knowledge_facts import CARE, CATEGORY_GUIDES, MATERIALS
+from crmtui.org.generator.reading import reading_questions
 
 Row = dict[str, str | None]
+Facts = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -205,60 +210,6 @@ FAQS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     ),
 )
 
-CATEGORY_TECH = {
-    "Running Shoes": "Energy-return foam and a carbon-infused plate",
-    "Hiking Footwear": "A waterproof membrane and a lugged grip outsole",
-    "Court & Training Shoes": "Reinforced toe caps and lateral support cages",
-    "Outerwear": "Recycled insulation and a water-repellent shell",
-    "Activewear Tops": "Moisture-wicking knit with anti-odor treatment",
-    "Activewear Bottoms": "Four-way stretch fabric with hidden zip pockets",
-    "Swimwear": "Chlorine-resistant fabric with UPF 50 sun protection",
-    "Fitness Equipment": "Non-slip surfaces and rust-proof coatings",
-    "Racket Sports": "Graphite frames with vibration dampening",
-    "Camping Gear": "Ultralight ripstop fabric and recycled aluminum poles",
-    "Accessories": "Merino blends and polarized lenses",
-}
-
-MATERIALS = {
-    "shoes": (
-        "Recycled mesh and natural rubber",
-        "Full-grain leather and EVA foam",
-        "Knit upper and recycled rubber",
-        "Suede and a cork footbed",
-    ),
-    "apparel": (
-        "Recycled polyester",
-        "Organic cotton and elastane",
-        "Merino wool blend",
-        "Nylon ripstop with a DWR coating",
-        "Bamboo viscose blend",
-    ),
-    "equipment": (
-        "Powder-coated steel",
-        "Aircraft-grade aluminum",
-        "Natural rubber",
-        "High-density EVA foam",
-        "Carbon fiber composite",
-    ),
-}
-CARE = {
-    "shoes": (
-        "Wipe with a damp cloth and air dry away from heat",
-        "Hand wash with mild soap and remove the insoles to dry",
-        "Brush off dirt and treat with waterproofing spray monthly",
-    ),
-    "apparel": (
-        "Machine wash cold and hang to dry",
-        "Hand wash in cold water and lay flat to dry",
-        "Machine wash warm inside out and tumble dry low",
-    ),
-    "equipment": (
-        "Wipe down with a mild disinfectant after each use",
-        "Rinse with fresh water and store in a dry place",
-        "Clean with a dry cloth and keep out of direct sunlight",
-    ),
-}
-
 
 def _slug(title: str, used: set[str]) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
@@ -279,13 +230,19 @@ class Knowledge:
 
 
 def build_knowledge(rng: random.Random, ids: IdFactory, catalog: Catalog) -> Knowledge:
-    """Generate Knowledge__kav rows and the kqa question pool."""
+    """Generate Knowledge__kav rows and the kqa question pool.
+
+    Each kqa entry is ``{"question", "answer", "article_id", "kind"}``; ``kind`` is
+    ``policy``, ``faq``, ``category`` or ``product`` for facts stated in the article, and
+    ``reading`` for questions answered by applying an article's rule to the numbers in the
+    question (those add ``basis``, the words of the article the answer follows from).
+    """
     rows: list[Row] = []
     kqa: list[dict[str, str]] = []
     used: set[str] = set()
     policy_ids: dict[str, str] = {}
 
-    def add(title: str, summary: str, body: str, facts: tuple[tuple[str, str], ...]) -> str:
+    def add(title: str, summary: str, body: str, facts: Facts, kind: str) -> str:
         article_id = ids.next()
         rows.append(
             {
@@ -298,30 +255,41 @@ def build_knowledge(rng: random.Random, ids: IdFactory, catalog: Catalog) -> Kno
                 "Language": "en_US",
             }
         )
-        kqa.extend({"question": q, "answer": a, "article_id": article_id} for q, a in facts)
+        kqa.extend(
+            {"question": q, "answer": a, "article_id": article_id, "kind": kind} for q, a in facts
+        )
         return article_id
 
     for policy in POLICIES:
         policy_ids[policy.key] = add(
-            f"Policy: {policy.title}", policy.summary, policy.body, policy.facts
+            f"Policy: {policy.title}", policy.summary, policy.body, policy.facts, "policy"
         )
-    for title, body, facts in FAQS:
-        add(title, f"Frequently asked questions about {title.lower()}.", body, facts)
+    faq_ids = {
+        title: add(title, f"Frequently asked questions about {title.lower()}.", body, facts, "faq")
+        for title, body, facts in FAQS
+    }
     for cat in CATEGORIES:
-        tech = CATEGORY_TECH[cat.name]
+        tech, tips = CATEGORY_GUIDES[cat.name]
         noun = cat.name.lower()
+        body = f"{COMPANY} {noun} feature: {tech[0].lower() + tech[1:]}. " + " ".join(
+            tip for tip, _, _ in tips
+        )
+        facts = ((f"What technology features do {COMPANY} {noun} have?", tech),) + tuple(
+            (question, answer) for _, question, answer in tips
+        )
         add(
-            f"{cat.name} Technology Guide",
-            f"The technology inside {COMPANY} {noun}.",
-            f"{COMPANY} {noun} feature: {tech[0].lower() + tech[1:]}.",
-            ((f"What technology features do {COMPANY} {noun} have?", tech),),
+            f"{cat.name} Technology and Care Guide",
+            f"Using and caring for {noun}.",
+            body,
+            facts,
+            "category",
         )
     for product in catalog.products:
-        material = rng.choice(MATERIALS[product.kind])
+        material = rng.choice(MATERIALS[product.base])
         care = rng.choice(CARE[product.kind])
         body = (
-            f"Material: {material}. Care: {care}. The {product.name} is covered by our "
-            f"standard warranty."
+            f"Material: {material}. Care: {care.instruction}. The {product.name} is covered by "
+            "our standard warranty."
         )
         add(
             f"{product.name} Care and Materials",
@@ -329,7 +297,12 @@ def build_knowledge(rng: random.Random, ids: IdFactory, catalog: Catalog) -> Kno
             body,
             (
                 (f"What is the {product.name} made of?", material),
-                (f"How should the {product.name} be cared for?", care),
+                (care.question.format(name=product.name), care.answer),
             ),
+            "product",
         )
+    for entry in reading_questions(rng):
+        source, faq = entry.pop("source", ""), entry.pop("faq", "")
+        article_id = policy_ids[source] if source else faq_ids[faq]
+        kqa.append({**entry, "article_id": article_id, "kind": "reading"})
     return Knowledge(rows, kqa, policy_ids)

@@ -1,19 +1,23 @@
 """Service agents (Users), customers (person Accounts) and their Contacts.
 
-Agents carry latent traits: a personal speed, two or three issue specialties (faster on
-them and routed more of them) and a transfer propensity. States carry a closure-speed
-factor, so "which state closes cases fastest" has a stable answer.
+Agents carry latent traits: a workload share (a few leads take most cases, part-timers
+few), a personal speed, two to four issue specialties (faster on them and routed more of
+them) and a transfer propensity in three clear tiers. States carry a closure-speed factor:
+eight populous states close cases two to four times faster than the rest, so "which state
+closes cases fastest" has an answer that rests on several cases, and a yearly drift, so
+which of them is fastest depends on the period.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from faker import Faker
 
 from crmtui.org.generator.catalog import ISSUES
-from crmtui.org.generator.config import EMAIL_DOMAIN, ScaleConfig
+from crmtui.org.generator.config import CASES_END, CASES_START, EMAIL_DOMAIN, ScaleConfig
 from crmtui.org.generator.ids import IdFactory
 
 Row = dict[str, str | None]
@@ -59,10 +63,18 @@ class Agent:
     speed: float
     specialties: list[int]
     transfer_rate: float
+    load: float = 1.0
+    # Tenure: the first day the agent takes cases, and the day after the last (None: stays).
+    joined: datetime = datetime.min
+    left: datetime | None = None
 
     def skill(self, issue: int) -> float:
         """Handle-time multiplier on ``issue`` (below 1 = faster)."""
         return 0.55 if issue in self.specialties else 1.0
+
+    def active(self, when: datetime) -> bool:
+        """Whether the agent takes cases at ``when``."""
+        return self.joined <= when and (self.left is None or when < self.left)
 
 
 @dataclass
@@ -86,6 +98,12 @@ class People:
     customers: list[Customer]
     state_speed: dict[str, float]
     tables: dict[str, list[Row]]
+    # (state, year) -> how that year's regional team did against the state's usual speed
+    state_drift: dict[tuple[str, int], float] = field(default_factory=dict)
+
+    def state_factor(self, state: str, year: int) -> float:
+        """Closure-time multiplier of cases from ``state`` created in ``year``."""
+        return self.state_speed[state] * self.state_drift.get((state, year), 1.0)
 
 
 def _name_pools(fake: Faker, size: int) -> tuple[list[str], list[str]]:
@@ -116,12 +134,18 @@ def build_people(
             if (first, last) not in used:
                 used.add((first, last))
                 break
-        # Round-robin first specialties so every issue has specialists, then one at random.
-        specialties = sorted(
-            {(2 * index) % issues, (2 * index + 1) % issues, rng.randrange(issues)}
-        )
+        load = _load(rng)
+        # Round-robin first specialties so every issue has specialists, then one at random
+        # (two for leads, who have seen more kinds of problems).
+        picks = {(2 * index) % issues, (2 * index + 1) % issues, rng.randrange(issues)}
+        if load > 2:
+            picks.add(rng.randrange(issues))
         transfer = _transfer_rate(rng)
-        agents.append(Agent(uid, f"{first} {last}", rng.uniform(0.6, 1.7), specialties, transfer))
+        speed = rng.uniform(0.6, 1.6)
+        joined, left = _tenure(rng, index)
+        agents.append(
+            Agent(uid, f"{first} {last}", speed, sorted(picks), transfer, load, joined, left)
+        )
         handle = f"{first}.{last}".lower().replace("'", "").replace(" ", "")
         tables["User"].append(
             {
@@ -140,6 +164,12 @@ def build_people(
         )
 
     state_speed = _state_speeds(rng)
+    # Regional teams have better and worse years, so the fastest state depends on the period.
+    drift = {
+        (state, year): rng.lognormvariate(0.0, 0.4)
+        for state in STATES
+        for year in range(CASES_START.year, CASES_END.year + 1)
+    }
     names = list(STATES)
     shares = [STATES[s][0] for s in names]
     record_type = IdFactory("012", rng).next()
@@ -174,30 +204,67 @@ def build_people(
                 "OwnerId": rng.choice(agents).id,
             }
         )
-    return People(agents, customers, state_speed, tables)
+    return People(agents, customers, state_speed, tables, drift)
+
+
+def _tenure(rng: random.Random, index: int) -> tuple[datetime, datetime | None]:
+    """When an agent joins and leaves: the team grows over the years and some move on, so
+    who handles (and hands on) the most cases depends on the period asked about. The first
+    ten agents are there from the start and stay, so every issue always has someone."""
+    start = datetime(CASES_START.year, CASES_START.month, CASES_START.day)
+    end = datetime(CASES_END.year, CASES_END.month, CASES_END.day)
+    if index < 10 or rng.random() < 0.4:
+        joined = start
+    else:
+        joined = start + timedelta(days=rng.randint(90, (end - start).days - 300))
+    left = None
+    if index >= 10 and rng.random() < 0.25:
+        left = joined + timedelta(days=rng.randint(365, 900))
+        left = left if left < end else None
+    return joined, left
+
+
+def _load(rng: random.Random) -> float:
+    """Workload share: a quarter of the agents are leads who take about three times the
+    cases of a regular agent; a fifth work part time."""
+    tier = rng.random()
+    if tier < 0.25:
+        return rng.uniform(2.5, 3.5)
+    if tier < 0.8:
+        return rng.uniform(0.8, 1.2)
+    return rng.uniform(0.3, 0.5)
 
 
 def _transfer_rate(rng: random.Random) -> float:
-    """Three kinds of agents: those who rarely hand cases on, average ones, and a few who
-    pass many along, so "most/fewest transfers" questions have clear answers."""
+    """Three kinds of agents: those who rarely hand cases on, average ones, and some who
+    pass most along, so "most/fewest transfers" questions have clear answers."""
     tier = rng.random()
-    if tier < 0.45:
+    if tier < 0.35:
         return rng.uniform(0.01, 0.06)
-    if tier < 0.85:
-        return rng.uniform(0.1, 0.22)
-    return rng.uniform(0.4, 0.55)
+    if tier < 0.8:
+        return rng.uniform(0.12, 0.35)
+    return rng.uniform(0.45, 0.75)
+
+
+#: States with at least this customer share can be among the fast ones.
+FAST_STATE_MIN_SHARE = 2.5
 
 
 def _state_speeds(rng: random.Random) -> dict[str, float]:
-    """Closure-time multipliers: a few reliably fast states, a few slow, most in between."""
-    names = list(STATES)
-    rng.shuffle(names)
+    """Closure-time multipliers: eight populous states two to four times faster than the
+    rest, four slow, the rest in between. Fast states are drawn among the populous ones so a
+    region question's winner rests on several cases, not on one lucky quick case."""
+    populous = [s for s, (share, _) in STATES.items() if share >= FAST_STATE_MIN_SHARE]
+    fast = set(rng.sample(populous, 8))
+    others = [s for s in STATES if s not in fast]
+    rng.shuffle(others)
+    slow = set(others[:4])
     speeds = {}
-    for rank, state in enumerate(names):
-        if rank < 3:
-            speeds[state] = rng.uniform(0.35, 0.5)
-        elif rank >= len(names) - 4:
-            speeds[state] = rng.uniform(1.5, 1.9)
+    for state in STATES:
+        if state in fast:
+            speeds[state] = rng.uniform(0.25, 0.45)
+        elif state in slow:
+            speeds[state] = rng.uniform(1.6, 2.1)
         else:
-            speeds[state] = rng.uniform(0.75, 1.3)
-    return {state: speeds[state] for state in STATES}
+            speeds[state] = rng.uniform(0.8, 1.3)
+    return speeds

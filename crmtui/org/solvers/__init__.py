@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from crmtui.org.solvers.agents import case_routing, handle_time, transfer_count
@@ -69,11 +70,16 @@ def run_solver(
     raise SolverError(f"unknown solver {name!r}; expected one of {', '.join(sorted(SOLVERS))}")
 
 
+@cache
+def _signature(solver: Callable[..., SolverResult]) -> inspect.Signature:
+    return inspect.signature(solver)
+
+
 def _call(
     solver: Callable[..., SolverResult], name: str, source: object, params: Mapping[str, Any]
 ) -> SolverResult:
     try:
-        inspect.signature(solver).bind(source, **params)
+        _signature(solver).bind(source, **params)
     except TypeError as exc:
         raise SolverError(f"bad parameters for solver {name!r}: {exc}") from None
     return solver(source, **params)

@@ -1,12 +1,15 @@
 """Agent-centred reference solvers: handle time (HTU), transfer count (TCU), case routing (NCR).
 
-Window conventions, as upstream computed its gold answers: ``CaseHistory__c`` rows count when
-``start <= CreatedDate <= end``; Cases count when ``start <= CreatedDate < end``.
+Window convention (stated in every generated task, see ``task_texts``): a period is the
+half-open interval ``[start, end)``; a case belongs to it when its CreatedDate does, a
+``CaseHistory__c`` row when its own CreatedDate does. Upstream counted history rows up to and
+including ``end``; the generator never stamps anything exactly on a period boundary, so on
+generated orgs both readings agree, and the solvers follow the stated one.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date, datetime
 from fractions import Fraction
@@ -23,11 +26,13 @@ from crmtui.org.solvers.common import (
     evidence_list,
     extreme_keys,
     index_tables,
+    ranking,
     winners_of,
 )
 from crmtui.org.solvers.periods import as_datetime
 
 DateLike = str | date | datetime
+MICROS_PER_HOUR = 3_600_000_000
 
 
 def handle_time(
@@ -39,43 +44,44 @@ def handle_time(
 ) -> SolverResult:
     """The agent with the shortest (``min``) or longest (``max``) average handle time.
 
-    Only agents first assigned more than ``n_cases`` cases in the window qualify (a case that
-    reached an agent by transfer does not count toward that agent). Their closed cases created
-    in ``[start, end)`` that have exactly one Owner Assignment in the window (never transferred)
-    are averaged, handle time being ClosedDate - CreatedDate.
+    Only agents first assigned more than ``n_cases`` cases in ``[start, end)`` qualify (a case
+    that reached an agent by transfer does not count toward that agent). Their closed cases
+    created in ``[start, end)`` that were never transferred (exactly one Owner Assignment in
+    the case's whole history, so a transfer after the period still counts as a transfer) are
+    averaged, handle time being ClosedDate - CreatedDate, whenever the case closed.
 
     Returns:
         The agent's User Id, a list on a tie, or None when no agent qualifies or no qualified
-        agent has a closed, untransferred case in the window.
+        agent has a closed, untransferred case in the window. ``detail`` ranks every agent
+        with counted cases by average hours.
     """
     index = index_tables(tables)
     lo, hi = as_datetime(start), as_datetime(end)
     _check_n_cases(n_cases)
-    rows = _assignments_in(index, lo, hi)
-    qualified, first_rows = _qualified_agents(rows, n_cases)
+    _check_mode(mode)
+    qualified, first_rows = _qualified_agents(index.assignments_dated(lo, hi), n_cases)
     if not qualified:
         return SolverResult(None)
-    per_case = Counter(row.case_id for row in rows)
+    assignments = index.owner_assignments_per_case
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     counted: dict[str, list[str]] = defaultdict(list)
-    for case in index.cases:
+    for case in index.cases_created(lo, hi):
         if (
             case.status == CLOSED
             and case.owner_id in qualified
-            and case.created is not None
             and case.closed is not None
-            and lo <= case.created < hi
-            and per_case.get(case.id) == 1
+            and assignments.get(case.id) == 1
         ):
-            totals[case.owner_id][0] += elapsed_micros(case.created, case.closed)
+            totals[case.owner_id][0] += elapsed_micros(case.created, case.closed)  # type: ignore[arg-type]
             totals[case.owner_id][1] += 1
             counted[case.owner_id].append(case.id)
-    averages = {agent: Fraction(total, n) for agent, (total, n) in totals.items()}
+    averages = {agent: Fraction(total, n * MICROS_PER_HOUR) for agent, (total, n) in totals.items()}
     answer = extreme_keys(averages, mode)
     winners = winners_of(answer)
     evidence = [case_id for agent in winners for case_id in counted[agent]]
     evidence += [row.id for agent in winners for row in first_rows[agent]]
-    return SolverResult(answer, evidence_list(evidence))
+    support = {agent: len(ids) for agent, ids in counted.items()}
+    return SolverResult(answer, evidence_list(evidence), ranking(averages, support, mode))
 
 
 def transfer_count(
@@ -85,11 +91,11 @@ def transfer_count(
     n_cases: int,
     mode: str = "min",
 ) -> SolverResult:
-    """The agent with the fewest (``min``) or most (``max``) transfers in the window.
+    """The agent with the fewest (``min``) or most (``max``) transfers in ``[start, end)``.
 
-    A transfer is an Owner Assignment row with a previous owner (OldValue__c); it counts for
-    that previous owner. Agents qualify as in :func:`handle_time`; only qualified agents with at
-    least one transfer in the window are ranked.
+    A transfer is an Owner Assignment row with a previous owner (OldValue__c), dated in the
+    window whenever its case was opened; it counts for that previous owner. Agents qualify as
+    in :func:`handle_time`; only qualified agents with at least one transfer are ranked.
 
     Returns:
         The agent's User Id, a list on a tie, or None when nobody qualifies or transferred.
@@ -97,17 +103,19 @@ def transfer_count(
     index = index_tables(tables)
     lo, hi = as_datetime(start), as_datetime(end)
     _check_n_cases(n_cases)
-    rows = _assignments_in(index, lo, hi)
+    _check_mode(mode)
+    rows = index.assignments_dated(lo, hi)
     qualified, first_rows = _qualified_agents(rows, n_cases)
     transfers: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         if row.old_owner is not None and row.old_owner in qualified:
             transfers[row.old_owner].append(row.id)
-    answer = extreme_keys({agent: len(ids) for agent, ids in transfers.items()}, mode)
+    counts = {agent: len(ids) for agent, ids in transfers.items()}
+    answer = extreme_keys(counts, mode)
     winners = winners_of(answer)
     evidence = [row_id for agent in winners for row_id in transfers[agent]]
     evidence += [row.id for agent in winners for row in first_rows[agent]]
-    return SolverResult(answer, evidence_list(evidence))
+    return SolverResult(answer, evidence_list(evidence), ranking(counts, counts, mode))
 
 
 def case_routing(tables: Tables | OrgIndex, issue_id: str, product_id: str) -> SolverResult:
@@ -122,33 +130,39 @@ def case_routing(tables: Tables | OrgIndex, issue_id: str, product_id: str) -> S
 
     Returns:
         The agent's User Id, a list when all three rules leave a tie, or None when no closed
-        case has the issue.
+        case has the issue. ``detail`` ranks agents by rule 1 and names the deciding ``rule``.
     """
     index = index_tables(tables)
-    closed = [case for case in index.cases if case.status == CLOSED and case.owner_id]
-    issue_cases = _group_by_owner(c for c in closed if c.issue_id == issue_id)
+    issue_cases = index.closed_by_issue.get(issue_id, {})
     if not issue_cases:
         return SolverResult(None)
+    issue_counts = {agent: len(ids) for agent, ids in issue_cases.items()}
     tied = _most(issue_cases, issue_cases)
+    rule = 1
     # Each rule that had to be applied contributes the winners' cases it counted.
     used: list[dict[str, list[str]]] = [issue_cases]
     if len(tied) > 1:
-        items = set(index.order_items_by_product.get(product_id, ()))
+        rule = 2
         product_cases = _group_by_owner(
-            c for c in closed if c.order_item_id in items and c.owner_id in tied
+            case
+            for item in index.order_items_by_product.get(product_id, ())
+            for case in index.closed_by_item.get(item, ())
+            if case.owner_id in tied
         )
         tied = _most(tied, product_cases)
         used.append(product_cases)
     if len(tied) > 1:
-        open_cases = _group_by_owner(
-            c for c in index.cases if c.status != CLOSED and c.owner_id in tied
-        )
-        fewest = min(len(open_cases.get(agent, ())) for agent in tied)
-        tied = sorted(agent for agent in tied if len(open_cases.get(agent, ())) == fewest)
+        rule = 3
+        open_cases = {agent: index.open_by_owner.get(agent, []) for agent in tied}
+        fewest = min(len(open_cases[agent]) for agent in tied)
+        tied = sorted(agent for agent in tied if len(open_cases[agent]) == fewest)
         used.append(open_cases)
     evidence = [case_id for group in used for agent in tied for case_id in group.get(agent, ())]
     answer = tied[0] if len(tied) == 1 else tied
-    return SolverResult(answer, evidence_list(evidence))
+    detail = ranking(
+        issue_counts, issue_counts, "max", rule=rule if len(tied) == 1 else None, rules=len(used)
+    )
+    return SolverResult(answer, evidence_list(evidence), detail)
 
 
 def _check_n_cases(n_cases: int) -> None:
@@ -156,12 +170,9 @@ def _check_n_cases(n_cases: int) -> None:
         raise SolverError(f"n_cases must be a non-negative integer, got {n_cases!r}")
 
 
-def _assignments_in(index: OrgIndex, lo: datetime, hi: datetime) -> list[AssignmentRec]:
-    return [
-        row
-        for row in index.assignments
-        if row.created is not None and lo <= row.created <= hi and row.case_id
-    ]
+def _check_mode(mode: str) -> None:
+    if mode not in ("min", "max"):
+        raise SolverError(f"mode must be 'min' or 'max', not {mode!r}")
 
 
 def _qualified_agents(
@@ -171,7 +182,7 @@ def _qualified_agents(
     first: dict[str, list[AssignmentRec]] = defaultdict(list)
     for row in rows:
         # A first assignment has no previous owner; a transfer has one.
-        if row.old_owner is None and row.new_owner:
+        if row.old_owner is None and row.new_owner and row.case_id:
             first[row.new_owner].append(row)
     qualified = {agent for agent, got in first.items() if len(got) > n_cases}
     return qualified, first

@@ -8,11 +8,14 @@ slow, so a caller that runs many solvers over one org builds an :class:`OrgIndex
 
 from __future__ import annotations
 
-from collections import defaultdict
+from bisect import bisect_left
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
+from functools import cached_property
+from typing import Any
 
 from crmtui.errors import CrmtuiError
 
@@ -37,10 +40,15 @@ class SolverResult:
             or None when the question has no answer in the data.
         evidence: Ids of the records the answer rests on (cases, history rows, order items,
             articles), sorted, without duplicates.
+        detail: How the answer was reached, as plain JSON values (see :func:`ranking`):
+            ``scores`` (candidate -> the value it was ranked by), ``support`` (candidate ->
+            how many records that value rests on), ``better`` (``min`` or ``max``), ``kind``
+            (``count`` or ``average``); case routing adds ``rule``, the rule that decided.
     """
 
     answer: Answer
     evidence: list[str] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -90,6 +98,87 @@ class OrgIndex:
     account_states: dict[str, str | None]
     contact_accounts: dict[str, str | None]
     cases_by_order_item: dict[str, list[CaseRec]] = field(default_factory=dict)
+
+    # Windows are searched by bisection: task generation asks thousands of window questions
+    # of one org, and a scan of every case per question would dominate the build.
+    @cached_property
+    def _case_timeline(self) -> tuple[list[datetime], list[CaseRec]]:
+        return _timeline(self.cases)
+
+    @cached_property
+    def _assignment_timeline(self) -> tuple[list[datetime], list[AssignmentRec]]:
+        return _timeline(self.assignments)
+
+    @cached_property
+    def owner_assignments_per_case(self) -> Counter[str]:
+        """How many Owner Assignment rows each case has over its whole history."""
+        return Counter(row.case_id for row in self.assignments if row.case_id)
+
+    @cached_property
+    def _product_timelines(self) -> dict[str, tuple[list[datetime], list[CaseRec]]]:
+        return {
+            product_id: _timeline(
+                case for item_id in items for case in self.cases_by_order_item.get(item_id, ())
+            )
+            for product_id, items in self.order_items_by_product.items()
+        }
+
+    @cached_property
+    def closed_by_issue(self) -> dict[str, dict[str, list[str]]]:
+        """Issue Id -> owner -> Ids of that owner's closed cases about the issue."""
+        grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for case in self.cases:
+            if case.status == CLOSED and case.owner_id and case.issue_id:
+                grouped[case.issue_id][case.owner_id].append(case.id)
+        return {issue: dict(owners) for issue, owners in grouped.items()}
+
+    @cached_property
+    def closed_by_item(self) -> dict[str, list[CaseRec]]:
+        """Order item Id -> the closed cases on it that have an owner."""
+        grouped: dict[str, list[CaseRec]] = defaultdict(list)
+        for case in self.cases:
+            if case.status == CLOSED and case.owner_id and case.order_item_id:
+                grouped[case.order_item_id].append(case)
+        return dict(grouped)
+
+    @cached_property
+    def open_by_owner(self) -> dict[str, list[str]]:
+        """Owner -> Ids of their cases whose Status is not 'Closed'."""
+        grouped: dict[str, list[str]] = defaultdict(list)
+        for case in self.cases:
+            if case.status != CLOSED and case.owner_id:
+                grouped[case.owner_id].append(case.id)
+        return dict(grouped)
+
+    def cases_created(self, start: datetime, end: datetime) -> list[CaseRec]:
+        """Cases with ``start <= CreatedDate < end``, oldest first."""
+        return _between(self._case_timeline, start, end)
+
+    def assignments_dated(self, start: datetime, end: datetime) -> list[AssignmentRec]:
+        """Owner Assignment rows with ``start <= CreatedDate < end``, oldest first."""
+        return _between(self._assignment_timeline, start, end)
+
+    def product_cases_created(
+        self, product_id: str, start: datetime, end: datetime
+    ) -> list[CaseRec]:
+        """Cases about ``product_id`` (through their order item) created in ``[start, end)``."""
+        timeline = self._product_timelines.get(product_id)
+        return _between(timeline, start, end) if timeline else []
+
+    def product_case_count(self, product_id: str) -> int:
+        """How many cases are about ``product_id``, at any time."""
+        timeline = self._product_timelines.get(product_id)
+        return len(timeline[1]) if timeline else 0
+
+
+def _timeline(records: Iterable[Any]) -> tuple[list[datetime], list[Any]]:
+    dated = sorted((r for r in records if r.created is not None), key=lambda r: (r.created, r.id))
+    return [r.created for r in dated], dated
+
+
+def _between(timeline: tuple[list[datetime], list[Any]], start: datetime, end: datetime) -> list:
+    times, records = timeline
+    return records[bisect_left(times, start) : bisect_left(times, end)]
 
 
 def parse_datetime(value: str | datetime | None) -> datetime | None:
@@ -205,6 +294,29 @@ def extreme_keys(values: Mapping[str, int | Fraction], mode: str) -> Answer:
     best = min(values.values()) if mode == "min" else max(values.values())
     winners = sorted(key for key, value in values.items() if value == best)
     return winners[0] if len(winners) == 1 else winners
+
+
+def ranking(
+    scores: Mapping[str, int | Fraction],
+    support: Mapping[str, int],
+    better: str,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A solver's ``detail``: every candidate's score and support, as plain JSON values.
+
+    Averages (Fractions) become floats in the unit they were computed in; counts stay ints.
+    """
+    kind = "average" if any(isinstance(v, Fraction) for v in scores.values()) else "count"
+    return {
+        "scores": {
+            key: float(value) if isinstance(value, Fraction) else value
+            for key, value in sorted(scores.items())
+        },
+        "support": {key: support.get(key, 0) for key in sorted(scores)},
+        "better": better,
+        "kind": kind,
+        **extra,
+    }
 
 
 def winners_of(answer: Answer) -> list[str]:

@@ -8,7 +8,8 @@ Two kinds of period appear in the questions:
 * named ones ("Winter 2021", "Q4 2022", "February 2021"): a calendar month, a quarter, or a
   season of three months; Winter starts on December 1 of the named year.
 
-Whether a solver treats ``end`` as inclusive or exclusive is its own business (see each one).
+Every solver treats a window as half-open, ``[start, end)``: the start is in, the end is not
+(so "the past 3 months" never includes anything stamped at 00:00:00 of today).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def named_window(name: str, year: int) -> Window:
 
 @dataclass(frozen=True)
 class Window:
-    """A time window; ``start`` is inclusive, ``end`` inclusive or exclusive per solver."""
+    """A time window: ``start`` is inclusive, ``end`` exclusive."""
 
     start: datetime
     end: datetime

@@ -1,6 +1,10 @@
 """Product-centred reference solvers: top issue (TII), monthly trend (MTA), named entity (NED).
 
 A product's cases are the cases whose ``OrderItemId__c`` is an order item of that product.
+Periods are half-open, ``[start, end)``, and a case belongs to one when its CreatedDate does
+(upstream counted top-issue cases up to and including ``end``; generated orgs never stamp a
+case exactly on a boundary, so both readings agree there, and the solvers follow the stated
+one).
 """
 
 from __future__ import annotations
@@ -10,13 +14,13 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from crmtui.org.solvers.common import (
-    CaseRec,
     OrgIndex,
     SolverResult,
     Tables,
     evidence_list,
     extreme_keys,
     index_tables,
+    ranking,
     winners_of,
 )
 from crmtui.org.solvers.periods import MONTH_NAMES, as_datetime
@@ -28,10 +32,9 @@ ACTIVATED = "Activated"
 def top_issue(
     tables: Tables | OrgIndex, product_id: str, start: DateLike, end: DateLike
 ) -> SolverResult:
-    """The issue most often reported for ``product_id`` by cases created in ``[start, end]``.
+    """The issue most often reported for ``product_id`` by cases created in ``[start, end)``.
 
-    Both bounds are inclusive here (upstream counted issues with ``CreatedDate <= end``).
-    Cases without an issue are not counted.
+    Every case counts whatever its status. Cases without an issue are not counted.
 
     Returns:
         The Issue__c Id, a list on a tie, or None when the product has no such case.
@@ -39,12 +42,13 @@ def top_issue(
     index = index_tables(tables)
     lo, hi = as_datetime(start), as_datetime(end)
     by_issue: dict[str, list[str]] = defaultdict(list)
-    for case in _product_cases(index, product_id):
-        if case.created is not None and lo <= case.created <= hi and case.issue_id:
+    for case in index.product_cases_created(product_id, lo, hi):
+        if case.issue_id:
             by_issue[case.issue_id].append(case.id)
-    answer = extreme_keys({issue: len(ids) for issue, ids in by_issue.items()}, "max")
+    counts = {issue: len(ids) for issue, ids in by_issue.items()}
+    answer = extreme_keys(counts, "max")
     evidence = [case_id for issue in winners_of(answer) for case_id in by_issue[issue]]
-    return SolverResult(answer, evidence_list(evidence))
+    return SolverResult(answer, evidence_list(evidence), ranking(counts, counts, "max"))
 
 
 def monthly_trend(
@@ -61,14 +65,14 @@ def monthly_trend(
     index = index_tables(tables)
     lo, hi = as_datetime(start), as_datetime(end)
     by_month: dict[str, list[str]] = defaultdict(list)
-    for case in _product_cases(index, product_id):
-        if case.created is not None and lo <= case.created < hi:
-            by_month[MONTH_NAMES[case.created.month - 1]].append(case.id)
-    answer = extreme_keys({month: len(ids) for month, ids in by_month.items()}, "max")
+    for case in index.product_cases_created(product_id, lo, hi):
+        by_month[MONTH_NAMES[case.created.month - 1]].append(case.id)  # type: ignore[union-attr]
+    counts = {month: len(ids) for month, ids in by_month.items()}
+    answer = extreme_keys(counts, "max")
     if isinstance(answer, list):
         answer.sort(key=MONTH_NAMES.index)
     evidence = [case_id for month in winners_of(answer) for case_id in by_month[month]]
-    return SolverResult(answer, evidence_list(evidence))
+    return SolverResult(answer, evidence_list(evidence), ranking(counts, counts, "max"))
 
 
 def named_entity(
@@ -106,12 +110,9 @@ def named_entity(
         return SolverResult(None)
     found = sorted(bought)
     answer: str | list[str] = found[0] if len(found) == 1 else found
-    return SolverResult(answer, evidence_list(i for ids in bought.values() for i in ids))
-
-
-def _product_cases(index: OrgIndex, product_id: str) -> list[CaseRec]:
-    return [
-        case
-        for item_id in index.order_items_by_product.get(product_id, ())
-        for case in index.cases_by_order_item.get(item_id, ())
-    ]
+    items = {product: len(ids) // 2 for product, ids in bought.items()}
+    return SolverResult(
+        answer,
+        evidence_list(i for ids in bought.values() for i in ids),
+        {"candidates": found, "items": items},
+    )

@@ -1,4 +1,8 @@
-"""Region reference solver: the state with the quickest case closures (BRI)."""
+"""Region reference solver: the state with the quickest case closures (BRI).
+
+A case belongs to the period when its CreatedDate falls in ``[start, end)``; its closure may
+come later (after the period, or after today's date) and still counts, as upstream computed it.
+"""
 
 from __future__ import annotations
 
@@ -15,11 +19,13 @@ from crmtui.org.solvers.common import (
     evidence_list,
     extreme_keys,
     index_tables,
+    ranking,
     winners_of,
 )
 from crmtui.org.solvers.periods import as_datetime
 
 DateLike = str | date | datetime
+MICROS_PER_HOUR = 3_600_000_000
 
 
 def best_region(tables: Tables | OrgIndex, start: DateLike, end: DateLike) -> SolverResult:
@@ -35,17 +41,17 @@ def best_region(tables: Tables | OrgIndex, start: DateLike, end: DateLike) -> So
     lo, hi = as_datetime(start), as_datetime(end)
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     members: dict[str, list[str]] = defaultdict(list)
-    for case in index.cases:
-        if case.status != CLOSED or case.created is None or case.closed is None:
-            continue
-        if not lo <= case.created < hi or not case.account_id:
+    for case in index.cases_created(lo, hi):
+        if case.status != CLOSED or case.closed is None or not case.account_id:
             continue
         state = index.account_states.get(case.account_id)
         if not state:
             continue
-        totals[state][0] += elapsed_micros(case.created, case.closed)
+        totals[state][0] += elapsed_micros(case.created, case.closed)  # type: ignore[arg-type]
         totals[state][1] += 1
         members[state] += [case.id, case.account_id]
-    answer = extreme_keys({s: Fraction(t, n) for s, (t, n) in totals.items()}, "min")
+    hours = {s: Fraction(t, n * MICROS_PER_HOUR) for s, (t, n) in totals.items()}
+    answer = extreme_keys(hours, "min")
     evidence = [record for state in winners_of(answer) for record in members[state]]
-    return SolverResult(answer, evidence_list(evidence))
+    support = {state: n for state, (_, n) in totals.items()}
+    return SolverResult(answer, evidence_list(evidence), ranking(hours, support, "min"))

@@ -123,7 +123,7 @@ def _all_commands(group: click.Group) -> list[click.Command]:
 
 def test_every_command_and_option_has_help() -> None:
     commands = _all_commands(tasks)
-    assert {c.name for c in commands} == {"tasks", "list", "show"}
+    assert {c.name for c in commands} == {"tasks", "list", "show", "stats"}
     for command in commands:
         assert command.help, command.name
         for param in command.params:
@@ -131,3 +131,62 @@ def test_every_command_and_option_has_help() -> None:
                 assert param.help, f"{command.name} {param.name}"
     for args in (["tasks", "--help"], ["tasks", "list", "--help"], ["tasks", "show", "--help"]):
         assert "Usage:" in _run(*args)
+
+
+@pytest.fixture
+def small_org_file() -> Path:
+    """A small generated org (with its tasks and solutions) in the test's data directory."""
+    from crmtui.org.build import build_org
+
+    return build_org(paths.org_path("tiny-7"), seed=7, scale="small").path
+
+
+def test_stats_on_a_generated_org(small_org_file: Path) -> None:
+    out = _run("tasks", "stats", "--org", "tiny-7", width=160)
+    table = out.split("Calibration targets")[0]
+    for abbr in ("KQA", "MTA", "TII", "NCR", "NED", "HTU", "TCU", "PVI", "BRI"):
+        assert any(line.startswith(f"│ {abbr} ") for line in table.splitlines()), abbr
+    htu = next(line for line in table.splitlines() if line.startswith("│ HTU "))
+    cells = [cell.strip() for cell in htu.split("│")[1:-1]]
+    assert cells[1:4] == ["10", "7", "30%"]  # instances, answered, None share
+    assert cells[6].endswith("%") and cells[8] == "0"  # single-candidate share; no ties
+    assert "rule 1/2/3" in table and "reused subjects 0" in table
+    assert "Calibration targets:" in out
+
+
+def test_stats_json_reruns_the_solvers_on_the_org(small_org_file: Path) -> None:
+    import json
+
+    report = json.loads(_run("tasks", "stats", "--org", str(small_org_file), "--format", "json"))
+    assert report["org"] == str(small_org_file)
+    assert report["solutions"].endswith("tiny-7.solutions.json")
+    types = {item["task"]: item for item in report["types"]}
+    assert len(types) == 9
+    assert all(item["mismatches"] == 0 for item in types.values())
+    assert types["handle_time"]["ranked"] == 7
+    assert {check["task"] for check in report["targets"]} == set(types)
+
+
+def test_stats_on_a_plain_task_file_shows_the_distribution_only(json_tasks: Path) -> None:
+    out = _run("tasks", "stats", "--tasks", str(json_tasks), width=160)
+    assert "only the gold distribution is shown" in out
+    assert "Calibration targets" not in out
+    htu = next(line for line in out.splitlines() if line.startswith("│ HTU "))
+    assert "—" in htu
+
+
+def test_stats_uses_recorded_solutions_beside_a_task_file(small_org_file: Path) -> None:
+    tasks_file = small_org_file.with_suffix(".tasks.json")
+    out = _run("tasks", "stats", "--tasks", str(tasks_file), width=160)
+    assert "Calibration targets:" in out
+    assert "reused subjects" not in out  # subjects need the org
+
+
+def test_stats_on_an_org_without_tasks_is_one_error_line(
+    small_org_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    small_org_file.with_suffix(".tasks.json").unlink()
+    code, err = _error(capsys, "tasks", "stats", "--org", "tiny-7")
+    assert code != 0
+    assert err.startswith("Error: org 'tiny-7' has no generated tasks beside it")
+    assert "Traceback" not in err

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from datetime import datetime
 
 from crmtui.org.generator import COMPANY, GeneratedOrg
 from crmtui.org.generator.config import SCALES
+from crmtui.org.generator.scenarios import SHIPPING_DAYS
 
 
 def _texts(org: GeneratedOrg, evidence: list[str]) -> str:
@@ -23,16 +25,46 @@ def test_truth_has_the_agreed_keys(small_org: GeneratedOrg) -> None:
     json.dumps(small_org.truth)  # plain JSON data, so the task builder can store it
 
 
-def test_kqa_answers_are_stated_in_their_article(small_org: GeneratedOrg) -> None:
+_FILLER = {"no", "yes", "it", "them", "the", "a", "an", "is", "are", "in", "of", "to", "be"}
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9$%]+", text.lower())) - _FILLER
+
+
+def test_kqa_answers_come_from_their_article(small_org: GeneratedOrg) -> None:
     articles = {k["Id"]: k for k in small_org.tables["Knowledge__kav"]}
     kqa = small_org.truth["kqa"]
     assert len(kqa) >= 3 * 10
     assert len({q["question"] for q in kqa}) == len(kqa)
+    kinds = Counter(entry["kind"] for entry in kqa)
+    assert set(kinds) == {"policy", "faq", "category", "product", "reading"}
     for entry in kqa:
         body = articles[entry["article_id"]]["FAQ_Answer__c"].lower()
-        answer = entry["answer"].lower()
-        # Short answers are quoted; "No, ..." answers paraphrase a stated rule.
-        assert answer in body or answer.split(", ", 1)[-1] in body, entry
+        if entry["kind"] == "reading":
+            # The answer applies the article's rule; the rule itself is in the article.
+            assert entry["basis"].lower() in body, entry
+            continue
+        # Stated facts: the answer's words are the article's (answers may rephrase a little).
+        words = _words(entry["answer"])
+        assert len(words & _words(body)) >= 0.7 * len(words), entry
+
+
+def test_product_materials_fit_the_product(small_org: GeneratedOrg) -> None:
+    from crmtui.org.generator.knowledge_facts import MATERIALS
+
+    for entry in small_org.truth["kqa"]:
+        if entry["question"].endswith(" made of?"):
+            name = entry["question"].removeprefix("What is the ").removesuffix(" made of?")
+            bases = [base for base in MATERIALS if name.endswith(base)]
+            assert bases and entry["answer"] in MATERIALS[bases[0]], entry
+
+
+def test_reading_questions_fall_on_both_sides_of_each_rule(small_org: GeneratedOrg) -> None:
+    reading = [e for e in small_org.truth["kqa"] if e["kind"] == "reading"]
+    yes = sum(e["answer"].startswith("Yes") for e in reading)
+    no = sum(e["answer"].startswith("No") for e in reading)
+    assert yes >= 5 and no >= 5
 
 
 def test_pvi_mixes_breaches_and_clean_cases(small_org: GeneratedOrg) -> None:
@@ -55,40 +87,53 @@ def test_pvi_mixes_breaches_and_clean_cases(small_org: GeneratedOrg) -> None:
         assert all(owner_of[i] == entry["case_id"] for i in entry["evidence_ids"])
 
 
-def test_planted_money_and_discount_breaches_break_the_stated_limits(
-    small_org: GeneratedOrg,
-) -> None:
-    titles = {k["Id"]: k["Title"] for k in small_org.tables["Knowledge__kav"]}
-    refund = next(i for i, t in titles.items() if t == "Policy: Refund Approval Limits")
-    discount = next(i for i, t in titles.items() if t == "Policy: Goodwill Discount Limits")
+def _amount(pattern: str, text: str) -> float:
+    found = re.search(pattern, text)
+    assert found, (pattern, text)
+    return float(next(g for g in found.groups() if g))
+
+
+# policy -> (does the conversation break the stated rule?) read from its text alone
+RULES = {
+    "refund_cap": lambda t: _amount(r"\$(\d+\.\d\d)", t) > 150 and "supervisor" not in t,
+    "discount_cap": lambda t: _amount(r"(\d+)% (?:off|discount)", t) > 15,
+    "expedited": lambda t: (
+        "expedited" in t.split("delivery estimate")[-1].split("past the")[-1]
+        and _amount(r"now (\d+) days past the estimated|been here (\d+) days ago according", t) <= 7
+    ),
+    "price_adjust": lambda t: (
+        "too late" not in t
+        and "only possible" not in t
+        and _amount(r"bought the .+? (\d+) days ago and now|since I bought it (\d+) days ago", t)
+        > 14
+    ),
+}
+
+
+def test_planted_breaches_are_decided_by_the_stated_numbers(small_org: GeneratedOrg) -> None:
     checked = 0
     for entry in small_org.truth["pvi"]:
+        rule = RULES.get(entry["policy"])
+        if rule is None:
+            continue
         text = _texts(small_org, entry["evidence_ids"])
-        if entry["article_id"] == refund:
-            amount = re.search(r"approved a full refund of \$(\d+)", text)
-            assert amount and int(amount.group(1)) > 150
-            checked += 1
-        elif entry["article_id"] == discount:
-            percent = re.search(r"code for (\d+)% off", text)
-            assert percent and int(percent.group(1)) > 15
-            checked += 1
-        elif entry["article_id"] is None:
-            for found in re.findall(r"code for (\d+)% off", text):
-                assert int(found) <= 15
-    assert checked >= 2
+        assert rule(text) == (entry["article_id"] is not None), (entry, text)
+        checked += 1
+    assert checked >= 4
 
 
 def test_ncr_texts_are_new_and_name_their_product(small_org: GeneratedOrg) -> None:
     ncr = small_org.truth["ncr"]
     assert len(ncr) >= 3 * 10
-    existing = {(c["Subject"], c["Description"]) for c in small_org.tables["Case"]}
+    existing = {c["Subject"] for c in small_org.tables["Case"]}
     issues = {i["Id"] for i in small_org.tables["Issue__c"]}
-    names = {p["Id"]: p["Name"] for p in small_org.tables["Product2"]}
+    products = small_org.truth["products"]
     for entry in ncr:
-        assert (entry["subject"], entry["description"]) not in existing
+        assert entry["subject"] not in existing
         assert entry["issue_id"] in issues
-        name = names[entry["product_id"]]
-        assert name in entry["subject"] or name in entry["description"]
+        # The customer names the product, by its full name or more loosely.
+        words = entry["subject"].lower() + " " + entry["description"].lower()
+        assert any(k in words for k in products[entry["product_id"]]["keywords"]), entry
 
 
 def test_products_truth_matches_product_rows(small_org: GeneratedOrg) -> None:
@@ -136,21 +181,28 @@ def test_stated_purchase_days_agree_with_the_order_date(small_org: GeneratedOrg)
         for stated in STATED_DAYS.findall(text):
             assert int(stated) == gaps[entry["case_id"]]
             checked += 1
-        months = re.search(r"I received them (\d+) months ago", text)
+        months = re.search(r"I received them (\d+) months ago|apart at the sole after (\d+)", text)
         if months:
-            assert int(months.group(1)) == max(1, gaps[entry["case_id"]] // 30)
-            assert (int(months.group(1)) > 6) == (entry["article_id"] is not None)
+            stated = int(next(g for g in months.groups() if g))
+            # Delivery comes SHIPPING_DAYS after the purchase; the warranty runs 6 months.
+            assert stated == (gaps[entry["case_id"]] - SHIPPING_DAYS) // 30
+            replaced = "outside our warranty" not in text and "has run out" not in text
+            assert (stated > 6 and replaced) == (entry["article_id"] is not None)
     assert checked >= 10
 
 
 def test_safety_escalations_leave_the_case_high_priority(small_org: GeneratedOrg) -> None:
     cases = {c["Id"]: c for c in small_org.tables["Case"]}
-    escalated = [
-        entry
-        for entry in small_org.truth["pvi"]
-        if "escalated this to our Product Safety team" in _texts(small_org, entry["evidence_ids"])
-    ]
-    assert escalated
-    for entry in escalated:
-        assert entry["article_id"] is None
-        assert cases[entry["case_id"]]["Priority"] == "High"
+    checked = 0
+    for entry in small_org.truth["pvi"]:
+        text = _texts(small_org, entry["evidence_ids"])
+        if entry["policy"] != "safety":
+            continue
+        checked += 1
+        # Escalating is not enough: a replacement before the safety review breaks the policy.
+        replaced = "replacement at no cost" in text or "ships to you today" in text
+        assert replaced == (entry["article_id"] is not None)
+        if not replaced:
+            assert "Product Safety team" in text
+            assert cases[entry["case_id"]]["Priority"] == "High"
+    assert checked

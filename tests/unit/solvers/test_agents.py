@@ -9,8 +9,9 @@ Assignment rows (case, time, new owner, previous owner):
     h4a c4 01-11 08:00 C -      h7  c7 02-15 00:00 D -      h0  c0 2020-12-31 B -  (before)
     h4b c4 01-11 09:00 B <- C
 
-First assignments in the window: A 4 (h1 h2 h9a h8), B 2, C 2, D 1. Counting every Owner
-Assignment row instead would give B 4 and D 2, which the traps below catch.
+First assignments in the window: A 3 (h1 h2 h9a; h8 is at the excluded end), B 2, C 2, D 1.
+Counting every Owner Assignment row instead would give B 4 and D 2, which the traps below
+catch.
 """
 
 from __future__ import annotations
@@ -98,12 +99,13 @@ def test_handle_time_max_leaves_out_transferred_cases(agent_org):
     assert handle_time(agent_org, Q1.start, Q1.end, 1, "max").answer == A
 
 
-def test_handle_time_history_window_end_is_inclusive(agent_org):
-    # Only A has more than 3 first assignments, and only thanks to h8 at exactly the end;
-    # counting every assignment row would let B (4 rows, 60 min) win instead.
-    result = handle_time(agent_org, Q1.start, Q1.end, 3, "min")
+def test_handle_time_history_window_end_is_exclusive(agent_org):
+    # First assignments in [start, end): A 3 (h1 h2 h9a; h8 at exactly the end is out),
+    # B 2, C 2. Counting every assignment row would let B (4 rows, 60 min) in as well.
+    result = handle_time(agent_org, Q1.start, Q1.end, 2, "min")
     assert result.answer == A
-    assert result.evidence == ["c1", "c2", "h1", "h2", "h8", "h9a"]
+    assert result.evidence == ["c1", "c2", "h1", "h2", "h9a"]
+    assert handle_time(agent_org, Q1.start, Q1.end, 3, "min").answer is None
 
 
 def test_handle_time_none_when_nobody_qualifies(agent_org):
@@ -143,12 +145,13 @@ def test_transfer_count_counts_the_agent_handing_over(agent_org):
     # Transfers in Q1: C twice (h4b, h6b), A once (h9b). B never transferred: not ranked.
     low = transfer_count(agent_org, Q1.start, Q1.end, 1, "min")
     assert low.answer == A
-    assert low.evidence == ["h1", "h2", "h8", "h9a", "h9b"]
+    assert low.evidence == ["h1", "h2", "h9a", "h9b"]
+    assert low.detail["scores"] == {A: 1, C: 2}
     assert transfer_count(agent_org, Q1.start, Q1.end, 1, "max").answer == C
 
 
 def test_transfer_count_filter_and_none(agent_org):
-    # More than 2 first assignments: only A (4).
+    # More than 2 first assignments: only A (3; h8 at the window end does not count).
     assert transfer_count(agent_org, Q1.start, Q1.end, 2, "max").answer == A
     # Early January: only h1 and h3, no transfer at all.
     assert transfer_count(agent_org, "2021-01-01", "2021-01-11", 0, "max").answer is None

@@ -46,10 +46,14 @@ def product_org():
     }
 
 
-def test_top_issue_counts_cases_at_the_window_end(product_org):
-    # I1: t1, t2; I2: t3, t4 and t5 (created exactly at the end, which counts for issues).
+def test_top_issue_window_is_half_open(product_org):
+    # I1: t1 (at the start, in), t2; I2: t3, t4; t5 (exactly at the end) is out: a 2-2 tie.
     result = top_issue(product_org, "P1", WINTER_2020.start, WINTER_2020.end)
+    assert result.answer == ["I1", "I2"]
+    # One second later the end takes t5 in and I2 leads 3-2.
+    result = top_issue(product_org, "P1", WINTER_2020.start, "2021-03-01T00:00:01Z")
     assert (result.answer, result.evidence) == ("I2", ["t3", "t4", "t5"])
+    assert result.detail["scores"] == {"I1": 2, "I2": 3}
 
 
 def test_top_issue_none(product_org):
@@ -59,7 +63,7 @@ def test_top_issue_none(product_org):
 
 
 def test_top_issue_tie(product_org):
-    # Without the end day the two issues tie 2-2.
+    # Without the last day either, the two issues still tie 2-2.
     result = top_issue(product_org, "P1", "2020-12-01", "2021-02-28")
     assert result.answer == ["I1", "I2"]
 
