@@ -1,11 +1,16 @@
-"""The crmtui Textual app: screens, app-wide commands and error handling only."""
+"""The crmtui Textual app: screens, app-wide commands and error handling only.
+
+Cold start matters (the picker should appear within 2x a bare Textual app): what the picker
+does not need (the play screen and its widgets, the play session, dialogs, the palette's
+schema providers) is imported when first used, not here. benchmarks/bench_play.py measures it.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -16,14 +21,25 @@ from textual.screen import Screen
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
 from crmtui.play.progress import InstanceStatus, actor_progress
-from crmtui.play.session import PlaySession, Scorer, default_scorer
 from crmtui.play.workspace import Workspace
 from crmtui.ui.keys import palette_commands
-from crmtui.ui.palette import GotoCommands, SchemaCommands
-from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
-from crmtui.ui.screens.play import PlayScreen
+
+if TYPE_CHECKING:
+    from crmtui.play.session import PlaySession, Scorer
+
+
+def _schema_commands() -> Any:
+    from crmtui.ui.palette import SchemaCommands
+
+    return SchemaCommands
+
+
+def _goto_commands() -> Any:
+    from crmtui.ui.palette import GotoCommands
+
+    return GotoCommands
 
 
 class CrmtuiApp(App[None]):
@@ -31,7 +47,7 @@ class CrmtuiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "crmtui"
-    COMMANDS = App.COMMANDS | {SchemaCommands, GotoCommands}
+    COMMANDS = App.COMMANDS | {_schema_commands, _goto_commands}
     HELP_GROUP = "Anywhere"
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -51,14 +67,14 @@ class CrmtuiApp(App[None]):
         workspace: Workspace | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], dt.datetime] | None = None,
-        scorer: Scorer = default_scorer,
+        scorer: Scorer | None = None,
     ) -> None:
         super().__init__()
         self.config = config
         self.workspace = workspace
         self.clock = clock
         self.wall = wall
-        self.scorer = scorer
+        self.scorer = scorer  # None: crmtui.play.session.default_scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
 
@@ -88,6 +104,7 @@ class CrmtuiApp(App[None]):
     def _offer_resume(self) -> bool:
         from crmtui.record.recorder import close_unfinished
         from crmtui.record.sessions import find_unfinished
+        from crmtui.ui.screens.dialogs import ConfirmScreen
 
         assert self.workspace is not None
         unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
@@ -131,6 +148,9 @@ class CrmtuiApp(App[None]):
 
     def open_instance(self, idx: int, resume_path: Any = None) -> None:
         """Start (or resume) a recorded session on instance ``idx``."""
+        from crmtui.play.session import PlaySession, default_scorer
+        from crmtui.ui.screens.play import PlayScreen
+
         assert self.workspace is not None
         try:
             instance = self.workspace.tasks.get(idx)
@@ -139,7 +159,7 @@ class CrmtuiApp(App[None]):
                 idle_threshold=self.config.idle_threshold,
                 clock=self.clock,
                 wall=self.wall,
-                scorer=self.scorer,
+                scorer=self.scorer or default_scorer,
                 fsync=self.config.fsync,
             )
             if resume_path is not None:
@@ -227,8 +247,10 @@ class CrmtuiApp(App[None]):
 
     def _play_screen_call(self, method: str, *args: Any) -> None:
         # The play screen may sit under a dialog or the pause screen: find it on the stack.
+        if self.session is None:
+            return
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, PlayScreen):
+            if hasattr(screen, method):
                 getattr(screen, method)(*args)
                 return
 
