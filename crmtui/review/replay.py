@@ -127,6 +127,8 @@ class Frame(NamedTuple):
         tokens: Prompt plus completion tokens of model calls so far.
         cost: Cost of model calls so far (None when unknown).
         ended: The ``end`` reason, once the session ended.
+        editor: The console editor's text as last recorded (``editor_edit``).
+        away: Whether the terminal had lost focus (``app_blur`` without ``app_focus``).
     """
 
     index: int
@@ -146,6 +148,8 @@ class Frame(NamedTuple):
     tokens: int
     cost: float | None
     ended: str | None
+    editor: str = ""
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -247,6 +251,8 @@ class _Fold:
         self.tokens = 0
         self.cost: float | None = 0.0
         self.ended: str | None = None
+        self.editor = ""
+        self.away = False
         self.transcript: list[TranscriptLine] = []
 
     def say(self, seq: int, role: str, text: str) -> None:
@@ -292,6 +298,10 @@ class _Fold:
         elif kind == ev.END:
             self.ended = p["reason"]
             self.say(event.seq, "end", f"session ended: {p['reason']}")
+        elif kind == ev.EDITOR_EDIT:
+            self.editor = p["text"]
+        elif kind in (ev.APP_BLUR, ev.APP_FOCUS):
+            self.away = kind == ev.APP_BLUR
 
     def _browse(self, event: ev.Event) -> None:
         if event.type == ev.BACK:
@@ -352,6 +362,8 @@ class _Fold:
             tokens=self.tokens,
             cost=self.cost,
             ended=self.ended,
+            editor=self.editor,
+            away=self.away,
         )
 
 

@@ -229,6 +229,10 @@ class ReplayScreen(Screen[None]):
             self.query_one(TabbedContent).active = "tab-browse"
         elif frame.event.type == ev.RUN_QUERY:
             self.query_one(TabbedContent).active = "tab-console"
+        elif frame.event.type == ev.EDITOR_EDIT and self.org is not None:
+            # What the annotator was typing (the last query's re-run shows otherwise).
+            self.query_one(TabbedContent).active = "tab-console"
+            self.query_one(QueryConsole).set_text(frame.editor)
 
     def _show_status(self, frame: Frame) -> None:
         bar = self.query_one(StatusBar)
@@ -236,6 +240,8 @@ class ReplayScreen(Screen[None]):
         state = []
         if frame.paused:
             state.append("PAUSED")
+        if frame.away:
+            state.append("AWAY (terminal without focus)")
         if frame.submission is not None:
             state.append("SUBMITTED")
         if frame.ended:
