@@ -41,7 +41,7 @@ class QueryConsole(Vertical):
             "history_search",
             "History",
             priority=True,
-            tooltip="search your queries (all instances)",
+            tooltip="search your queries of all instances",
         ),
     ]
 

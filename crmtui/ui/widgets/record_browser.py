@@ -42,7 +42,7 @@ class RecordBrowser(Vertical):
     HELP_GROUP = "Record browser"
     BINDINGS = [
         Binding("o", "focus_objects", "Objects"),
-        Binding("slash", "search", "Search", tooltip="full-text search of the table (SOSL)"),
+        Binding("slash", "search", "Search", tooltip="full-text, SOSL over the table"),
         Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
         Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
         Binding("left_square_bracket", "back", "Back"),
