@@ -110,3 +110,25 @@ async def test_help_and_palette_list_each_command_once(workspace, play_config, c
         titles = [c.title for c in app.get_system_commands(screen)]
         assert len(titles) == len(set(titles)), titles
         assert titles.count("Quit") == 1 and "Pause" in titles and "Run query" in titles
+
+
+async def test_a_burst_of_keys_after_an_f_key_lands_in_the_new_widget(
+    workspace, play_config, clock, wall
+):
+    """A terminal can deliver F4, the answer and Ctrl+S in one read (a fast typist, a
+    paste): the answer must reach the box and the submit must see it."""
+    from textual import events
+
+    from crmtui.ui.screens.dialogs import ConfirmScreen
+
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_first(pilot)
+        for key, char in [("f3", None), ("S", "S"), ("f4", None)]:
+            app.post_message(events.Key(key, char))
+        for char in "May":
+            app.post_message(events.Key(char, char))
+        app.post_message(events.Key("ctrl+s", None))
+        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "Submit the answer [b]May[/b]?" in app.screen.question
+        assert screen.query_one("#console-editor").text == "S"

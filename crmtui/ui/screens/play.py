@@ -268,16 +268,21 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
         self.app.clear_notifications()  # a toast could show the instance's text
         self.app.push_screen(PauseScreen(format_duration(self.session.active_seconds)), resumed)
 
+    def focus_now(self, selector: str) -> None:
+        """Focus a widget at once, not on the next message: keys typed right after an F-key
+        (a fast typist, a terminal delivering a burst) must land in the new widget."""
+        self.set_focus(self.query_one(selector))
+
     def action_focus_answer(self) -> None:
-        self.query_one("#answer-input").focus()
+        self.focus_now("#answer-input")
 
     def action_focus_console(self) -> None:
         self.query_one(TabbedContent).active = "tab-console"
-        self.query_one("#console-editor").focus()
+        self.focus_now("#console-editor")
 
     def action_focus_schema(self) -> None:
         self.query_one(TabbedContent).active = "tab-schema"
-        self.query_one("#schema-search").focus()
+        self.focus_now("#schema-search")
 
     def show_schema(self, path: str) -> None:
         """Open the schema tab on ``Object`` or ``Object.Field`` (the palette's schema hits)."""
@@ -302,18 +307,22 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
             return False
         self.query_one(TabbedContent).active = "tab-browse"
         self.query_one(RecordBrowser).open_record(object_name, record_id)
-        self.query_one("#record-panel").focus()
+        self.focus_now("#record-panel")
         return True
 
     def action_focus_browser(self) -> None:
         self.query_one(TabbedContent).active = "tab-browse"
-        self.query_one("#object-list").focus()
+        self.focus_now("#object-list")
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
 
     def action_submit(self) -> None:
-        self.query_one(AnswerBox).action_submit()
+        # A priority binding runs as soon as the key arrives, possibly before the answer
+        # box has processed the keys typed just before it (a fast typist, a paste): queue
+        # the submit behind them.
+        box = self.query_one(AnswerBox)
+        box.query_one("#answer-input").call_later(box.action_submit)
 
     def action_next_instance(self) -> None:
         if not self._submitted:

@@ -67,9 +67,9 @@ class ResponsiveLayout:
         """The task context: its tab in the compact layout, else the side panel."""
         if self.layout_name == "compact":
             self.query_one("#work-tabs", TabbedContent).active = "tab-context"
-            self.query_one("#context-panel").focus()
+            self.focus_now("#context-panel")
         else:
-            self.query_one("#metadata-panel").focus()
+            self.focus_now("#metadata-panel")
 
     def region_of(self: Any, widget: Widget | None) -> Widget | None:
         """The top-level region (metadata, query, work tabs, answer) holding ``widget``."""
