@@ -30,6 +30,40 @@ _CLAUSES = re.compile(
 )
 _WORD = re.compile(r"[A-Za-z_][\w.]*$|$")
 _FIELD_CLAUSES = {"SELECT", "WHERE", "GROUP BY", "ORDER BY", "HAVING"}
+#: SOQL/SOSL keywords: typing one whole opens no list (``DESC`` is not the start of
+#: ``Description`` there); typing on (``Descr``) brings the list back. NULLS FIRST / LAST
+#: are left out: they would hide FirstName and LastName.
+KEYWORDS = frozenset(
+    {
+        "SELECT",
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "ORDER",
+        "BY",
+        "HAVING",
+        "LIMIT",
+        "OFFSET",
+        "ASC",
+        "DESC",
+        "NULLS",
+        "AND",
+        "OR",
+        "NOT",
+        "IN",
+        "LIKE",
+        "NULL",
+        "TRUE",
+        "FALSE",
+        "INCLUDES",
+        "EXCLUDES",
+        "WITH",
+        "USING",
+        "FIND",
+        "RETURNING",
+        "TYPEOF",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -238,6 +272,8 @@ def complete(schema: Schema, before: str, after: str = "") -> Completion | None:
     clause, clause_end = _clause(flat_before)
     parts = path.split(".")
     word = parts[-1]
+    if len(parts) == 1 and word.upper() in KEYWORDS:
+        return None
     in_clause = flat_before[clause_end:]
 
     if clause == "FROM":

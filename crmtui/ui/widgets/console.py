@@ -128,6 +128,9 @@ class QueryConsole(Vertical):
             return
         if text is not None:
             self.set_text(query)
+        editor = self.query_one("#console-editor")
+        if isinstance(editor, SoqlEditor):
+            editor.close_completion()
         self.history.add(query)
         self._status("Running…")
         self._execute(query)

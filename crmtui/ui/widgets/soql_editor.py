@@ -84,6 +84,10 @@ class SoqlEditor(TextArea):
         if was_open or menu.is_open:
             self.refresh()
 
+    def close_completion(self) -> None:
+        """Hide the completion list (the query is about to run, the text was replaced)."""
+        self._close_menu()
+
     def _close_menu(self) -> None:
         if self.menu.is_open:
             self.menu.close()

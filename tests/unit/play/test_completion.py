@@ -76,3 +76,10 @@ def test_any_text_completes_without_error(before: str, after: str) -> None:
     result = complete(SCHEMA, before, after)
     if result is not None:
         assert before.endswith(result.word)
+
+
+def test_a_whole_keyword_opens_no_list() -> None:
+    assert complete(SCHEMA, "SELECT Id FROM Case ORDER BY CreatedDate DESC") is None
+    assert complete(SCHEMA, "SELECT Id FROM Case WHERE Status = null AND") is None
+    descr = complete(SCHEMA, "SELECT Id FROM Case ORDER BY Descr")
+    assert descr is not None and descr.items[0].text == "Description"
