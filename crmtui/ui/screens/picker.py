@@ -81,6 +81,10 @@ class PickerScreen(Screen[None]):
         yield ContentTable(id="picker-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    def on_resize(self, event: Any) -> None:
+        # Below 130 columns the task filter narrows so the right/wrong/unfinished counts fit.
+        self.set_class(self.size.width < 130, "narrow")
+
     def on_mount(self) -> None:
         self.refresh_rows()
         self.query_one("#picker-table").focus()

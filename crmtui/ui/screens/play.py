@@ -271,7 +271,10 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
     def focus_now(self, selector: str) -> None:
         """Focus a widget at once, not on the next message: keys typed right after an F-key
         (a fast typist, a terminal delivering a burst) must land in the new widget."""
-        self.set_focus(self.query_one(selector))
+        widget = self.query_one(selector)
+        if self.maximized is not None and self.maximized not in widget.ancestors_with_self:
+            self.minimize()  # going to another region: show it
+        self.set_focus(widget)
 
     def action_focus_answer(self) -> None:
         self.focus_now("#answer-input")
