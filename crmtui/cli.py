@@ -7,6 +7,7 @@ Subcommands live in ``crmtui/commands/<name>.py`` and are imported only when inv
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from typing import Any
@@ -34,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
     "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
     "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
+    "study": ("crmtui.commands.study", "study", "Run a human-baseline study with annotators."),
+    "serve": ("crmtui.commands.serve", "serve", "Serve a study to annotators' web browsers."),
     "serve-rest": (
         "crmtui.commands.serve_rest",
         "serve_rest",
@@ -94,6 +97,41 @@ def cli(ctx: click.Context) -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Console-script entry point: run the CLI, turning crmtui errors into one line."""
+    if argv is None:
+        # The real command line (console script or ``python -m``), not a test calling in.
+        try:
+            result = _main(argv)
+        except SystemExit as exc:
+            _quick_exit(exc.code)
+            raise
+        # click returns an exit status (ctx.exit(1)) instead of raising in this mode.
+        _quick_exit(result if isinstance(result, int) else 0)
+        return result
+    return _main(argv)
+
+
+def _quick_exit(code: Any) -> None:
+    """Leave without tearing down litellm's modules (seconds at exit on a slow machine).
+
+    Only once litellm is loaded (``run``, ``watch``): every file crmtui writes is closed and
+    synced by then, so skipping finalisation loses nothing, and a Ctrl-C'd run ends at once.
+    """
+    if "litellm" not in sys.modules:
+        return
+    import logging
+    import os
+
+    status = code if isinstance(code, int) else (0 if code is None else 1)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    logging.shutdown()
+    os._exit(status)
+
+
+def _main(argv: list[str] | None) -> Any:
     try:
         return cli.main(args=argv, prog_name="crmtui", standalone_mode=False)
     except CrmtuiError as exc:

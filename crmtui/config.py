@@ -36,6 +36,7 @@ class PlayConfig:
         aided: Show ``metadata.optional`` (upstream's aided mode).
         idle_threshold: Seconds without input that count as idle.
         fsync: Sync every event to disk (turn off only in tests and benchmarks).
+        force: Play tasks on an org that lacks most of the records they mention.
     """
 
     tasks: str | None = None
@@ -47,6 +48,7 @@ class PlayConfig:
     aided: bool = False
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
     fsync: bool = True
+    force: bool = False
 
     @property
     def actor(self) -> dict[str, str]:

@@ -33,6 +33,24 @@ def build_report_app(report: Any) -> Any:
     return ViewerApp(lambda: ReportScreen(report), title="crmtui report")
 
 
+def build_study_status_app(study: Any, refresh_s: float = 5.0) -> Any:
+    """Build the app showing a study's progress (refreshed every ``refresh_s`` seconds)."""
+    from crmtui.study import load_study, study_status
+    from crmtui.ui.screens.study_status import StudyStatusScreen
+    from crmtui.ui.viewer_app import ViewerApp
+
+    cache: dict[Any, Any] = {}  # unchanged recordings are not read again on each refresh
+
+    def load() -> Any:
+        # Re-read the definition too: annotators may be added while the screen is open.
+        return study_status(load_study(study.folder), cache=cache)
+
+    return ViewerApp(
+        lambda: StudyStatusScreen(load, refresh_s),
+        title=f"crmtui study status {study.name}",
+    )
+
+
 def build_replay_app(
     recording: str | Path | Any, *, org: str | Path | None = None, start: int = 0
 ) -> Any:

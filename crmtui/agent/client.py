@@ -1,38 +1,49 @@
 """The model client: the only module that imports ``litellm``, and only inside functions.
 
 ``ModelClient.complete`` makes one chat-completions call with retries (exponential backoff with
-jitter, ``Retry-After`` honoured) on rate limits, server errors, timeouts and dropped
-connections, and turns every other failure into a one-line :class:`ModelError`. API keys come
-from the environment (or an explicit ``api_key`` for tests); they are never recorded, and any
+jitter, a sane ``Retry-After`` honoured) on rate limits, server errors, timeouts and dropped
+connections, and turns every other failure into a one-line :class:`ModelError` whose ``kind``
+says what a batch should do next (see :data:`~crmtui.agent.replies.ERROR_KINDS`). Each
+attempt has a total deadline that holds mid-call and can be cancelled at once (see
+:mod:`crmtui.agent.deadline`). A streamed request answered with nothing is asked again
+without streaming; when that works, the client streams no more. API keys come from the
+environment (or an explicit ``api_key`` for tests); they are never recorded, and any
 key-looking text is scrubbed from error messages.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import random
-import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from crmtui.agent.replies import ModelError, ModelReply, ToolCall, parse_tool_call
+from crmtui.agent.client_errors import Failure, classify
+from crmtui.agent.deadline import Abandon, CallCancelled, call_with_deadline
+from crmtui.agent.families import default_max_tokens, uses_single_user_message
+from crmtui.agent.providers import key_hint
+from crmtui.agent.replies import (
+    ModelCancelled,
+    ModelError,
+    ModelReply,
+    ToolCall,
+    parse_tool_call,
+    read_completion,
+)
+from crmtui.agent.secrets import scrub_secrets
 
 #: Set to "1" to let litellm fetch its price map and tokenizers from the network.
 ONLINE_ENV = "CRMTUI_LITELLM_ONLINE"
 
-# Model families that take no system message / need a large completion budget (upstream's
-# lists). Matched on the name after the provider prefix: "o1..." as a prefix, others as parts.
-_SINGLE_MESSAGE_MARKERS = ("o3-mini", "deepseek-r1", "gemini-2.5-flash")
-_REASONING_MARKERS = ("o3-mini", "deepseek-r1", "gemini-2.5")
-
-_KEY_PATTERN = re.compile(r"\b(sk-[A-Za-z0-9_\-]{3,}|AIza[0-9A-Za-z_\-]{10,}|gsk_[A-Za-z0-9]{8,})")
 _RETRY_CAP_S = 60.0
-_MAX_ERROR_CHARS = 300
 
 __all__ = [
+    "ModelCancelled",
     "ModelClient",
     "ModelError",
     "ModelReply",
@@ -46,20 +57,6 @@ __all__ = [
 
 _litellm_lock = threading.Lock()
 _litellm_module: ModuleType | None = None
-
-
-def uses_single_user_message(model: str) -> bool:
-    """True for models that take the whole prompt as one user message (no system role)."""
-    name = model.rsplit("/", 1)[-1].lower()
-    return name.startswith("o1") or any(m in name for m in _SINGLE_MESSAGE_MARKERS)
-
-
-def default_max_tokens(model: str) -> int:
-    """Upstream's completion budget: 50,000 for reasoning models, else 2,000."""
-    name = model.rsplit("/", 1)[-1].lower()
-    if name.startswith("o1") or any(m in name for m in _REASONING_MARKERS):
-        return 50_000
-    return 2_000
 
 
 def _import_litellm() -> ModuleType:
@@ -85,25 +82,29 @@ def load_litellm(online: bool | None = None) -> ModuleType:
                 os.environ["LITELLM_OFFLINE_MODE"] = "true"
             litellm = _import_litellm()
             litellm.suppress_debug_info = True
+            _warm_up(litellm)
             _litellm_module = litellm
         return _litellm_module
 
 
-def scrub_secrets(text: str, extra: Sequence[str] = ()) -> str:
-    """Replace API keys (known values from the environment and key-shaped tokens) by ``***``."""
-    secrets = [s for s in extra if s]
-    for name, value in os.environ.items():
-        upper = name.upper()
-        if value and len(value) >= 8 and ("KEY" in upper or "TOKEN" in upper or "SECRET" in upper):
-            secrets.append(value)
-    for secret in sorted(set(secrets), key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return _KEY_PATTERN.sub("***", text)
+def _warm_up(litellm: ModuleType) -> None:
+    """Make one offline mock call, so the first real call pays no lazy imports.
+
+    litellm's first completion imports its HTTP stack (about a second, several on a loaded
+    machine); without this, that time would count against the first call's deadline.
+    """
+    messages = [{"role": "user", "content": "warm-up"}]
+    with contextlib.suppress(Exception):
+        litellm.completion(model="openai/warm-up", messages=messages, mock_response="ok")
 
 
-def _one_line(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _MAX_ERROR_CHARS else line[: _MAX_ERROR_CHARS - 1] + "…"
+def _is_empty(response: Any) -> bool:
+    """A completion without choices, or whose message has no text and no tool call."""
+    choices = getattr(response, "choices", None)
+    if not choices:
+        return True
+    message = getattr(choices[0], "message", None)
+    return not (getattr(message, "content", None) or getattr(message, "tool_calls", None))
 
 
 class ModelClient:
@@ -112,9 +113,10 @@ class ModelClient:
     Args:
         model: A litellm model name (``openai/gpt-4o``, ``anthropic/claude-...``).
         api_base: Base URL of an OpenAI-compatible server, when not the provider default.
-        timeout: Seconds per HTTP attempt.
+        timeout: Seconds one HTTP attempt may take in total, first byte to last (a server
+            that trickles its reply is cut off here too); each retry gets its own.
         max_retries: Retries after the first attempt for retryable failures.
-        temperature: Sampling temperature (upstream uses 0).
+        temperature: Sampling temperature (upstream uses 0); ``None`` sends none.
         max_tokens: Completion budget; ``None`` picks upstream's default for the model.
         extra: Further keyword arguments for ``litellm.completion``.
         api_key: Explicit key (tests, local servers). Otherwise the provider's env variable.
@@ -122,6 +124,10 @@ class ModelClient:
         sleep: Injectable sleep for backoff (tests pass a recorder).
         rng: Injectable random source for jitter.
         backoff_base_s: First backoff delay; doubles per retry, capped at 60 s.
+
+    Attributes:
+        streaming_off: Set once a streamed request came back empty and the same request
+            without streaming did not: later calls do not stream.
     """
 
     def __init__(
@@ -130,8 +136,8 @@ class ModelClient:
         api_base: str | None = None,
         timeout: float = 60,
         max_retries: int = 4,
-        temperature: float = 0.0,
-        max_tokens: int | None = 2000,
+        temperature: float | None = 0.0,
+        max_tokens: int | None = None,
         extra: Mapping[str, Any] | None = None,
         *,
         api_key: str | None = None,
@@ -141,11 +147,13 @@ class ModelClient:
         backoff_base_s: float = 1.0,
     ) -> None:
         if not model or not model.strip():
-            raise ModelError("no model given: pass a litellm model name such as openai/gpt-4o")
-        if timeout <= 0:
-            raise ModelError(f"timeout must be positive, got {timeout}")
+            raise ModelError(
+                "no model given: pass a litellm model name such as openai/gpt-4o", kind="config"
+            )
+        if not (timeout > 0 and math.isfinite(timeout)):
+            raise ModelError(f"timeout must be a positive number, got {timeout}", kind="config")
         if max_retries < 0:
-            raise ModelError(f"max_retries must be >= 0, got {max_retries}")
+            raise ModelError(f"max_retries must be >= 0, got {max_retries}", kind="config")
         self.model = model.strip()
         self.api_base = api_base
         self.timeout = float(timeout)
@@ -154,6 +162,7 @@ class ModelClient:
         self.max_tokens = max_tokens if max_tokens is not None else default_max_tokens(model)
         self.extra = dict(extra or {})
         self.stream = stream
+        self.streaming_off = False
         self._api_key = api_key
         self._sleep = sleep
         self._rng = rng or random.Random()
@@ -171,7 +180,7 @@ class ModelClient:
             "max_tokens": self.max_tokens,
             "timeout": self.timeout,
             "max_retries": self.max_retries,
-            "stream": self.stream,
+            "stream": self.stream and not self.streaming_off,
         }
 
     @property
@@ -188,6 +197,7 @@ class ModelClient:
         *,
         timeout: float | None = None,
         on_delta: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
     ) -> ModelReply:
         """One completion, retried on transient failures.
 
@@ -197,57 +207,106 @@ class ModelClient:
             timeout: Time budget for this call, retries and backoff included (e.g. the time
                 left in an episode); each attempt also keeps the client's own timeout.
             on_delta: Receives text pieces as they stream in (implies streaming).
+            cancel: When set (from any thread), the call is abandoned at once and
+                :class:`ModelCancelled` raised.
 
         Raises:
             ModelError: On a non-retryable failure or when retries are used up.
+            ModelCancelled: ``cancel`` was set.
         """
         litellm = load_litellm()
         attempts = 0
         began = time.monotonic()
+        budget_end = None if timeout is None else began + max(0.0, timeout)
         while True:
             attempts += 1
             start = time.perf_counter()
-            left = None if timeout is None else timeout - (time.monotonic() - began)
+            attempt_end = time.monotonic() + self.timeout
+            if budget_end is not None:
+                attempt_end = min(attempt_end, budget_end)
             try:
-                response = self._call(litellm, messages, tools, left, on_delta)
-            except Exception as exc:  # noqa: BLE001 - classified below, re-raised if unknown
-                retryable, retry_after, message = self._classify(litellm, exc)
-                if message is None:
-                    raise
-                delay = self._delay(attempts, retry_after)
-                out_of_time = left is not None and time.monotonic() - began + delay >= timeout
-                if not retryable or attempts > self.max_retries or out_of_time:
-                    if retryable:
+                response, fell_back = self._attempt(
+                    litellm, messages, tools, attempt_end, on_delta, cancel
+                )
+            except CallCancelled:
+                raise ModelCancelled() from None
+            except Exception as exc:  # noqa: BLE001 - every failure is classified below
+                failure = self._classify(litellm, exc, attempt_end == budget_end)
+                delay = self._delay(attempts, failure.retry_after)
+                out_of_time = budget_end is not None and time.monotonic() + delay >= budget_end
+                if not failure.retryable or attempts > self.max_retries or out_of_time:
+                    message = failure.message
+                    if failure.retryable:
                         plural = "attempt" if attempts == 1 else "attempts"
                         message += f" (gave up after {attempts} {plural})"
-                    raise ModelError(message, retryable=retryable, attempts=attempts) from None
-                self._sleep(delay)
+                    raise ModelError(
+                        message, retryable=failure.retryable, attempts=attempts, kind=failure.kind
+                    ) from None
+                self._wait(delay, cancel)
                 continue
             latency_ms = (time.perf_counter() - start) * 1000
-            return self._reply(litellm, response, latency_ms, attempts)
+            return self._reply(litellm, response, latency_ms, attempts, fell_back)
 
     # -- internals -------------------------------------------------------------------------
+
+    def _attempt(
+        self,
+        litellm: ModuleType,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]] | None,
+        deadline: float,
+        on_delta: Callable[[str], None] | None,
+        cancel: threading.Event | None,
+    ) -> tuple[Any, bool]:
+        """One HTTP attempt within ``deadline``; an empty stream is asked again unstreamed."""
+        stream = (self.stream or on_delta is not None) and not self.streaming_off
+
+        def call(streamed: bool) -> Any:
+            def run(abandon: Abandon) -> Any:
+                left = deadline - time.monotonic()
+                return self._call(litellm, messages, tools, left, on_delta, streamed, abandon)
+
+            return call_with_deadline(run, deadline, cancel=cancel)
+
+        response = call(stream)
+        if not (stream and _is_empty(response)):
+            return response, False
+        # Some OpenAI-compatible servers ignore ``stream`` (or stream nothing): ask once more
+        # without streaming; if that answers, streaming stays off for this client.
+        again = call(False)
+        if _is_empty(again):
+            return again, False
+        self.streaming_off = True
+        if on_delta is not None:
+            content = getattr(again.choices[0].message, "content", None)
+            if isinstance(content, str) and content:
+                on_delta(content)
+        return again, True
 
     def _call(
         self,
         litellm: ModuleType,
         messages: Sequence[Mapping[str, Any]],
         tools: Sequence[Mapping[str, Any]] | None,
-        timeout: float | None,
+        timeout: float,
         on_delta: Callable[[str], None] | None,
+        stream: bool,
+        abandon: Abandon,
     ) -> Any:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": [dict(m) for m in messages],
-            "temperature": self.temperature,
             "max_tokens": self.max_tokens,
-            "timeout": self._attempt_timeout(timeout),
+            # Per read, inside the total deadline the caller keeps.
+            "timeout": max(0.001, timeout),
             # Our own loop does the retrying; the SDK's would hide attempts and Retry-After.
             "max_retries": 0,
             "num_retries": 0,
             # Reasoning models reject temperature=0; drop what a provider does not take.
             "drop_params": True,
         }
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
         if tools:
             kwargs["tools"] = [dict(t) for t in tools]
         if self.api_base:
@@ -255,129 +314,80 @@ class ModelClient:
         if self._api_key:
             kwargs["api_key"] = self._api_key
         kwargs.update(self.extra)
-        if not (self.stream or on_delta):
+        if not stream:
             return litellm.completion(**kwargs)
         kwargs["stream"] = True
         kwargs["stream_options"] = {"include_usage": True}
         chunks = []
         for chunk in litellm.completion(**kwargs):
+            if abandon.is_set:
+                break  # the caller gave up: stop reading (closes the connection)
             chunks.append(chunk)
             if on_delta and chunk.choices:
                 piece = getattr(chunk.choices[0].delta, "content", None)
                 if piece:
                     on_delta(piece)
-        built = litellm.stream_chunk_builder(chunks, messages=kwargs["messages"])
-        if built is None:
-            raise ModelError(f"model {self.model} sent an empty stream")
-        return built
+        if not chunks:
+            return None
+        return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"])
 
-    def _attempt_timeout(self, timeout: float | None) -> float:
-        # A caller's limit (time left in an episode) can only shorten the client's own.
-        return self.timeout if timeout is None else max(0.001, min(self.timeout, timeout))
+    def _wait(self, delay: float, cancel: threading.Event | None) -> None:
+        """Back off ``delay`` seconds; a cancel request cuts the wait short."""
+        if cancel is not None and self._sleep is time.sleep:
+            if cancel.wait(delay):
+                raise ModelCancelled()
+            return
+        self._sleep(delay)
+        if cancel is not None and cancel.is_set():
+            raise ModelCancelled()
 
-    def _classify(
-        self, litellm: ModuleType, exc: Exception
-    ) -> tuple[bool, float | None, str | None]:
-        """(retryable, retry_after_s, one-line message); message None = not a model error."""
-        model = self.model
-        detail = _one_line(scrub_secrets(str(exc), [self._api_key or ""]))
-        if isinstance(exc, ModelError):
-            return False, None, str(exc)
-        if isinstance(exc, litellm.AuthenticationError):
-            return False, None, f"authentication failed for model {model}: {self._key_hint()}"
-        if isinstance(exc, litellm.RateLimitError):
-            return True, _retry_after(exc), f"rate limited by the provider of {model}: {detail}"
-        if isinstance(exc, litellm.Timeout):
-            limit = f"{self.timeout:g} s"
-            return True, None, f"model {model} did not answer within {limit}"
-        # litellm reports a refused/dropped connection from the OpenAI SDK as a 500
-        # "Connection error."; say what actually happened.
-        if isinstance(exc, litellm.APIConnectionError) or "Connection error" in str(exc):
-            return True, None, f"cannot reach the provider of {model}: {detail}"
-        status = getattr(exc, "status_code", None)
-        if isinstance(exc, litellm.NotFoundError):
-            return False, None, f"model {model} not found: {detail}"
-        if isinstance(exc, litellm.PermissionDeniedError):
-            return False, None, f"access to model {model} denied: {detail}"
-        if isinstance(exc, litellm.ContextWindowExceededError):
-            return False, None, f"prompt too long for model {model}: {detail}"
-        if isinstance(exc, litellm.BadRequestError):
-            return False, None, f"model {model} rejected the request: {detail}"
-        if isinstance(status, int) and (status >= 500 or status in (408, 409)):
-            return True, _retry_after(exc), f"server error {status} from {model}: {detail}"
-        if isinstance(exc, litellm.APIError | litellm.OpenAIError):
-            return False, None, f"model {model} call failed: {detail}"
-        return False, None, None
+    def _classify(self, litellm: ModuleType, exc: Exception, at_budget: bool) -> Failure:
+        """What a failed attempt means (see :func:`crmtui.agent.client_errors.classify`)."""
+        return classify(
+            litellm,
+            exc,
+            model=self.model,
+            timeout=self.timeout,
+            at_budget=at_budget,
+            secrets=[self._api_key or ""],
+            key_hint=self._key_hint,
+        )
 
     def _key_hint(self) -> str:
-        litellm = load_litellm()
-        try:
-            missing = litellm.validate_environment(self.model).get("missing_keys") or []
-        except Exception:  # noqa: BLE001 - a hint only; never hide the real error behind it
-            missing = []
-        if missing:
-            return "set " + " / ".join(missing)
-        return "check the API key for this provider"
+        return key_hint(self.model, explicit_key=bool(self._api_key))
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
-            return min(max(retry_after, 0.0), _RETRY_CAP_S)
+            return min(retry_after, _RETRY_CAP_S)
         ceiling = min(self._backoff_base_s * 2 ** (attempt - 1), _RETRY_CAP_S)
         # "Equal jitter": at least half the exponential step, so retries stay spread out.
         return ceiling / 2 + self._rng.uniform(0, ceiling / 2)
 
     def _reply(
-        self, litellm: ModuleType, response: Any, latency_ms: float, attempts: int
+        self,
+        litellm: ModuleType,
+        response: Any,
+        latency_ms: float,
+        attempts: int,
+        stream_fallback: bool,
     ) -> ModelReply:
-        choice = response.choices[0]
-        message = choice.message
-        calls = [
-            parse_tool_call(c.id or f"call_{i}", c.function.name or "", c.function.arguments)
-            for i, c in enumerate(getattr(message, "tool_calls", None) or [])
-        ]
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        return ModelReply(
-            content=message.content or "",
-            tool_calls=calls,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost=self._cost(litellm, response),
+        """The reply's useful parts; an unreadable one is a ``malformed`` ModelError."""
+        return read_completion(
+            response,
+            model=self.model,
+            cost=lambda: self._cost(litellm, response),
             latency_ms=latency_ms,
-            finish_reason=choice.finish_reason,
             attempts=attempts,
-            raw=response,
+            stream_fallback=stream_fallback,
         )
 
     def _cost(self, litellm: ModuleType, response: Any) -> float | None:
         hidden = getattr(response, "_hidden_params", None) or {}
         cost = hidden.get("response_cost")
-        if isinstance(cost, int | float):
+        if isinstance(cost, int | float) and math.isfinite(cost):
             return float(cost)
         try:
-            return float(litellm.completion_cost(completion_response=response, model=self.model))
+            value = float(litellm.completion_cost(completion_response=response, model=self.model))
         except Exception:  # noqa: BLE001 - litellm raises many kinds for unpriced models
             return None
-
-
-def _retry_after(exc: Exception) -> float | None:
-    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header on the error, if any."""
-    headers: Mapping[str, str] | None = None
-    response = getattr(exc, "response", None)
-    if response is not None:
-        headers = getattr(response, "headers", None)
-    if headers is None:
-        headers = getattr(exc, "headers", None)
-    if not headers:
-        return None
-    lowered = {k.lower(): v for k, v in dict(headers).items()}
-    try:
-        if "retry-after-ms" in lowered:
-            return float(lowered["retry-after-ms"]) / 1000
-        if "retry-after" in lowered:
-            return float(lowered["retry-after"])
-    except ValueError:
-        # An HTTP-date Retry-After: fall back to our own backoff.
-        return None
-    return None
+        return value if math.isfinite(value) else None

@@ -43,6 +43,7 @@ class StepGate:
         self._waiting = False
         self._steps = 0
         self._clock = clock
+        self._cancelled = threading.Event()
 
     # -- state (read from any thread) ------------------------------------------------------
 
@@ -57,6 +58,11 @@ class StepGate:
         """Whether a stop was asked for."""
         with self._cond:
             return self._stopped
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set by :meth:`stop`: the runner's cancel switch for a model call in flight."""
+        return self._cancelled
 
     @property
     def waiting(self) -> bool:
@@ -107,9 +113,10 @@ class StepGate:
             self._cond.notify_all()
 
     def stop(self) -> None:
-        """End the episode before its next step (wakes a paused runner)."""
+        """End the episode now: a model call in flight is abandoned, a paused runner woken."""
         with self._cond:
             self._stopped = True
+            self._cancelled.set()
             self._cond.notify_all()
 
     # -- the runner's side -----------------------------------------------------------------

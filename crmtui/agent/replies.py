@@ -7,12 +7,36 @@ them without touching the litellm-facing code.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from crmtui.errors import CrmtuiError
 
-__all__ = ["ModelError", "ModelReply", "ToolCall", "parse_tool_call"]
+__all__ = [
+    "ERROR_KINDS",
+    "ModelCancelled",
+    "ModelError",
+    "ModelReply",
+    "ToolCall",
+    "parse_tool_call",
+    "read_completion",
+]
+
+#: What went wrong in a failed model call, which decides what a batch does next:
+#:
+#: * ``unavailable``: rate limits, 5xx, timeouts, dropped connections; retried in the call,
+#:   then the instance ends as a model error that a resumed run tries again.
+#: * ``malformed``: a reply crmtui cannot read (no choices, invalid JSON, lone surrogates);
+#:   the instance ends as a model error, scored 0 and finished.
+#: * ``rejected``: the provider refused this request (bad request, prompt too long);
+#:   scored 0 and finished.
+#: * ``unreachable``: no connection to the server, even after retries; nothing reached a
+#:   model, so there is no outcome: a batch stops (the server is gone) and runs it again.
+#: * ``config``: the run cannot work at all (bad key, unknown model, no permission, server
+#:   refusing connections); the batch stops at once and writes no result for it.
+#: * ``cancelled``: the caller abandoned the call (Ctrl-C, stop).
+ERROR_KINDS = ("unavailable", "unreachable", "malformed", "rejected", "config", "cancelled")
 
 
 class ModelError(CrmtuiError):
@@ -21,12 +45,30 @@ class ModelError(CrmtuiError):
     Attributes:
         retryable: Whether the last failure was of a kind that retries could have fixed.
         attempts: How many HTTP attempts were made.
+        kind: One of :data:`ERROR_KINDS`.
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, attempts: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        attempts: int = 1,
+        kind: str = "rejected",
+    ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.attempts = attempts
+        self.kind = kind
+        if kind == "config":
+            self.exit_code = 2  # a configuration mistake, like a bad option
+
+
+class ModelCancelled(ModelError):
+    """The call was abandoned because the caller was asked to stop."""
+
+    def __init__(self, message: str = "model call cancelled") -> None:
+        super().__init__(message, kind="cancelled")
 
 
 @dataclass(frozen=True)
@@ -86,6 +128,8 @@ class ModelReply:
         finish_reason: Provider finish reason.
         attempts: HTTP attempts made (1 = no retry).
         raw: The litellm response object (not serialisable; for debugging only).
+        stream_fallback: This call asked for a stream, got an empty one, and was answered
+            by a repeat without streaming (streaming stays off for the client after it).
     """
 
     content: str
@@ -97,8 +141,76 @@ class ModelReply:
     finish_reason: str | None
     attempts: int = 1
     raw: Any = field(default=None, repr=False, compare=False)
+    stream_fallback: bool = False
 
     @property
     def total_tokens(self) -> int:
         """Prompt plus completion tokens."""
         return self.prompt_tokens + self.completion_tokens
+
+
+def _valid_unicode(text: str | None) -> bool:
+    """False when ``text`` holds lone surrogates (a reply no file can store as UTF-8)."""
+    if not text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def read_completion(
+    response: Any,
+    *,
+    model: str,
+    cost: Callable[[], float | None],
+    latency_ms: float,
+    attempts: int,
+    stream_fallback: bool = False,
+) -> ModelReply:
+    """The useful parts of a chat completion (litellm's response object, read duck-typed).
+
+    Raises:
+        ModelError: Kind ``malformed``: no choices, fields of the wrong shape, or text with
+            lone surrogates (which no UTF-8 file can store).
+    """
+    if response is None or not getattr(response, "choices", None):
+        raise ModelError(f"model {model} sent a reply with no choices", kind="malformed")
+    try:
+        choice = response.choices[0]
+        message = choice.message
+        calls = [
+            parse_tool_call(c.id or f"call_{i}", c.function.name or "", c.function.arguments)
+            for i, c in enumerate(getattr(message, "tool_calls", None) or [])
+        ]
+        content = message.content or ""
+        if not isinstance(content, str):
+            raise TypeError(f"content is {type(content).__name__}, not text")
+        usage = getattr(response, "usage", None)
+        prompt_tokens = max(0, int(getattr(usage, "prompt_tokens", 0) or 0))
+        completion_tokens = max(0, int(getattr(usage, "completion_tokens", 0) or 0))
+        finish_reason = choice.finish_reason
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        raise ModelError(
+            f"model {model} sent a reply crmtui cannot read ({detail})", kind="malformed"
+        ) from None
+    texts = [content, *(c.name for c in calls), *(c.arguments_text for c in calls)]
+    if not all(_valid_unicode(t) for t in texts):
+        raise ModelError(
+            f"model {model} sent text that is not valid Unicode (a lone surrogate)",
+            kind="malformed",
+        )
+    return ModelReply(
+        content=content,
+        tool_calls=calls,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost=cost(),
+        latency_ms=latency_ms,
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        attempts=attempts,
+        raw=response,
+        stream_fallback=stream_fallback,
+    )

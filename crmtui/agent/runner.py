@@ -4,37 +4,46 @@ One step is one model call and the action it asks for. Every step emits recorder
 (``model_call`` then ``thought`` / ``run_query`` / ``answer_edit`` / ``submit``) and a final
 ``end``, so the whole transcript can be rebuilt from a recording: model text comes from
 ``model_call.content``/``tool_calls`` and every tool or query result from
-``run_query.observation``. The episode ends on a respond (``Submit action``), when the turn
-budget is spent (``Max turns reached``, or ``SOQL/SOSL query error`` if the last step's query
-failed), on a model failure (``source: api``), at the wall-clock limit or when asked to stop
-(``source: runner``).
+``run_query.observation``. The end reasons are listed in :mod:`crmtui.agent.result`.
+
+Every failure outside the harness becomes an outcome, never an exception: a failed model
+call ends the episode as ``Model error`` with the error's kind; a query that breaks the
+engine is a query error the agent sees (``UNKNOWN_EXCEPTION``); a helper tool that raises
+answers ``Error: ...`` as upstream's ToolEnv does. Observations longer than
+``observation_cap`` are cut with a note to the agent (see :mod:`crmtui.agent.limits`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from crmtui.agent.execution import Executor, Observation
+from crmtui.agent.execution import Executor, Observation, query_kind
+from crmtui.agent.limits import cap_observation, cap_stored
 from crmtui.agent.parsing import Action
-from crmtui.agent.replies import ModelError, ModelReply
-from crmtui.agent.strategies import Strategy, describe_tool_call
+from crmtui.agent.replies import ModelCancelled, ModelError, ModelReply
+from crmtui.agent.result import (
+    INVALID_ACTION,
+    MAX_TURNS,
+    MODEL_ERROR,
+    QUERY_ERROR,
+    STOPPED,
+    SUBMIT,
+    TIME_LIMIT,
+    AgentResult,
+    LastStep,
+    StepInfo,
+)
+from crmtui.agent.strategies import Strategy, ToolOutcome, describe_tool_call
 
-__all__ = ["AgentResult", "StepInfo", "run_instance"]
+__all__ = ["STOPPED", "AgentResult", "ClientLike", "StepInfo", "run_instance"]
 
 Emit = Callable[[str, dict[str, Any]], None]
 #: ``score(answer)`` -> ``(reward, method)``, ``(reward, method, details)`` or an object with
 #: ``reward``, ``method`` and ``details`` (``crmtui.scoring.rewards.Score``).
 Score = Callable[[str], Any]
-
-SUBMIT = "Submit action"
-MAX_TURNS = "Max turns reached"
-QUERY_ERROR = "SOQL/SOSL query error"
-MODEL_ERROR = "Model error"
-TIME_LIMIT = "Time limit reached"
-STOPPED = "Stopped"
 
 
 class ClientLike(Protocol):
@@ -45,109 +54,39 @@ class ClientLike(Protocol):
     ) -> ModelReply: ...
 
 
-@dataclass(frozen=True)
-class StepInfo:
-    """What happened in one step, for a UI to stream.
-
-    Attributes:
-        index: 1-based step number (= model calls so far).
-        reply: The model reply.
-        action: The parsed action.
-        result: The observation / tool result text fed back, or ``None``.
-        done: Whether the episode ended with this step.
-        reward: The reward when this step submitted an answer.
-    """
-
-    index: int
-    reply: ModelReply
-    action: Action
-    result: str | None
-    done: bool
-    reward: Any = None
-
-
-@dataclass
-class AgentResult:
-    """Outcome of one episode.
-
-    Attributes:
-        task_id: Instance idx.
-        task_type: Instance task name.
-        gt_answer: Gold answer.
-        reward: Reward (0 without a submitted answer).
-        answer: Submitted answer, if any.
-        scoring: Name of the scoring method used, if an answer was scored.
-        end_reason: ``{source, message[, content][, parsed_answer]}``.
-        strategy: Strategy name.
-        messages: The full chat history, system prompt included.
-        observation_sizes: Row counts of the successful queries.
-        costs / prompt_tokens / completion_tokens: One entry per model call; a cost is ``None``
-            when the model has no known price.
-        steps: Model calls made.
-    """
-
-    task_id: Any
-    task_type: str
-    gt_answer: Any
-    strategy: str
-    reward: Any = 0
-    answer: str | None = None
-    scoring: str | None = None
-    end_reason: dict[str, Any] = field(default_factory=dict)
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    observation_sizes: list[int] = field(default_factory=list)
-    costs: list[float | None] = field(default_factory=list)
-    prompt_tokens: list[int] = field(default_factory=list)
-    completion_tokens: list[int] = field(default_factory=list)
-    steps: int = 0
-
-    @property
-    def total_cost(self) -> float:
-        """Sum of the known per-call costs."""
-        return float(sum(c for c in self.costs if c is not None))
-
-    def to_upstream_result(self) -> dict[str, Any]:
-        """One entry of upstream ``run_tasks.py``'s results file.
-
-        ``num_turns`` is ``[user_turns, agent_turns]`` for the text strategies (upstream's
-        ChatAgent tuple) and an int for ``tool_call``.
-        """
-        num_turns: Any = self.steps if self.strategy == "tool_call" else [1, self.steps]
-        return {
-            "task_id": self.task_id,
-            "task_type": self.task_type,
-            "gt_answer": self.gt_answer,
-            "reward": self.reward,
-            "agent_info": {
-                "observation_sizes": list(self.observation_sizes),
-                "end_reason": dict(self.end_reason),
-                "usage": {
-                    "cost": list(self.costs),
-                    "completion_tokens": list(self.completion_tokens),
-                    "prompt_tokens": list(self.prompt_tokens),
-                    "total_tokens": [
-                        p + c
-                        for p, c in zip(self.prompt_tokens, self.completion_tokens, strict=True)
-                    ],
-                },
-                "total_cost": self.total_cost,
-                "num_turns": num_turns,
-            },
-            "traj": [dict(m) for m in self.messages],
-        }
-
-
 def _model_call_payload(reply: ModelReply) -> dict[str, Any]:
-    return {
+    content, content_chars = cap_stored(reply.content)
+    calls = []
+    for call in reply.tool_calls:
+        entry = call.to_json()
+        entry["arguments"], arguments_chars = cap_stored(entry["arguments"])
+        if arguments_chars is not None:
+            entry["arguments_chars"] = arguments_chars
+        calls.append(entry)
+    payload: dict[str, Any] = {
         "prompt_tokens": reply.prompt_tokens,
         "completion_tokens": reply.completion_tokens,
         "cost": reply.cost,
         "latency_ms": round(reply.latency_ms, 3),
-        "content": reply.content,
-        "tool_calls": [c.to_json() for c in reply.tool_calls],
+        "content": content,
+        "tool_calls": calls,
         "finish_reason": reply.finish_reason,
         "attempts": reply.attempts,
     }
+    if content_chars is not None:
+        payload["content_chars"] = content_chars
+    if reply.stream_fallback:
+        payload["stream_fallback"] = True
+    return payload
+
+
+def _broken_query(text: str, exc: Exception, ms: float) -> Observation:
+    """What the agent sees when the engine fails in a way it should not (never a crash)."""
+    message = (
+        "UNKNOWN_EXCEPTION: An unexpected error occurred while running the query "
+        f"({type(exc).__name__})"
+    )
+    return Observation(message, query_kind(text), None, ms, "UNKNOWN_EXCEPTION", message)
 
 
 def run_instance(
@@ -166,6 +105,8 @@ def run_instance(
     on_step: Callable[[StepInfo], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_delta: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+    observation_cap: int | None = None,
 ) -> AgentResult:
     """Run ``strategy`` with ``client`` on ``instance`` until it ends.
 
@@ -179,12 +120,15 @@ def run_instance(
         score: ``score(answer) -> (reward, method_name)``.
         schema_text: Schema section of the prompt; defaults to the built-in schema.
         max_turns: Model calls allowed (invalid replies count).
-        time_limit_s: Wall-clock limit for the whole episode.
+        time_limit_s: Wall-clock limit for the whole episode, held during a model call too.
         aided: Add ``metadata.optional`` to the prompt (upstream's aided mode).
         clock: Monotonic seconds (injectable for tests).
         on_step: Called after every step.
         should_stop: Polled before every step; it may block (pause) and returns True to stop.
         on_delta: Receives reply text as it streams in (the client is asked to stream).
+        cancel: When set, a model call in flight is abandoned and the episode ends as
+            ``Stopped`` at once.
+        observation_cap: Characters of an observation shown to the model (``None``: all).
     """
     if schema_text is None:
         from crmtui.data.schema import builtin_schema
@@ -200,15 +144,36 @@ def run_instance(
     )
     start = clock()
     step_reason: dict[str, Any] | None = None
+    extra: dict[str, Any] = {}
+    if on_delta is not None:
+        extra["on_delta"] = on_delta
+    if cancel is not None:
+        extra["cancel"] = cancel
 
     def finish(reason: dict[str, Any]) -> AgentResult:
         result.end_reason = reason
         emit("end", {"reason": reason["message"], "reward": result.reward, "end_reason": reason})
         return result
 
+    def shown(text: str) -> str:
+        capped = cap_observation(text, observation_cap)
+        if capped is not text:
+            result.truncated_observations += 1
+        return capped
+
     def run_query(text: str) -> Observation:
-        observation = execute(text)
-        emit("run_query", observation.event_payload(text))
+        began = time.perf_counter()
+        try:
+            observation = execute(text)
+        except Exception as exc:  # noqa: BLE001 - an engine failure is the agent's observation
+            observation = _broken_query(text, exc, (time.perf_counter() - began) * 1000)
+        payload = observation.event_payload(text)
+        payload["observation"], full = cap_stored(
+            cap_observation(observation.text, observation_cap)
+        )
+        if full is not None:
+            payload["observation_chars"] = full
+        emit("run_query", payload)
         return observation
 
     while result.steps < max_turns:
@@ -218,32 +183,38 @@ def run_instance(
         if remaining <= 0:
             return finish({"source": "runner", "message": TIME_LIMIT})
         try:
-            extra = {"on_delta": on_delta} if on_delta is not None else {}
             reply = client.complete(messages, strategy.tools, timeout=remaining, **extra)
+        except ModelCancelled:
+            return finish({"source": "runner", "message": STOPPED})
         except ModelError as exc:
             if clock() - start >= time_limit_s:
                 return finish({"source": "runner", "message": TIME_LIMIT})
-            return finish({"source": "api", "message": MODEL_ERROR, "content": str(exc)})
+            reason = {"source": "api", "message": MODEL_ERROR, "content": str(exc)}
+            reason["kind"] = getattr(exc, "kind", "rejected")
+            return finish(reason)
         result.steps += 1
         result.costs.append(reply.cost)
         result.prompt_tokens.append(reply.prompt_tokens)
         result.completion_tokens.append(reply.completion_tokens)
+        result.stream_fallback = result.stream_fallback or reply.stream_fallback
         emit("model_call", _model_call_payload(reply))
 
         action = strategy.parse(reply)
         messages.append(strategy.assistant_message(reply, action))
         if action.thought:
-            emit("thought", {"text": action.thought})
+            emit("thought", {"text": cap_stored(action.thought)[0] or ""})
         step_reason = None
         feedback: str | None = None
+        tool = action.tool_call.name if action.tool_call is not None else None
 
         if action.kind == "respond":
-            answer = action.content
-            emit("answer_edit", {"text": answer})
+            answer = _answer_text(action)
+            emit("answer_edit", {"text": cap_stored(answer)[0] or ""})
             reward, method, details = _scored(score(answer))
             result.reward, result.answer, result.scoring = reward, answer, method
+            result.score_details = details
             submitted: dict[str, Any] = {
-                "answer": answer,
+                "answer": cap_stored(answer)[0] or "",
                 "reward": reward,
                 "scoring": method,
                 "gold": result.gt_answer,
@@ -254,51 +225,87 @@ def run_instance(
             if action.tool_call is not None:
                 # Keep the history valid for a follow-up request (e.g. a transcript export).
                 messages.extend(strategy.result_messages(action, "DONE"))
+            result.last_step = LastStep("respond", reply.content, tool)
             if on_step:
                 on_step(StepInfo(result.steps, reply, action, None, True, reward))
-            reason = {"source": "agent", "message": SUBMIT, "content": answer}
-            reason["parsed_answer"] = answer
-            return finish(reason)
+            return finish(
+                {"source": "agent", "message": SUBMIT, "content": answer, "parsed_answer": answer}
+            )
 
         if action.kind == "execute":
             observation = run_query(action.content)
-            feedback = observation.text
-            step_reason = _observe(result, observation)
+            feedback = shown(observation.text)
+            step_reason = _observe(result, observation, feedback)
             messages.extend(strategy.result_messages(action, feedback))
         elif action.kind == "tool":
-            tool_start = time.perf_counter()
-            outcome = strategy.call_tool(action, _tool_runner(strategy, execute, run_query))
-            tool_ms = (time.perf_counter() - tool_start) * 1000
-            feedback = outcome.text
+            outcome = _call_tool(strategy, action, execute, run_query, emit)
+            feedback = shown(outcome.text)
             if outcome.observation is not None:
-                step_reason = _observe(result, outcome.observation)
-            else:
-                call = action.tool_call
-                emit(
-                    "run_query",
-                    {
-                        "text": describe_tool_call(
-                            action.content, call.arguments if call else None
-                        ),
-                        "kind": "tool",
-                        "tool": action.content,
-                        "rows": None,
-                        "ms": round(tool_ms, 3),
-                        "error_code": None,
-                        "error": feedback if feedback.startswith("Error:") else None,
-                        "observation": feedback,
-                    },
-                )
+                step_reason = _observe(result, outcome.observation, feedback)
             messages.extend(strategy.result_messages(action, feedback))
         else:
             messages.extend(strategy.invalid_messages(action))
+            step_reason = {
+                "source": "agent",
+                "message": INVALID_ACTION,
+                "content": reply.content.strip(),
+            }
+        result.last_step = LastStep(action.kind, reply.content, tool, feedback)
         if on_step:
             on_step(StepInfo(result.steps, reply, action, feedback, False))
 
     if step_reason is not None:
         return finish(step_reason)
-    last = messages[-1].get("content") if messages else None
+    last = result.last_step.reply.strip() if result.last_step is not None else ""
     return finish({"source": "agent", "message": MAX_TURNS, "content": last})
+
+
+def _answer_text(action: Action) -> str:
+    """The submitted answer: a respond tool's ``content`` exactly as sent, else the tag body.
+
+    Upstream's ToolEnv compares the tool argument unstripped, so the raw text is kept
+    (scoring methods that strip do so themselves).
+    """
+    call = action.tool_call
+    if call is not None and call.arguments is not None:
+        raw = call.arguments.get("content")
+        if isinstance(raw, str):
+            return raw
+    return action.content
+
+
+def _call_tool(
+    strategy: Strategy,
+    action: Action,
+    execute: Executor,
+    run_query: Callable[[str], Observation],
+    emit: Emit,
+) -> ToolOutcome:
+    """Run a non-respond tool; raw query tools record each query, helper tools one event."""
+    raw_queries = strategy.toolset == "query"
+    began = time.perf_counter()
+    try:
+        outcome = strategy.call_tool(action, run_query if raw_queries else execute)
+    except Exception as exc:  # noqa: BLE001 - upstream's ToolEnv answers "Error: ..." too
+        outcome = ToolOutcome(f"Error: {type(exc).__name__}: {exc}")
+    if outcome.observation is None or not raw_queries:
+        call = action.tool_call
+        text, stored = outcome.text, cap_stored(outcome.text)
+        emit(
+            "run_query",
+            {
+                "text": describe_tool_call(action.content, call.arguments if call else None),
+                "kind": "tool",
+                "tool": action.content,
+                "rows": None,
+                "ms": round((time.perf_counter() - began) * 1000, 3),
+                "error_code": None,
+                "error": stored[0] if text.startswith("Error:") else None,
+                "observation": stored[0],
+                **({"observation_chars": stored[1]} if stored[1] is not None else {}),
+            },
+        )
+    return outcome
 
 
 def _scored(outcome: Any) -> tuple[float | None, str, dict[str, Any]]:
@@ -319,16 +326,11 @@ def _scored(outcome: Any) -> tuple[float | None, str, dict[str, Any]]:
     return reward, str(method), details
 
 
-def _observe(result: AgentResult, observation: Observation) -> dict[str, Any] | None:
+def _observe(
+    result: AgentResult, observation: Observation, shown_text: str
+) -> dict[str, Any] | None:
     """Book a query outcome; returns the step's end reason for a failed query."""
     if observation.ok:
         result.observation_sizes.append(observation.rows or 0)
         return None
-    return {"source": "agent", "message": QUERY_ERROR, "content": observation.text}
-
-
-def _tool_runner(
-    strategy: Strategy, execute: Executor, recorded: Callable[[str], Observation]
-) -> Callable[[str], Observation]:
-    """Raw query tools record each query; helper tools record one ``tool`` event instead."""
-    return recorded if strategy.toolset == "query" else execute
+    return {"source": "agent", "message": QUERY_ERROR, "content": shown_text}

@@ -3,8 +3,9 @@
 :class:`AgentSession` creates the recording (actor = the model), hands the runner an ``emit``
 that writes to it, scores the answer, and makes sure the recording always ends with an
 ``end`` event carrying the end reason, whatever happens: a submitted answer, a model failure,
-a stop request, or a bug in the harness. Batch (``crmtui run``) and watch (``crmtui watch``)
-both go through it, so their recordings are identical in shape.
+a stop request, or a bug in the harness. Every payload is scrubbed of secrets before it is
+written (a model may echo its API key back). Batch (``crmtui run``) and watch (``crmtui
+watch``) both go through it, so their recordings are identical in shape.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from typing import Any
 
 from crmtui.agent.execution import Executor
 from crmtui.agent.replies import ModelError
-from crmtui.agent.runner import STOPPED, AgentResult, ClientLike, StepInfo, run_instance
+from crmtui.agent.result import STOPPED, AgentResult, StepInfo
+from crmtui.agent.runner import ClientLike, run_instance
+from crmtui.agent.secrets import Scrubber
 from crmtui.agent.strategies import Strategy
 from crmtui.errors import CrmtuiError
 from crmtui.record.recorder import Recorder
@@ -95,8 +98,10 @@ class AgentSession:
         instance: Any,
         strategy: Strategy,
         scorer: Callable[[str], Score],
+        scrubber: Scrubber | None = None,
     ) -> None:
         self.recorder = recorder
+        self.scrubber = scrubber or Scrubber()
         self.instance = instance
         self.strategy = strategy
         self.scorer = scorer
@@ -120,8 +125,19 @@ class AgentSession:
         wall: Callable[[], dt.datetime] | None = None,
         monotonic: Callable[[], float] | None = None,
         fsync: bool = True,
+        today: dt.date | None | str = "instance",
+        settings: Mapping[str, Any] | None = None,
+        run_id: str | None = None,
+        scrubber: Scrubber | None = None,
     ) -> AgentSession:
         """Create the recording (header written) for ``model`` playing ``strategy``.
+
+        Args:
+            today: The date queries resolve date literals against (``"instance"``: the
+                instance's own date), recorded in the header.
+            settings: The resolved settings, recorded in the header.
+            run_id: The batch run this attempt belongs to.
+            scrubber: Removes secrets from what is recorded.
 
         Raises:
             RecordingError: The recording cannot be created.
@@ -132,13 +148,15 @@ class AgentSession:
             instance=instance,
             org=org,
             tasks_source=tasks_source,
-            today=getattr(instance, "today", None),
+            today=getattr(instance, "today", None) if today == "instance" else today,
             mode="aided" if aided else "default",
+            settings=settings,
+            run_id=run_id,
             wall=wall,
             monotonic=monotonic,
             fsync=fsync,
         )
-        return cls(recorder, instance, strategy, scorer or make_scorer(instance))
+        return cls(recorder, instance, strategy, scorer or make_scorer(instance), scrubber)
 
     @property
     def path(self) -> Path:
@@ -152,7 +170,7 @@ class AgentSession:
 
     def emit(self, event_type: str, payload: Mapping[str, Any]) -> None:
         """The runner's event sink: writes to the recording; ``end`` also releases the file."""
-        body = dict(payload)
+        body = self.scrubber.value(dict(payload))
         if event_type == "end":
             body = self._relabel_end(body)
         with self._lock:
@@ -204,6 +222,8 @@ class AgentSession:
         on_step: Callable[[StepInfo], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_delta: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+        observation_cap: int | None = None,
     ) -> AgentResult:
         """Run the episode to its end; the recording is ended and released on every path.
 
@@ -227,6 +247,8 @@ class AgentSession:
                 on_step=on_step,
                 should_stop=should_stop,
                 on_delta=on_delta,
+                cancel=cancel,
+                observation_cap=observation_cap,
             )
         except Exception as exc:  # noqa: BLE001 - recorded as the end reason, see docstring
             result = self._failed(exc)

@@ -1,19 +1,29 @@
 """Settings shared by every way of running an agent (``crmtui run`` and ``crmtui watch``).
 
-:class:`AgentSettings` holds the model, strategy, task selection and limits, validates them,
-and builds the pieces both modes need: the strategy, a model client and the scorer. The
-batch and watch settings extend it with what only they need.
+:class:`AgentSettings` holds what the user asked for (``None`` = the preset's value),
+validates it, resolves it to explicit values (:meth:`AgentSettings.resolved`, see
+:mod:`crmtui.agent.presets`) and builds the pieces both modes need: the strategy, model
+clients, the scorer and the date queries resolve against. The batch and watch settings
+extend it with what only they need.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from crmtui.errors import ConfigError
 
 __all__ = ["AgentSettings"]
+
+
+def _positive(value: float, option: str) -> None:
+    if not (value > 0 and math.isfinite(value)):
+        raise ConfigError(f"{option} must be a positive number of seconds, got {value:g}")
 
 
 @dataclass(frozen=True)
@@ -23,27 +33,37 @@ class AgentSettings:
     Attributes:
         model: litellm model name.
         strategy: ``react``, ``act`` or ``tool_call``.
-        toolset: For ``tool_call``: ``query`` or ``upstream``.
-        tasks: Task source (``None`` = the sample org's tasks).
+        toolset: For ``tool_call``: ``query`` or ``upstream`` (``None``: the preset's).
+        tasks: Task source (``None``: the org's own tasks, or the sample's).
         org: Org path or name (``None`` = the sample org).
-        task: Only instances of this task type (code or abbreviation).
+        task: Only instances of these task types (codes or abbreviations; one string or a
+            tuple of them).
         api_base: OpenAI-compatible server URL.
         max_turns: Model calls per instance.
-        time_limit_s: Wall-clock limit per instance.
-        timeout: Seconds per HTTP attempt.
+        time_limit_s: Wall-clock limit per instance (held during a model call too).
+        timeout: Seconds one model call attempt may take in total.
         aided: Upstream's aided mode (``metadata.optional`` in the prompt).
         llm_extract: Score with LLM answer extraction (upstream HEAD's evaluator).
-        extract_model: Model for the extraction (default: ``model``).
+        extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``).
+        extract_api_base: Server of the extraction model (default: its provider's).
+        preset: ``crmtui`` (default) or ``upstream``: the values unset options take.
+        max_tokens: Completion budget per call (default: per strategy and model family).
+        temperature: Sampling temperature (default: 0; none for the reasoning families).
+        date_literals: ``instance``, ``wallclock`` or ``YYYY-MM-DD``.
+        scoring: ``strict``, ``paper``, ``toolenv`` or ``head``.
+        max_observation: Characters of an observation shown to the model (0: all).
+        force: Go on even when the tasks' record Ids are mostly missing from the org.
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
+        wallclock: Today's date on the real clock (tests; ``None`` asks the system).
     """
 
     model: str
     strategy: str = "react"
-    toolset: str = "query"
+    toolset: str | None = None
     tasks: str | None = None
     org: str | None = None
-    task: str | None = None
+    task: str | tuple[str, ...] | None = None
     api_base: str | None = None
     max_turns: int = 20
     time_limit_s: float = 600.0
@@ -51,12 +71,28 @@ class AgentSettings:
     aided: bool = False
     llm_extract: bool = False
     extract_model: str | None = None
+    extract_api_base: str | None = None
+    preset: str | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    date_literals: str | None = None
+    scoring: str | None = None
+    max_observation: int | None = None
+    force: bool = False
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
+    wallclock: dt.date | None = None
+
+    @property
+    def task_types(self) -> tuple[str, ...]:
+        """The ``--task`` values as a tuple (empty: every type)."""
+        if self.task is None:
+            return ()
+        return (self.task,) if isinstance(self.task, str) else tuple(self.task)
 
     @property
     def tasks_label(self) -> str:
-        """The task source as recorded in headers."""
+        """The task source as recorded in headers (before the org's own tasks are known)."""
         return self.tasks or "sample"
 
     def check(self) -> None:
@@ -65,32 +101,69 @@ class AgentSettings:
             raise ConfigError("--model is required (a litellm model name, e.g. openai/gpt-4o)")
         if self.max_turns < 1:
             raise ConfigError(f"--max-turns must be at least 1, got {self.max_turns}")
-        if self.time_limit_s <= 0:
+        if not (self.time_limit_s > 0 and math.isfinite(self.time_limit_s)):
             raise ConfigError(f"--time-limit must be positive, got {self.time_limit_s:g}")
-        if self.timeout <= 0:
-            raise ConfigError(f"--timeout must be positive, got {self.timeout:g}")
+        _positive(self.timeout, "--timeout")
+        if self.temperature is not None and not (
+            math.isfinite(self.temperature) and 0 <= self.temperature <= 2
+        ):
+            raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
+        self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
+
+    @cached_property
+    def resolved(self) -> Any:
+        """The explicit values (:class:`~crmtui.agent.presets.Resolved`)."""
+        from crmtui.agent.presets import resolve
+
+        return resolve(self)
 
     def strategy_object(self) -> Any:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
         from crmtui.agent.strategies import make_strategy
 
-        return make_strategy(self.strategy, toolset=self.toolset, model=self.model)
+        toolset = self.resolved.toolset or "query"
+        return make_strategy(self.strategy, toolset=toolset, model=self.model)
+
+    def today(self, instance: Any) -> dt.date | None:
+        """The date the instance's date literals resolve against (``--date-literals``)."""
+        from crmtui.agent.presets import today_for
+
+        return today_for(
+            self.resolved.date_literals, getattr(instance, "today", None), self.wallclock
+        )
 
     def client(self, model: str | None = None) -> Any:
-        """A model client (imports litellm on first call: build it off the UI thread)."""
-        from crmtui.agent.client import ModelClient
+        """A model client (imports litellm on first call: build it off the UI thread).
 
+        Args:
+            model: Another model (the extractor's); it gets that model's defaults and
+                ``extract_api_base`` instead of ``api_base``.
+        """
+        from crmtui.agent.client import ModelClient
+        from crmtui.agent.families import default_temperature
+
+        if model is None or model == self.model:
+            resolved = self.resolved
+            return ModelClient(
+                self.model,
+                api_base=self.api_base,
+                timeout=self.timeout,
+                temperature=resolved.temperature,
+                max_tokens=resolved.max_tokens,
+                **dict(self.client_options),
+            )
         return ModelClient(
-            model or self.model,
-            api_base=self.api_base,
+            model,
+            api_base=self.extract_api_base,
             timeout=self.timeout,
+            temperature=default_temperature(model),
             **dict(self.client_options),
         )
 
     def scorer(
         self, instance: Any, client: Callable[[str], Any] | None = None
     ) -> Callable[[str], Any]:
-        """The scorer for ``instance``: LLM extraction when asked for, else the default.
+        """The scorer for ``instance`` under the resolved scoring method.
 
         Args:
             instance: The instance being solved.
@@ -99,10 +172,11 @@ class AgentSettings:
         """
         from crmtui.agent.session import make_scorer
 
-        if not self.llm_extract:
-            return make_scorer(instance)
+        resolved = self.resolved
+        if resolved.scoring != "llm_extract":
+            return make_scorer(instance, resolved.scoring)
         from crmtui.agent.extract import LLMExtractor
 
         make_client = client or self.client
-        extractor = LLMExtractor(make_client(self.extract_model or self.model))
+        extractor = LLMExtractor(make_client(resolved.extract_model))
         return make_scorer(instance, "llm_extract", extractor)

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,6 +81,15 @@ class Strategy:
     def tools(self) -> list[dict[str, Any]] | None:
         """Function specs to send with each call, or ``None`` for text strategies."""
         return TOOLSETS[self.toolset] if self.native_tools else None
+
+    def prompt_digest(self) -> str:
+        """A short digest of every fixed text this strategy sends (instructions, reminders,
+        tool specs, the observation prefix): it changes whenever the prompts do."""
+        texts = [self._instructions, self._reminder, OBSERVATION_PREFIX, TOOL_REMINDER]
+        texts.append(json.dumps(self.tools, sort_keys=True))
+        texts.append(str(self.single_user_message))
+        digest = hashlib.sha256("\x1f".join(texts).encode("utf-8")).hexdigest()
+        return digest[:12]
 
     def system_prompt(self, instance: InstanceLike, schema_text: str, *, aided: bool) -> str:
         """The full system prompt for ``instance``."""

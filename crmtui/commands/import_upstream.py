@@ -28,6 +28,12 @@ import click
     help="Request log of a `crmtui upstream run`: gives the steps their times.",
 )
 @click.option(
+    "--model-log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Model-call log of that run (OUT/.crmtui-hook/hook.jsonl): times the model calls too.",
+)
+@click.option(
     "--live/--local",
     default=None,
     help="The run used a live Salesforce org (default: live unless --org is given).",
@@ -40,6 +46,7 @@ def import_upstream(
     spec: str | None,
     tasks_source: str | None,
     request_log: Path | None,
+    model_log: Path | None,
     live: bool | None,
     model: str | None,
     strategy: str | None,
@@ -67,6 +74,7 @@ def import_upstream(
         tasks=tasks,
         tasks_source=tasks_source,
         request_log=request_log,
+        model_log=model_log,
         live=live,
         model=model,
         strategy=strategy,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -17,6 +18,7 @@ from crmtui import paths
 from crmtui.errors import ConfigError, OrgError
 from crmtui.org.sample import open_org_or_sample
 from crmtui.org.store import Org, OrgInfo
+from crmtui.org.task_match import own_tasks_path
 
 SCALES = ("small", "full", "stress")
 
@@ -110,12 +112,26 @@ def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool
     type=click.Path(dir_okay=False, path_type=Path),
     help="Expected schema JSON (crmtui or upstream format), e.g. a CRMArena-Pro schema.",
 )
+@click.option(
+    "--tasks",
+    "tasks_source",
+    default=None,
+    metavar="SRC",
+    help="Tasks that belong to this org (a file or hf:...): kept beside it, so --org NAME "
+    "uses them without --tasks. Their record Ids are checked against the org first.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing org of the same name.")
-def import_(src: Path, name: str | None, schema_path: Path | None, force: bool) -> None:
+def import_(
+    src: Path, name: str | None, schema_path: Path | None, tasks_source: str | None, force: bool
+) -> None:
     """Import a database in upstream's layout (e.g. local_data/crmarena_data.db).
 
     The source is validated against the schema, then copied into the data directory with
     indexes and full-text search added; it is never modified.
+
+    \b
+    Example:
+      crmtui org import local_data/crmarena_data.db --name crmarena --tasks crmarena_tasks.json
     """
     from crmtui.org.importer import import_org
 
@@ -124,19 +140,52 @@ def import_(src: Path, name: str | None, schema_path: Path | None, force: bool) 
     def warn(message: str) -> None:
         err.print(f"[yellow]Warning:[/yellow] {message}", soft_wrap=True, highlight=False)
 
+    tasks = None
+    if tasks_source is not None:
+        from crmtui.data.loaders import load_tasks
+
+        tasks = load_tasks(tasks_source)  # a bad task file fails before anything is written
     result = import_org(src, name=name, schema=schema_path, force=force, on_warning=warn)
     info = result.info()
     click.echo(f"Imported {len(info.objects)} objects, {info.total_rows:,} rows as {result.name!r}")
     click.echo(f"Path:   {result.path}")
     click.echo(f"Digest: {result.digest}")
+    if tasks is not None:
+        click.echo(f"Tasks:  {_attach_tasks(result, tasks, tasks_source or '')}")
+    else:
+        # A replaced org keeps no tasks of the org it replaced.
+        Path(result.path).with_suffix(".tasks.json").unlink(missing_ok=True)
+
+
+def _attach_tasks(org: Org, tasks: Any, label: str) -> Path:
+    """Keep ``tasks`` beside ``org`` as its own, once their record Ids check out."""
+    import json
+
+    from crmtui.org.task_match import check_task_ids, refusal
+
+    check = check_task_ids(tasks, org)
+    if check.mostly_missing:
+        raise ConfigError(refusal(check, org, label).split(": these tasks")[0] + ": not kept")
+    target = Path(org.path).with_suffix(".tasks.json")
+    rows = [inst.to_row() for inst in tasks]
+    target.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return target
 
 
 @org.command("info")
-@click.option("--org", "spec", help="Org name or .db path (default: the sample org).")
-def info(spec: str | None) -> None:
-    """Show an org's objects, row counts, date ranges, digest and search support."""
-    details = open_org_or_sample(spec).info()
+@click.argument("name", required=False, metavar="[NAME|PATH]")
+@click.option("--org", "spec", help="Org name or .db path (the same as NAME).")
+def info(name: str | None, spec: str | None) -> None:
+    """Show an org's objects, row counts, date ranges, digest and search support.
+
+    NAME is a built or imported org's name or a .db path (default: the sample org).
+    """
+    if name is not None and spec is not None and name != spec:
+        raise ConfigError(f"give the org once: {name!r} or --org {spec!r}, not both")
+    details = open_org_or_sample(name or spec).info()
     _print_info(details)
+    tasks = own_tasks_path(details)
+    click.echo(f"Tasks:      {tasks if tasks is not None else 'none of its own (uses --tasks)'}")
 
 
 def _print_info(details: OrgInfo) -> None:

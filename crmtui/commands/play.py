@@ -15,7 +15,8 @@ from crmtui.config import PlayConfig, default_annotator
     "tasks",
     default=None,
     metavar="SRC",
-    help="Task source: 'sample' (default), a JSON/JSONL/Parquet file, or hf:Salesforce/CRMArena.",
+    help="Task source: a JSON/JSONL/Parquet file, hf:Salesforce/CRMArena or 'sample' "
+    "(default: the org's own tasks, else the sample's).",
 )
 @click.option(
     "--org",
@@ -46,6 +47,11 @@ from crmtui.config import PlayConfig, default_annotator
 )
 @click.option("--aided", is_flag=True, help="Show metadata.optional (upstream's aided mode).")
 @click.option(
+    "--force",
+    is_flag=True,
+    help="Play tasks on an org that lacks most of the records they mention.",
+)
+@click.option(
     "--idle",
     "idle",
     type=float,
@@ -53,7 +59,17 @@ from crmtui.config import PlayConfig, default_annotator
     show_default=True,
     help="Seconds without input recorded as idle time.",
 )
+@click.option(
+    "--study",
+    "study",
+    default=None,
+    metavar="NAME",
+    help="Annotate in this study (with --annotator): only your assigned instances, in "
+    "order, practice first; tasks, org, recordings and blinding come from the study.",
+)
+@click.pass_context
 def play(
+    ctx: click.Context,
     tasks: str | None,
     org: str | None,
     annotator: str | None,
@@ -61,10 +77,16 @@ def play(
     idx: int | None,
     recordings: Path,
     aided: bool,
+    force: bool,
     idle: float,
+    study: str | None,
 ) -> None:
     """Open the play screen: pick an instance, browse the org, answer; all recorded."""
     from crmtui.factory import build_play_app
+
+    if study is not None:
+        _play_study(ctx, study, annotator)
+        return
 
     config = PlayConfig(
         tasks=tasks,
@@ -75,9 +97,10 @@ def play(
         recordings=recordings,
         aided=aided,
         idle_threshold=idle,
+        force=force,
     )
     workspace = None
-    if any(value is not None for value in (tasks, org, task, idx)):
+    if force or any(value is not None for value in (tasks, org, task, idx)):
         from crmtui.play.workspace import load_workspace
 
         # Explicit choices are checked here, so a mistake (a missing org, an unknown idx) is
@@ -85,3 +108,23 @@ def play(
         # which builds the sample on first use with a progress bar.
         workspace = load_workspace(config)
     build_play_app(config, workspace=workspace).run()
+
+
+def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
+    """``play --study``: the study decides everything but who is playing."""
+    from click.core import ParameterSource
+
+    from crmtui.factory import build_play_app
+    from crmtui.study.launch import open_seat
+
+    if annotator is None:
+        raise click.UsageError("--study needs --annotator NAME (one of the study's annotators)")
+    clashing = [
+        f"--{name.replace('_', '-')}"
+        for name in ("tasks", "org", "task", "idx", "recordings", "aided", "idle")
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+    ]
+    if clashing:
+        raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
+    seat = open_seat(study, annotator)
+    build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan).run()

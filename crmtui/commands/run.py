@@ -2,113 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def agent_options(func: F) -> F:
-    """Options shared by ``run`` and ``watch``: model, strategy, sources, limits."""
-    options = [
-        click.option(
-            "--model",
-            required=True,
-            metavar="M",
-            help="Any litellm model name, e.g. openai/gpt-4o or openai/local with --api-base. "
-            "API keys come from the provider's environment variable (OPENAI_API_KEY, ...).",
-        ),
-        click.option(
-            "--strategy",
-            type=click.Choice(["react", "act", "tool_call"]),
-            default="react",
-            show_default=True,
-            help="react: thought + <execute>/<respond>; act: no thoughts; tool_call: native "
-            "function calling.",
-        ),
-        click.option(
-            "--toolset",
-            type=click.Choice(["query", "upstream"]),
-            default="query",
-            show_default=True,
-            help="For tool_call: free SOQL/SOSL tools, or upstream's helper tools.",
-        ),
-        click.option(
-            "--tasks",
-            default=None,
-            metavar="SRC",
-            help="Task source: 'sample' (default), a JSON/JSONL/Parquet file, or "
-            "hf:Salesforce/CRMArena.",
-        ),
-        click.option(
-            "--org",
-            default=None,
-            metavar="PATH|NAME",
-            help="Org database file or built/imported org name (default: the sample org).",
-        ),
-        click.option(
-            "--task",
-            default=None,
-            metavar="TYPE",
-            help="Only instances of this task type (code or abbreviation, e.g. HTU).",
-        ),
-        click.option(
-            "--api-base",
-            default=None,
-            metavar="URL",
-            help="Base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1).",
-        ),
-        click.option(
-            "--max-turns",
-            type=int,
-            default=20,
-            show_default=True,
-            help="Model calls per instance (invalid replies count).",
-        ),
-        click.option(
-            "--time-limit",
-            type=float,
-            default=600.0,
-            show_default=True,
-            metavar="S",
-            help="Wall-clock limit per instance, in seconds.",
-        ),
-        click.option(
-            "--timeout",
-            type=float,
-            default=60.0,
-            show_default=True,
-            metavar="S",
-            help="Seconds per model call attempt (calls are retried on 429/5xx/timeouts).",
-        ),
-        click.option(
-            "--aided", is_flag=True, help="Add metadata.optional (upstream's aided mode)."
-        ),
-        click.option(
-            "--llm-extract",
-            is_flag=True,
-            help="Score like upstream's current evaluator: an LLM extracts the answers.",
-        ),
-        click.option(
-            "--extract-model",
-            default=None,
-            metavar="M",
-            help="Model for --llm-extract (default: --model).",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+from crmtui.commands.agent_options import agent_options, settings_kwargs
 
 
 @click.command("run")
 @agent_options
 @click.option("--idx", "idxs", type=int, multiple=True, help="Only this idx (repeatable).")
-@click.option("--limit", type=int, default=None, help="At most N of the selected instances.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=None,
+    help="At most N instances, spread over the task types (the idx taken are printed).",
+)
 @click.option(
     "--concurrency",
     "-k",
@@ -122,66 +34,72 @@ def agent_options(func: F) -> F:
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("runs"),
     show_default=True,
-    help="Output folder: recordings/ and the results_*.json file.",
+    help="Output folder: recordings/, results_*.json and settings_*.json (one run at a time).",
+)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Start a new results file even if OUT holds one made with other settings (the old "
+    "one is kept as *.replaced-<time>).",
+)
+@click.option(
+    "--max-initial-errors",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    metavar="K",
+    help="Stop when the first K instances all end in model errors (0: never).",
 )
 def run(
-    model: str,
-    strategy: str,
-    toolset: str,
-    tasks: str | None,
-    org: str | None,
-    task: str | None,
-    api_base: str | None,
-    max_turns: int,
-    time_limit: float,
-    timeout: float,
-    aided: bool,
-    llm_extract: bool,
-    extract_model: str | None,
     idxs: tuple[int, ...],
     limit: int | None,
     concurrency: int,
     out: Path,
+    fresh: bool,
+    max_initial_errors: int,
+    **options: Any,
 ) -> None:
     """Run an LLM agent over many instances, headless, with every attempt recorded.
 
-    Writes one recording per instance under OUT/recordings and upstream's results file
-    OUT/results_<model>_<strategy>_<task>.json (rewritten after every instance). Run the
-    same command again to resume: instances with a finished recording are skipped. Ctrl-C
-    stops cleanly (exit status 130): no new instance starts and the running ones end after
-    their current step; a second Ctrl-C skips the summary (recordings still end cleanly).
+    Before the first instance the model's credentials, --api-base and the tasks (against
+    the org) are checked; a mistake is one Error: line and exit status 2. Writes one
+    recording per instance under OUT/recordings and upstream's results file
+    OUT/results_<model>_<strategy>_<task>.json (merged after every instance) with every
+    setting in OUT/settings_*.json. Run the same command again to resume: finished
+    instances are skipped; other settings are refused unless --fresh. Ctrl-C stops at once
+    (exit status 130): calls in flight are abandoned, every file stays consistent.
+
+    \b
+    Exit status: 0 all rows are real outcomes; 2 configuration error; 3 some rows are model
+    or harness errors; 130 interrupted.
 
     \b
     Examples:
       OPENAI_API_KEY=... crmtui run --model openai/gpt-4o-mini --task HTU -k 4
-      crmtui run --model openai/local --api-base http://127.0.0.1:8000/v1 --limit 5
+      crmtui run --model openai/local --api-base http://127.0.0.1:8000/v1 --limit 9
+      crmtui run --model openai/gpt-4o-2024-08-06 --preset upstream --strategy tool_call
     """
+    from crmtui import exit_codes
     from crmtui.agent.batch import BatchConfig, run_batch
     from crmtui.commands.run_display import BatchDisplay, print_summary
 
     config = BatchConfig(
-        model=model,
-        strategy=strategy,
-        toolset=toolset,
-        tasks=tasks,
-        org=org,
-        task=task,
+        **settings_kwargs(options),
         idxs=idxs,
         limit=limit,
         concurrency=concurrency,
         out=out,
-        api_base=api_base,
-        max_turns=max_turns,
-        time_limit_s=time_limit,
-        aided=aided,
-        llm_extract=llm_extract,
-        extract_model=extract_model,
-        timeout=timeout,
+        fresh=fresh,
+        max_initial_errors=max_initial_errors,
     )
     stop = threading.Event()
-    with BatchDisplay(stop) as display:
+    with BatchDisplay(stop, config) as display:
         report = run_batch(config, stop=stop, on_start=display.start, on_outcome=display.advance)
     print_summary(report)
+    # SystemExit rather than click's Exit: it leaves the same way however crmtui was started
+    # (the console script, ``python -m crmtui.cli``, or main() in tests).
     if report.stopped:
         # Stopped by Ctrl-C: the conventional exit status, so scripts can tell.
-        raise click.exceptions.Exit(130)
+        sys.exit(exit_codes.INTERRUPTED)
+    if report.errors:
+        sys.exit(exit_codes.INSTANCE_ERRORS)

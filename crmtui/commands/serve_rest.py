@@ -27,6 +27,13 @@ def parse_today(text: str | None) -> dt.date | None:
         raise ConfigError(f"--today must be YYYY-MM-DD, not {text!r}") from None
 
 
+def default_workers() -> int:
+    """One worker process per CPU, at most 4 (threads share one GIL; see crmtui.rest.server)."""
+    import os
+
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
 @click.command("serve-rest")
 @click.option(
     "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."
@@ -54,6 +61,12 @@ def parse_today(text: str | None) -> dt.date | None:
 @click.option(
     "--today", default=None, metavar="YYYY-MM-DD", help="Date that LAST_N_DAYS etc. refer to."
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes serving requests (default: one per CPU, at most 4; 1 = threads only).",
+)
 def serve_rest(
     spec: str | None,
     host: str,
@@ -63,6 +76,7 @@ def serve_rest(
     ca_path: Path | None,
     log_path: Path | None,
     today: str | None,
+    workers: int | None,
 ) -> None:
     """Serve an org as a read-only Salesforce REST API (query, search, describe, ...).
 
@@ -82,6 +96,7 @@ def serve_rest(
         ca_path=ca_path or rest_dir / "ca.pem",
         log_path=log_path or rest_dir / "requests.jsonl",
         today=parse_today(today),
+        workers=workers or default_workers(),
     )
     sid = server.api.session_id
     click.echo(f"Serving org {org.name!r} ({org.path}) read-only as a Salesforce REST API")
@@ -92,6 +107,7 @@ def serve_rest(
         click.echo(f"                export REQUESTS_CA_BUNDLE={tls.ca_path}")
     if server.request_log is not None:
         click.echo(f"  Request log:  {server.request_log.path}")
+    click.echo(f"  Workers:      {server.workers} process(es), a thread per connection in each")
     click.echo(
         f'  Python:       Salesforce(instance_url="{server.instance_url}", session_id="{sid}")'
     )

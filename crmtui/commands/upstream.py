@@ -27,6 +27,7 @@ def setup(upstream_dir: Path, base_python: str, dry_run: bool) -> None:
 
     from crmtui.upstream import create_env, read_plan, venv_dir
     from crmtui.upstream.runner import check_upstream_dir
+    from crmtui.upstream.venv import installed_versions, requirement_name
 
     folder = check_upstream_dir(upstream_dir)
     version = subprocess.run(
@@ -48,13 +49,20 @@ def setup(upstream_dir: Path, base_python: str, dry_run: bool) -> None:
         return
     click.echo(f"Creating {target} (pip install takes a few minutes)...")
     python = create_env(target, plan, base_python=base_python)
+    names = [requirement_name(r) for _, r, _ in plan.relaxed] + [
+        requirement_name(r) for r, _ in plan.added
+    ]
+    versions = installed_versions(python, sorted(set(names)))
+    if versions:
+        chosen = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+        click.echo(f"Installed: {chosen}")
     click.echo(f"Ready: {python}")
     click.echo(f"`crmtui upstream run {upstream_dir} ...` uses it by default.")
 
 
-@upstream.command(
-    "run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
-)
+# Options may come before or after UPSTREAM_DIR; everything after ``--`` goes to run_tasks.py
+# untouched (click stops parsing options there).
+@upstream.command("run", context_settings={"ignore_unknown_options": True})
 @click.argument("upstream_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option(
     "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."

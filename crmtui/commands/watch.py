@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from crmtui.commands.run import agent_options
+from crmtui.commands.agent_options import agent_options, settings_kwargs
 
 
 @click.command("watch")
@@ -28,26 +29,19 @@ from crmtui.commands.run import agent_options
     help="Seconds between steps (F10/F11 change it while watching).",
 )
 @click.option("--paused", is_flag=True, help="Start paused: F8 (s) steps, F7 (space) runs.")
-@click.option("--no-stream", is_flag=True, help="Show each reply when complete, not streamed.")
+@click.option(
+    "--no-stream",
+    is_flag=True,
+    help="Show each reply when complete, not streamed (streaming also turns itself off when "
+    "a server answers a streamed request with nothing).",
+)
 def watch(
-    model: str,
-    strategy: str,
-    toolset: str,
-    tasks: str | None,
-    org: str | None,
-    task: str | None,
-    api_base: str | None,
-    max_turns: int,
-    time_limit: float,
-    timeout: float,
-    aided: bool,
-    llm_extract: bool,
-    extract_model: str | None,
     idx: int | None,
     recordings: Path,
     delay: float,
     paused: bool,
     no_stream: bool,
+    **options: Any,
 ) -> None:
     """Watch an LLM agent solve an instance in the play layout, recorded like a batch run.
 
@@ -61,37 +55,29 @@ def watch(
       OPENAI_API_KEY=... crmtui watch --model openai/gpt-4o --task BRI
       crmtui watch --model openai/local --api-base http://127.0.0.1:8000/v1 --idx 3 --paused
     """
+    from crmtui.agent.preflight import check_agent_settings
+    from crmtui.agent.selection import select_types
     from crmtui.agent.watch_config import WatchConfig
     from crmtui.factory import build_watch_app
+    from crmtui.org.task_match import load_sources
+    from crmtui.play.workspace import Workspace
 
     config = WatchConfig(
-        model=model,
-        strategy=strategy,
-        toolset=toolset,
-        tasks=tasks,
-        org=org,
-        task=task,
+        **settings_kwargs(options),
         idx=idx,
         recordings=recordings,
-        api_base=api_base,
-        max_turns=max_turns,
-        time_limit_s=time_limit,
-        timeout=timeout,
-        aided=aided,
-        llm_extract=llm_extract,
-        extract_model=extract_model,
         delay=delay,
         paused=paused,
         stream=not no_stream,
     )
     config.check()
     config.strategy_object()  # a bad strategy/toolset fails here, before the TUI starts
-    from crmtui.config import PlayConfig
-    from crmtui.play.workspace import load_workspace
-
+    check_agent_settings(config)  # a missing key or a dead --api-base: one Error: line
     # Load (and check) the org, tasks and idx here, so that a mistake is one Error: line at
     # the command line rather than a notice inside the TUI.
-    workspace = load_workspace(
-        PlayConfig(tasks=tasks, org=org, annotator=model, task=task, idx=idx)
-    )
+    sources = load_sources(config.org, config.tasks, force=config.force)
+    chosen = select_types(sources.tasks, config.task_types)
+    if idx is not None:
+        chosen.get(idx)  # raises TaskNotFound naming the idx
+    workspace = Workspace(org=sources.org, tasks=sources.tasks, tasks_label=sources.tasks_label)
     build_watch_app(config, workspace=workspace).run()

@@ -99,31 +99,43 @@ class Tally:
         wrong: Submitted and not right.
         unfinished: Opened but never submitted (abandoned, quit, or crashed).
         untouched: Never opened.
+        done_blind: Submitted where the outcome must not be shown (a blind study).
     """
 
     right: int = 0
     wrong: int = 0
     unfinished: int = 0
     untouched: int = 0
+    done_blind: int = 0
 
     def __str__(self) -> str:
-        return (
-            f"{self.right} right · {self.wrong} wrong · {self.unfinished} unfinished · "
-            f"{self.untouched} not started"
-        )
+        parts = []
+        if self.right or self.wrong or not self.done_blind:
+            parts += [f"{self.right} right", f"{self.wrong} wrong"]
+        if self.done_blind:
+            parts.append(f"{self.done_blind} done")
+        parts += [f"{self.unfinished} unfinished", f"{self.untouched} not started"]
+        return " · ".join(parts)
 
 
-def tally(instances: Iterable[Any], status: Mapping[int, InstanceStatus]) -> Tally:
-    """Count right, wrong, unfinished and untouched instances among ``instances``."""
+def tally(
+    instances: Iterable[Any],
+    status: Mapping[int, InstanceStatus],
+    hidden: frozenset[int] = frozenset(),
+) -> Tally:
+    """Count right, wrong, unfinished and untouched instances among ``instances``; those in
+    ``hidden`` (a blind study) count as done, never as right or wrong."""
     from crmtui.scoring.rules import is_right
 
-    counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0}
+    counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0, "done_blind": 0}
     for inst in instances:
         item = status.get(inst.idx)
         if item is None:
             counts["untouched"] += 1
         elif item.reward is None:
             counts["unfinished"] += 1
+        elif inst.idx in hidden:
+            counts["done_blind"] += 1
         elif is_right(item.reward, inst.reward_metric):
             counts["right"] += 1
         else:

@@ -24,20 +24,20 @@ def load_workspace(config: PlayConfig, progress: Progress | None = None) -> Work
     """Open (building the sample on first use) the org and load the tasks.
 
     Raises:
+        ConfigError: The tasks were made for another org (unless ``config.force``).
         CrmtuiError: When the org or the tasks cannot be loaded.
     """
-    from crmtui.data.loaders import load_tasks
     from crmtui.data.tasktypes import resolve_task_type
-    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
+    from crmtui.org.task_match import load_sources
 
     report = progress or (lambda label, fraction: None)
-    report("Opening the sample org" if config.org is None else f"Opening org {config.org}", 0.0)
-    org = open_org_or_sample(config.org, progress=report)
-    report("Loading tasks", 0.95)
-    tasks = load_tasks(config.tasks, sample_tasks=sample_tasks_path)
+    # An org built or imported with tasks brings its own; tasks from elsewhere are checked
+    # against the org (their record Ids must mostly exist there) unless --force.
+    sources = load_sources(config.org, config.tasks, force=config.force, progress=report)
+    org, tasks = sources.org, sources.tasks
     if config.task:
         tasks = tasks.filter(task=resolve_task_type(config.task, tasks.task_codes))
     if config.idx is not None:
         tasks.get(config.idx)  # raises TaskNotFound naming the idx
     report("Ready", 1.0)
-    return Workspace(org=org, tasks=tasks, tasks_label=config.tasks_label)
+    return Workspace(org=org, tasks=tasks, tasks_label=sources.tasks_label)

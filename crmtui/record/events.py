@@ -117,6 +117,8 @@ class RunQueryPayload(TypedDict):
     error_code: str | None
     error: str | None
     observation: NotRequired[str | None]
+    #: Length of the observation when ``observation`` was cut to the stored-text limit.
+    observation_chars: NotRequired[int]
     tool: NotRequired[str]
 
 
@@ -172,6 +174,11 @@ class ModelCallPayload(TypedDict):
     model: NotRequired[str]
     finish_reason: NotRequired[str | None]
     attempts: NotRequired[int]
+    #: Length of the reply when ``content`` was cut to the stored-text limit.
+    content_chars: NotRequired[int]
+    #: This call's streamed reply was empty and a repeat without streaming answered;
+    #: streaming stays off for the rest of the session.
+    stream_fallback: NotRequired[bool]
 
 
 class ThoughtPayload(TypedDict):
@@ -267,6 +274,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "error_code": _f(_OPT_STR),
         "error": _f(_OPT_STR),
         "observation": _opt(_OPT_STR),
+        "observation_chars": _opt((int,), _non_negative),
         "tool": _opt(_STR),
     },
     ANSWER_EDIT: {"text": _f(_STR)},
@@ -294,6 +302,8 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "model": _opt(_STR),
         "finish_reason": _opt(_OPT_STR),
         "attempts": _opt((int,), _non_negative),
+        "content_chars": _opt((int,), _non_negative),
+        "stream_fallback": _opt((bool,)),
     },
     THOUGHT: {"text": _f(_STR)},
     END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM), "end_reason": _opt((dict,))},

@@ -37,6 +37,8 @@ HEADER_KEYS = frozenset(
         "today",
         "mode",
         "started_at",
+        "settings",
+        "run_id",
         "hash",
     }
 )
@@ -179,6 +181,10 @@ def validate_header(header: Mapping[str, Any]) -> None:
         raise PayloadError("header: 'mode' must be 'default' or 'aided'")
     if not is_time(header.get("started_at")):
         raise PayloadError("header: 'started_at' must be an ISO UTC time with ms and Z")
+    if "settings" in header and not isinstance(header["settings"], dict):
+        raise PayloadError("header: 'settings' must be an object")
+    if "run_id" in header and not (isinstance(header["run_id"], str) and header["run_id"]):
+        raise PayloadError("header: 'run_id' must be a non-empty string")
 
 
 def build_header(
@@ -191,8 +197,13 @@ def build_header(
     today: dt.date | str | None,
     mode: str,
     started_at: dt.datetime,
+    settings: Mapping[str, Any] | None = None,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
     """Assemble, validate and seal (hash) a header object.
+
+    ``settings`` (every value that shaped an agent's attempt: model, strategy, limits,
+    scoring, preset ...) and ``run_id`` (the batch run it belongs to) are optional.
 
     Raises:
         PayloadError: If a field is missing or malformed, or ``instance`` holds the answer.
@@ -213,6 +224,10 @@ def build_header(
         "mode": mode,
         "started_at": format_time(started_at),
     }
+    if settings is not None:
+        header["settings"] = dict(settings)
+    if run_id is not None:
+        header["run_id"] = run_id
     validate_header(header)
     sealed, _ = sealed_line(header)
     return sealed

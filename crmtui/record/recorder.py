@@ -128,6 +128,8 @@ class Recorder:
         tasks_source: str,
         today: dt.date | str | None = None,
         mode: str = "default",
+        settings: Mapping[str, Any] | None = None,
+        run_id: str | None = None,
         session_id: str | None = None,
         wall: WallClock | None = None,
         monotonic: MonotonicClock | None = None,
@@ -146,6 +148,8 @@ class Recorder:
             tasks_source: Where the instance came from (a dataset name or file path).
             today: The instance's "today", if it has one.
             mode: ``"default"`` or ``"aided"`` (upstream ``--agent_eval_mode``).
+            settings: Every setting that shaped the attempt (agents), recorded as is.
+            run_id: The batch run the session belongs to (``crmtui run``).
             session_id: Fixed id (tests); a random uuid4 hex otherwise.
             wall: Wall clock returning an aware UTC datetime.
             monotonic: Monotonic clock in seconds.
@@ -172,6 +176,8 @@ class Recorder:
             today=today,
             mode=mode,
             started_at=started,
+            settings=settings,
+            run_id=run_id,
         )
         target = Path(path_or_dir) if path_or_dir is not None else DEFAULT_DIR
         if target.suffix != ".jsonl":

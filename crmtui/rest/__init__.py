@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.rest.api import VERSIONS, Reply, RestApi
-from crmtui.rest.cursors import PAGE_SIZE, CursorStore
+from crmtui.rest.cursors import PAGE_SIZE, CursorStore, SharedCursorStore
 from crmtui.rest.errors import ApiError
 from crmtui.rest.log import RequestLog, read_log
 from crmtui.rest.server import RestServer
@@ -38,6 +38,7 @@ __all__ = [
     "RequestLog",
     "RestApi",
     "RestServer",
+    "SharedCursorStore",
     "TlsSetup",
     "make_tls",
     "new_session_id",
@@ -61,6 +62,7 @@ def serve(
     ca_path: str | os.PathLike[str] | None = None,
     log_path: str | os.PathLike[str] | None = None,
     today: dt.date | None = None,
+    workers: int = 1,
 ) -> tuple[RestServer, TlsSetup | None]:
     """Start a local REST API over ``org`` in a background thread.
 
@@ -73,11 +75,18 @@ def serve(
         ca_path: Where to write the CA certificate (required with ``https``).
         log_path: JSONL request log, if any.
         today: Reference date for relative date literals (default: the real date).
+        workers: Processes serving (POSIX; more than one uses a second core, see
+            :mod:`crmtui.rest.server`); paging cursors then live in a temporary folder.
 
     Returns:
         The running server and its TLS setup (None over plain HTTP).
     """
-    api = RestApi(org, session_id or new_session_id(), today=today)
+    cursors = None
+    if workers > 1:
+        import tempfile
+
+        cursors = SharedCursorStore(Path(tempfile.mkdtemp(prefix="crmtui-rest-cursors-")))
+    api = RestApi(org, session_id or new_session_id(), today=today, cursors=cursors)
     tls = None
     if https:
         if ca_path is None:
@@ -85,6 +94,11 @@ def serve(
         tls = make_tls(Path(ca_path), host)
     log = RequestLog(log_path) if log_path is not None else None
     server = RestServer(
-        api, host=host, port=port, tls=tls.context if tls else None, request_log=log
+        api,
+        host=host,
+        port=port,
+        tls=tls.context if tls else None,
+        request_log=log,
+        workers=workers,
     )
     return server.start(), tls

@@ -109,7 +109,7 @@ class RestApi:
         self.org = org
         self.session_id = session_id
         self.today = today
-        self.cursors = cursors or CursorStore()
+        self.cursors = cursors if cursors is not None else CursorStore()
         self._served = itertools.count(1)
         self._count_lock = threading.Lock()
         self.requests_served = 0

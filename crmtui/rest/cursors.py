@@ -8,6 +8,9 @@ store keeps the full list under a random locator and serves slices of it. Locato
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import secrets
 import string
 import threading
@@ -15,6 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 #: Salesforce's default and maximum batch size.
@@ -87,6 +91,65 @@ class CursorStore:
         now = self._clock()
         for key in [k for k, c in self._data.items() if c.expires <= now]:
             del self._data[key]
+
+
+class SharedCursorStore(CursorStore):
+    """A :class:`CursorStore` kept in a folder, so every worker process sees every locator.
+
+    A pre-forked server answers a ``query_more`` on whichever worker accepted the connection;
+    the records are written once (JSON, one file per locator, written to a temporary name and
+    renamed so a reader never sees half a file) and read back by any worker. Expiry follows the
+    file's age; the oldest files beyond the capacity are removed.
+    """
+
+    def __init__(
+        self, folder: Path, *, capacity: int = MAX_CURSORS, lifetime_s: float = LIFETIME_S
+    ) -> None:
+        super().__init__(capacity=capacity, lifetime_s=lifetime_s, clock=time.time)
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def open(self, records: list[dict[str, Any]], total: int, page_size: int, text: str) -> str:
+        """Write ``records`` to the folder and return a new locator."""
+        locator = "01g" + "".join(secrets.choice(_ALPHABET) for _ in range(15))
+        body = {"records": records, "total": total, "page_size": page_size, "text": text}
+        scratch = self.folder / f".{locator}.{os.getpid()}.tmp"
+        scratch.write_text(json.dumps(body, ensure_ascii=False, default=str), encoding="utf-8")
+        os.replace(scratch, self.folder / f"{locator}.json")
+        self._expire()
+        return locator
+
+    def get(self, locator: str) -> Cursor | None:
+        """The cursor for ``locator`` (whichever worker opened it), or None."""
+        if not locator.isalnum():
+            return None
+        path = self.folder / f"{locator}.json"
+        try:
+            expires = path.stat().st_mtime + self.lifetime_s
+            if expires <= self._clock():
+                return None
+            body = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return Cursor(body["records"], body["total"], body["page_size"], body["text"], expires)
+
+    def __len__(self) -> int:
+        return len(list(self.folder.glob("*.json")))
+
+    def _expire(self) -> None:
+        now = self._clock()
+        files = []
+        for path in self.folder.glob("*.json"):
+            try:
+                files.append((path.stat().st_mtime, path))
+            except OSError:
+                continue  # another worker removed it
+        files.sort()
+        stale = [p for t, p in files if t + self.lifetime_s <= now]
+        stale += [p for _, p in files[: max(0, len(files) - self.capacity)]]
+        for path in stale:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def split_locator(identifier: str) -> tuple[str, int] | None:

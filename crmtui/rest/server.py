@@ -4,14 +4,27 @@ One thread per client connection (keep-alive connections stay on their thread), 
 agents are served in parallel; each thread queries the org through its own read-only SQLite
 connection (the engine opens one per thread). The TLS handshake runs on the connection's own
 thread, not on the accepting one, so a slow client cannot hold the others up.
+
+Threads share one GIL, and the engine's Python work (parsing, shaping records) holds it, so on
+their own they cannot use a second core. With ``workers=N`` (POSIX) the server forks N-1 more
+processes after binding; all of them accept from the one listening socket (made non-blocking,
+so a process that loses the race for a connection goes back to waiting) and the kernel spreads
+connections over them. Workers share the request log (whole lines appended with ``O_APPEND``)
+and a folder of paging cursors (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies
+with the parent (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
+import os
+import shutil
+import signal
 import socket
 import ssl
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -121,9 +134,12 @@ class RestServer:
         port: int = 0,
         tls: ssl.SSLContext | None = None,
         request_log: RequestLog | None = None,
+        workers: int = 1,
     ) -> None:
         self.api = api
         self.request_log = request_log
+        self.workers = max(1, workers) if hasattr(os, "fork") else 1
+        self._children: list[int] = []
         try:
             self._httpd = _Server((host, port), api, tls, request_log)
         except OSError as exc:
@@ -142,7 +158,8 @@ class RestServer:
         return f"{self.scheme}://{host}:{self.port}"
 
     def start(self) -> RestServer:
-        """Serve in a background thread."""
+        """Serve in a background thread (and in the worker processes, when there are any)."""
+        self._fork_workers()
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, name="crmtui-rest", daemon=True
         )
@@ -151,10 +168,33 @@ class RestServer:
 
     def serve_forever(self) -> None:
         """Serve on the calling thread until :meth:`stop` (or Ctrl-C in the caller)."""
+        self._fork_workers()
         self._httpd.serve_forever()
 
+    def _fork_workers(self) -> None:
+        if self.workers == 1 or self._children:
+            return
+        # Every process waits on the same socket; the losers of a race must not block in
+        # accept() (socketserver treats the BlockingIOError as "nothing to do").
+        self._httpd.socket.setblocking(False)
+        for _ in range(self.workers - 1):
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, measured by the benchmark
+                _serve_as_worker(self._httpd)
+            self._children.append(pid)
+
     def stop(self) -> None:
-        """Stop serving, close the socket and the request log."""
+        """Stop serving (workers included), close the socket and the request log."""
+        for pid in self._children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        for pid in self._children:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+        self._children = []
+        folder = getattr(self.api.cursors, "folder", None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         self._httpd.shutdown()
         self._httpd.server_close()
         if self._thread is not None:
@@ -170,3 +210,28 @@ class RestServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _serve_as_worker(httpd: _Server) -> None:  # pragma: no cover - forked child
+    """A worker's whole life: serve until SIGTERM (or the parent's death), never return."""
+    code = 0
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C goes to the parent, which stops us
+        _die_with_parent()
+        httpd.serve_forever()
+    except BaseException:  # noqa: BLE001 - a child must never unwind into the parent's code
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _die_with_parent() -> None:  # pragma: no cover - forked child
+    """Ask Linux to SIGTERM this worker when its parent dies (a killed serve-rest)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG

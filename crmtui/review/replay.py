@@ -228,6 +228,10 @@ def _model_text(payload: dict[str, Any]) -> str:
             args = call.get("arguments") or call.get("function", {}).get("arguments", "")
             shown = args if isinstance(args, str) else repr(args)
             parts.append(f"→ {name}({shown})")
+    if isinstance(payload.get("content_chars"), int) and isinstance(content, str):
+        parts.append(f"(reply kept to {len(content):,} of {payload['content_chars']:,} characters)")
+    if payload.get("stream_fallback"):
+        parts.append("(the streamed reply was empty; repeated without streaming, which stays off)")
     return "\n".join(parts) or "(empty reply)"
 
 
@@ -464,7 +468,8 @@ def summarize(event: ev.Event) -> str:
     if kind == ev.IDLE:
         return f"{p['seconds']:.0f} s idle"
     if kind == ev.MODEL_CALL:
-        return f"{p['prompt_tokens']}+{p['completion_tokens']} tokens"
+        text = f"{p['prompt_tokens']}+{p['completion_tokens']} tokens"
+        return text + (" · streaming off" if p.get("stream_fallback") else "")
     if kind == ev.THOUGHT:
         return " ".join(p["text"].split())
     if kind == ev.END:

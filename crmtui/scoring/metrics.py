@@ -106,8 +106,23 @@ def rouge_l(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def rouge_n(prediction: str, gold: str, n: int) -> float:
+    """ROUGE-N F as the ``rouge`` package computes it: over the sets of n-grams.
+
+    The package counts each distinct n-gram once and adds 1e-8 to the F denominator.
+    """
+    hyp = normalize_answer(prediction).split()
+    ref = normalize_answer(gold).split()
+    hyp_grams = {tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1)}
+    ref_grams = {tuple(ref[i : i + n]) for i in range(len(ref) - n + 1)}
+    overlap = len(hyp_grams & ref_grams)
+    precision = overlap / len(hyp_grams) if hyp_grams else 0.0
+    recall = overlap / len(ref_grams) if ref_grams else 0.0
+    return 2.0 * (precision * recall) / (precision + recall + 1e-8)
+
+
 def all_metrics(prediction: str, gold: str) -> dict[str, Any]:
-    """The fuzzy-match metrics dict: ``em``, ``f1``, ``bleu``, ``rouge_l``.
+    """The fuzzy-match metrics: ``em``, ``f1``, ``bleu``, ``rouge_1``, ``rouge_2``, ``rouge_l``.
 
     ``empty_prediction`` is set when the prediction normalises to nothing: upstream's
     ROUGE raises there and run_tasks records reward 0, which F1 = 0 reproduces.
@@ -116,6 +131,8 @@ def all_metrics(prediction: str, gold: str) -> dict[str, Any]:
         "em": exact_match(prediction, gold),
         "f1": f1_score(prediction, gold),
         "bleu": bleu_score(prediction, gold),
+        "rouge_1": rouge_n(prediction, gold, 1),
+        "rouge_2": rouge_n(prediction, gold, 2),
         "rouge_l": rouge_l(prediction, gold),
     }
     if not normalize_answer(prediction):

@@ -20,6 +20,7 @@ from textual.screen import Screen
 
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
+from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.ui.keys import palette_commands
@@ -65,6 +66,7 @@ class CrmtuiApp(App[None]):
         config: PlayConfig,
         *,
         workspace: Workspace | None = None,
+        plan: PlayPlan | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer | None = None,
@@ -72,6 +74,8 @@ class CrmtuiApp(App[None]):
         super().__init__()
         self.config = config
         self.workspace = workspace
+        # What to list and reveal (a study's plan, or free play): screens ask it, never a study.
+        self.plan: PlayPlan = plan or FreePlay()
         self.clock = clock
         self.wall = wall
         self.scorer = scorer  # None: crmtui.play.session.default_scorer
@@ -96,7 +100,9 @@ class CrmtuiApp(App[None]):
         if workspace is None:
             return
         self.workspace = workspace
-        self.picker = PickerScreen(workspace.tasks, self.config.annotator, self._status())
+        self.picker = PickerScreen(
+            workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
+        )
         self.push_screen(self.picker)
         if not self._offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
@@ -114,9 +120,13 @@ class CrmtuiApp(App[None]):
         for path in older:
             self._close_quietly(close_unfinished, path)
         idx = _idx_of(latest)
-        if idx is None or idx not in self.workspace.tasks:
+        order = self.plan.picker().order
+        offered = idx is not None and idx in self.workspace.tasks
+        if not offered or (order is not None and idx not in order):
             self._close_quietly(close_unfinished, latest)
             return False
+
+        assert idx is not None
 
         def answer(resume: bool | None) -> None:
             if resume:
@@ -179,7 +189,10 @@ class CrmtuiApp(App[None]):
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return
         self.session = session
-        self.push_screen(PlayScreen(session, next_instance=self._next_instance), self._play_ended)
+        self.push_screen(
+            PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
+            self._play_ended,
+        )
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
@@ -202,17 +215,27 @@ class CrmtuiApp(App[None]):
         else:
             self.open_instance(idx)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_report":
+            return self.plan.picker().report  # False hides the key in a blind study
+        return True
+
     def action_open_report(self) -> None:
-        """Show the report over this annotator's (and everyone's) recordings."""
+        """Show the report over the recordings (only this annotator's in a study)."""
+        policy = self.plan.picker()
+        if not policy.report:
+            self.notify("The report is not shown during a blind study.", severity="warning")
+            return
         self.notify("Building the report…")
-        self._build_report()
+        scope = self.config.recordings
+        self._build_report(scope / policy.report_scope if policy.report_scope else scope)
 
     @work(thread=True, exclusive=True, group="report")
-    def _build_report(self) -> None:
+    def _build_report(self, folder: Any) -> None:
         from crmtui.review.report import report_folder
 
         try:
-            report = report_folder(self.config.recordings)
+            report = report_folder(folder)
         except CrmtuiError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error", title="Report")
             return

@@ -20,7 +20,7 @@ class ViewerApp(App[None]):
 
     # Textual does not load a default screen's own CSS_PATH, so the app loads both
     # screens' stylesheets (their selectors do not overlap).
-    CSS_PATH = ["screens/compare.tcss", "screens/report.tcss"]
+    CSS_PATH = ["screens/compare.tcss", "screens/report.tcss", "screens/study_status.tcss"]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
 
     def __init__(self, make_screen: Callable[[], Screen[None]], title: str = "crmtui") -> None:

@@ -9,6 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from crmtui.agent.gate import StepGate
+from crmtui.agent.selection import select_types
 from crmtui.agent.session import AgentSession
 from crmtui.agent.watch_config import WatchConfig
 from crmtui.config import PlayConfig
@@ -56,8 +57,8 @@ class WatchApp(App[None]):
             tasks=self.config.tasks,
             org=self.config.org,
             annotator=self.config.model,
-            task=self.config.task,
             idx=self.config.idx,
+            force=self.config.force,
         )
         self.push_screen(LoadingScreen(loading), self._workspace_ready)
 
@@ -67,8 +68,7 @@ class WatchApp(App[None]):
         self.workspace = workspace
         tasks = workspace.tasks
         try:
-            if self.config.task:
-                tasks = tasks.filter(task=self.config.task)
+            tasks = select_types(tasks, self.config.task_types)
             if self.config.idx is not None:
                 tasks.get(self.config.idx)
         except CrmtuiError as exc:
@@ -91,13 +91,19 @@ class WatchApp(App[None]):
                 self.workspace.org,
                 model=self.config.model,
                 strategy=self.config.strategy_object(),
-                tasks_source=self.config.tasks_label,
+                tasks_source=self.workspace.tasks_label,
                 recordings=self.config.recordings,
                 aided=self.config.aided,
                 scorer=self.config.scorer(instance),
                 wall=self.wall,
                 monotonic=self.monotonic,
                 fsync=self.config.fsync,
+                today=self.config.today(instance),
+                settings=self.config.resolved.with_sources(
+                    tasks=self.workspace.tasks_label,
+                    org=self.workspace.org.name,
+                    org_digest=self.workspace.org.digest,
+                ).to_json(),
             )
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot start", timeout=30)

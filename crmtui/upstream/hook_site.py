@@ -12,6 +12,12 @@ It redirects two things at the boundary, when (and only if) their modules are im
   ``datasets`` table returns those rows (``Dataset.from_list``, so rows take the shapes the
   hub's loader gives them); any other call goes to the real function.
 
+It also times, without changing, every ``litellm.completion`` call (the model calls of
+upstream's agents and of its evaluator): one line per call with its start and end, whether it
+returned, the task index (``idx``, read from ``run_tasks.py``'s loop) and who called
+(``agent`` from ``crm_sandbox/agents``, ``evaluator`` from elsewhere in ``crm_sandbox``), so
+imported recordings can place model calls on the time line between the API's requests.
+
 The config is a JSON file named by ``CRMTUI_UPSTREAM_HOOK``; each redirection is appended as
 one JSON line to the config's ``log`` file. Another ``sitecustomize`` further on ``sys.path``
 (a distribution's own) still runs afterwards.
@@ -25,6 +31,8 @@ import importlib.util
 import json
 import os
 import sys
+import threading
+import time
 from typing import Any
 
 CONFIG_ENV = "CRMTUI_UPSTREAM_HOOK"
@@ -104,6 +112,55 @@ def _patch_datasets(module: Any, config: dict[str, Any]) -> None:
     module.load_dataset = load_dataset
 
 
+def _stamp(moment: float) -> str:
+    """The request log's time format: ISO 8601 UTC, milliseconds, ``Z``."""
+    whole = int(moment)
+    millis = int((moment - whole) * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}Z"
+
+
+def _who_called() -> tuple[Any, str]:
+    """(task index of run_tasks.py's loop, ``agent``/``evaluator``/``other``) of a model call."""
+    task, caller = None, "other"
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename.replace(os.sep, "/")
+        if caller == "other" and "/crm_sandbox/" in filename:
+            caller = "agent" if "/crm_sandbox/agents/" in filename else "evaluator"
+        if frame.f_code.co_name == "run" and filename.endswith("/run_tasks.py"):
+            idx = frame.f_locals.get("idx")
+            task = idx if isinstance(idx, int | str) else None
+            break
+        frame = frame.f_back
+    return task, caller
+
+
+def _patch_litellm(module: Any, config: dict[str, Any]) -> None:
+    real = module.completion
+    depth = threading.local()
+
+    def completion(*args: Any, **kwargs: Any) -> Any:
+        # litellm may call itself (fallbacks, retries): only the outermost call is a model call.
+        if getattr(depth, "n", 0):
+            return real(*args, **kwargs)
+        task, caller = _who_called()
+        start = time.time()
+        ok = False
+        depth.n = 1
+        try:
+            result = real(*args, **kwargs)
+            ok = True
+            return result
+        finally:
+            depth.n = 0
+            entry = {"event": "model_call", "task_id": task, "caller": caller, "ok": ok}
+            entry.update(start=_stamp(start), end=_stamp(time.time()))
+            _note(config, entry)
+
+    completion.__wrapped__ = real  # type: ignore[attr-defined]
+    module.completion = completion
+
+
 class _PatchingLoader(importlib.abc.Loader):
     """Runs the real loader, then the patch; everything else goes to the real loader."""
 
@@ -159,6 +216,7 @@ def install() -> None:
             {
                 "simple_salesforce": lambda m: _patch_simple_salesforce(m, config),
                 "datasets": lambda m: _patch_datasets(m, config),
+                "litellm": lambda m: _patch_litellm(m, config),
             }
         ),
     )

@@ -12,8 +12,15 @@ of the same answer (``paper`` for paper-era runs, ``toolenv`` for tool-calling r
 ``head`` otherwise, all deterministic).
 
 Times: with the request log of a ``crmtui upstream run``, each query step takes the time the
-API received it (steps between queries keep the previous time); without one, every event
-carries the results file's modification time. A run against a live Salesforce org is
+API received it. With the run's model-call log too (``.crmtui-hook/hook.jsonl``: the startup
+hook times every ``litellm.completion`` with its task index and caller), each step's
+``model_call`` takes the time its reply arrived (and its latency), the session starts when the
+first model call was sent, and ``submit`` takes the end of upstream's evaluator call (HEAD's
+answer extraction) when there was one; so the active time spans the whole attempt, model
+thinking included. The agent's calls are matched to the steps in order and used only when
+their number equals the steps'. Without the model log, steps between queries keep the
+previous time (active time then spans the first to the last query); without any log, every
+event carries the results file's modification time. A run against a live Salesforce org is
 recorded with no org path and digest (``org.name`` says it was live), so replay shows the
 recorded observations instead of re-running the queries.
 """
@@ -103,6 +110,45 @@ class _LogTimes:
         return None
 
 
+@dataclass
+class _Call:
+    start: dt.datetime
+    end: dt.datetime
+
+
+class _ModelTimes:
+    """Model calls from the hook log, grouped by task index: the agent's and the others'."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self.agent: dict[str, list[_Call]] = {}
+        self.other: dict[str, list[_Call]] = {}
+        for entry in entries:
+            if entry.get("event") != "model_call" or not entry.get("ok"):
+                continue
+            start, end = _parse_t(entry.get("start")), _parse_t(entry.get("end"))
+            if start is None or end is None or entry.get("task_id") is None:
+                continue
+            table = self.agent if entry.get("caller") == "agent" else self.other
+            table.setdefault(str(entry["task_id"]), []).append(_Call(start, end))
+
+    def for_attempt(self, task_id: Any, steps: int) -> tuple[list[_Call] | None, list[_Call]]:
+        """The agent's calls for ``steps`` steps (None unless they match 1:1), and the rest."""
+        agent = self.agent.pop(str(task_id), [])
+        other = self.other.pop(str(task_id), [])
+        return (agent if len(agent) == steps and steps else None), other
+
+
+def read_model_log(path: str | Path) -> _ModelTimes:
+    """The model calls a ``crmtui upstream run`` hook log holds (other lines are skipped).
+
+    Raises:
+        ConfigError: The file cannot be read.
+    """
+    from crmtui.rest import read_log
+
+    return _ModelTimes(list(read_log(path)))
+
+
 def numeric_reward(reward: Any) -> float | None:
     """Upstream's reward as one number: 0/1, or the F1 of a fuzzy metrics dict."""
     if isinstance(reward, bool):
@@ -172,8 +218,9 @@ def _count(value: Any) -> int:
 
 
 def _emit_step(
-    recorder: Recorder, attempt: Attempt, step: Step, index: int, model: str, entry: Any
+    recorder: Recorder, attempt: Attempt, step: Step, index: int, model: str, latency_ms: int
 ) -> None:
+    """The step's model call and its thought."""
     cost = _usage(attempt, "cost", index)
     recorder.emit(
         "model_call",
@@ -181,7 +228,7 @@ def _emit_step(
             "prompt_tokens": _count(_usage(attempt, "prompt_tokens", index)),
             "completion_tokens": _count(_usage(attempt, "completion_tokens", index)),
             "cost": cost if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
-            "latency_ms": 0,
+            "latency_ms": latency_ms,
             "content": step.content,
             "tool_calls": step.tool_calls,
             "model": model,
@@ -189,6 +236,10 @@ def _emit_step(
     )
     if step.thought:
         recorder.emit("thought", {"text": step.thought})
+
+
+def _emit_action(recorder: Recorder, step: Step, entry: Any) -> None:
+    """The step's query or helper tool, with what the agent saw."""
     if step.kind == "query":
         code = step.error_code
         recorder.emit(
@@ -239,6 +290,7 @@ def import_results(
     tasks: Any = None,
     tasks_source: str | None = None,
     request_log: str | Path | None = None,
+    model_log: str | Path | None = None,
     live: bool | None = None,
     model: str | None = None,
     strategy: str | None = None,
@@ -252,6 +304,7 @@ def import_results(
         tasks: The instances (a ``TaskSet``): their query, metric and date fill the header.
         tasks_source: Recorded as the header's tasks source.
         request_log: A ``crmtui upstream run`` request log giving steps their times.
+        model_log: That run's hook log (``.crmtui-hook/hook.jsonl``) timing its model calls.
         live: The run was made against a live Salesforce org (default: when no ``org``).
         model: Actor id (default: from the file name ``results_<model>_<strategy>_...``).
         strategy: Upstream strategy (default: from the file name, else the trajectory).
@@ -267,6 +320,7 @@ def import_results(
         from crmtui.rest import read_log
 
         times = _LogTimes(list(read_log(request_log)))
+    model_times = read_model_log(model_log) if model_log is not None else None
     fallback = dt.datetime.fromtimestamp(results.path.stat().st_mtime, dt.UTC)
     previous_end: dt.datetime | None = None
     for position, attempt in enumerate(results.attempts, 1):
@@ -281,6 +335,7 @@ def import_results(
                 org=None if is_live else org,
                 tasks_source=tasks_source or str(results.path),
                 times=times,
+                model_times=model_times,
                 start=previous_end or fallback,
                 model=model or results.model or "upstream",
                 strategy=_strategy(results, attempt, strategy),
@@ -314,12 +369,18 @@ def _write(
     org: Any,
     tasks_source: str,
     times: _LogTimes | None,
+    model_times: _ModelTimes | None,
     start: dt.datetime,
     model: str,
     strategy: str,
 ) -> tuple[Path, dt.datetime]:
     entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
     anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
+    calls, others = (
+        model_times.for_attempt(attempt.task_id, len(attempt.steps)) if model_times else (None, [])
+    )
+    if calls:
+        anchors.append(calls[0].start)
     clock = _Clock(min(anchors) if anchors else start)
     metric = _reward_metric(attempt, instance)
     header_instance = {
@@ -351,9 +412,17 @@ def _write(
     answers = [s for s in attempt.steps if s.kind == "answer"]
     try:
         for index, (step, entry) in enumerate(zip(attempt.steps, entries, strict=True)):
+            call = calls[index] if calls else None
+            latency = 0
+            if call is not None:  # the step's model call is stamped when its reply arrived
+                clock.move(call.end)
+                latency = round((call.end - call.start).total_seconds() * 1000)
+            _emit_step(recorder, attempt, step, index, model, latency)
             clock.move(_parse_t(entry.get("t")) if entry else None)
-            _emit_step(recorder, attempt, step, index, model, entry)
+            _emit_action(recorder, step, entry)
             if answers and step is answers[-1]:
+                for other in others:  # upstream's evaluator judging the answer
+                    clock.move(other.end)
                 _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
         reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
         end: dict[str, Any] = {"reason": str(reason.get("message") or "finished")}

@@ -186,6 +186,7 @@ def run_upstream(
                 tasks=tasks,
                 tasks_source=tasks_source,
                 request_log=request_log,
+                model_log=outcome.hook_log if outcome.hook_log.exists() else None,
             )
             outcome.recordings += report.written
             outcome.problems += report.problems

@@ -163,6 +163,35 @@ def create_env(
     return python
 
 
+def installed_versions(
+    python: Path | str,
+    names: list[str],
+    *,
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> dict[str, str]:
+    """The versions pip actually installed for ``names`` in the venv of ``python``.
+
+    A relaxed pin or an added package has no version in the plan; this says which one the
+    resolver chose, so ``upstream setup`` can report it. Missing packages are left out.
+    """
+    script = (
+        "import sys, importlib.metadata as m\n"
+        "for n in sys.argv[1:]:\n"
+        "    try: print(n, m.version(n))\n"
+        "    except m.PackageNotFoundError: pass\n"
+    )
+    result = run([str(python), "-c", script, *names], capture_output=True, text=True)
+    if result.returncode != 0:
+        return {}
+    return dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+
+
+def requirement_name(requirement: str) -> str:
+    """The distribution name at the start of a requirement (``openai>=1.68.2`` -> ``openai``)."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return match.group(1) if match else requirement
+
+
 def _check(result: subprocess.CompletedProcess[str], what: str) -> None:
     if result.returncode != 0:
         tail = " | ".join((result.stderr or result.stdout or "").strip().splitlines()[-3:])

@@ -2,9 +2,12 @@
 
 The server answers ``POST /v1/chat/completions`` with the next item of a script: text content,
 native tool calls, an HTTP error (429 with ``Retry-After``, 500, 401 ...), a delay before the
-reply (to provoke client timeouts), malformed tool-call JSON, or an empty reply. A request with
-``"stream": true`` gets the same reply as server-sent events, split into chunks. Every request
-body is recorded so tests can assert on the prompts a client sent.
+reply (to provoke client timeouts), malformed tool-call JSON, an empty reply, a raw body sent
+verbatim (malformed JSON, empty ``choices``, lone surrogates), a body trickled out byte by
+byte (a server that never finishes within a deadline), or a plain JSON reply to a streamed
+request (servers that ignore ``stream``). A request with ``"stream": true`` gets the same
+reply as server-sent events, split into chunks. Every request body is recorded so tests can
+assert on the prompts a client sent.
 
 Example:
     >>> with FakeOpenAI(script=[text("hi")]) as server:  # doctest: +SKIP
@@ -28,9 +31,13 @@ __all__ = [
     "Reply",
     "delayed",
     "empty",
+    "empty_choices",
     "error",
+    "ignoring_stream",
+    "raw",
     "text",
     "tool_call",
+    "trickled",
 ]
 
 
@@ -51,6 +58,9 @@ class Reply:
         completion_tokens: Reported ``usage.completion_tokens``; ``None`` means a word count of
             the reply.
         chunks: Number of pieces the text is cut into when streamed.
+        raw_body: Sent verbatim as the response body (with ``status``), whatever was asked.
+        trickle_s: Seconds between single bytes of the body (0: send it at once).
+        ignore_stream: Answer a streamed request with a plain JSON completion.
     """
 
     content: str | None = None
@@ -62,6 +72,9 @@ class Reply:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     chunks: int = 3
+    raw_body: bytes | None = None
+    trickle_s: float = 0.0
+    ignore_stream: bool = False
 
 
 def text(content: str, **kwargs: Any) -> Reply:
@@ -78,10 +91,16 @@ def tool_call(
 
 
 def error(
-    status: int, message: str = "scripted failure", retry_after: float | None = None
+    status: int, message: str = "scripted failure", retry_after: float | str | None = None
 ) -> Reply:
-    """An HTTP error reply; ``retry_after`` adds a ``Retry-After`` header (seconds)."""
-    headers = {} if retry_after is None else {"Retry-After": f"{retry_after:g}"}
+    """An HTTP error reply; ``retry_after`` adds a ``Retry-After`` header (seconds).
+
+    A string is sent as written, e.g. ``"nan"`` or an HTTP date.
+    """
+    headers: dict[str, str] = {}
+    if retry_after is not None:
+        value = retry_after if isinstance(retry_after, str) else f"{retry_after:g}"
+        headers["Retry-After"] = value
     return Reply(status=status, error_message=message, headers=headers)
 
 
@@ -97,6 +116,37 @@ def empty() -> Reply:
     return Reply(content="")
 
 
+def raw(body: str | bytes, status: int = 200) -> Reply:
+    """A response whose body is ``body`` exactly (JSON content type), valid or not."""
+    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
+    return Reply(status=status, raw_body=data)
+
+
+def empty_choices() -> Reply:
+    """A well-formed completion object whose ``choices`` list is empty."""
+    body = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": "fake",
+        "choices": [],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 0, "total_tokens": 1},
+    }
+    return raw(json.dumps(body))
+
+
+def trickled(reply: Reply, seconds_per_byte: float) -> Reply:
+    """``reply`` with its body sent one byte every ``seconds_per_byte`` (never a read timeout)."""
+    reply.trickle_s = seconds_per_byte
+    return reply
+
+
+def ignoring_stream(reply: Reply) -> Reply:
+    """``reply`` sent as one JSON completion even when the request asked for a stream."""
+    reply.ignore_stream = True
+    return reply
+
+
 def _word_count(value: Any) -> int:
     return len(json.dumps(value).split()) if value else 0
 
@@ -104,13 +154,28 @@ def _word_count(value: Any) -> int:
 class FakeOpenAI:
     """The server. Use as a context manager; ``base_url`` ends in ``/v1``.
 
+    Args:
+        script: The replies, in order.
+        model_name: ``model`` echoed in replies and listed by ``GET /models``.
+        require_key: When set, any request without ``Authorization: Bearer <key>`` gets a
+            401 (as a real provider does for a wrong key).
+
     Attributes:
         requests: Decoded JSON bodies of every chat-completions request received, in order.
         model_name: ``model`` echoed in replies.
+        gets: Paths of the GET requests received (e.g. a reachability probe's ``/models``).
     """
 
-    def __init__(self, script: list[Reply] | None = None, *, model_name: str = "fake") -> None:
+    def __init__(
+        self,
+        script: list[Reply] | None = None,
+        *,
+        model_name: str = "fake",
+        require_key: str | None = None,
+    ) -> None:
         self._script: deque[Reply] = deque(script or [])
+        self.require_key = require_key
+        self.gets: list[str] = []
         self._lock = threading.Lock()
         self.requests: list[dict[str, Any]] = []
         self.model_name = model_name
@@ -194,9 +259,30 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         """Silence the per-request stderr log."""
 
+    def _authorised(self) -> bool:
+        key = self.server_owner.require_key
+        if key is None or self.headers.get("Authorization") == f"Bearer {key}":
+            return True
+        message = "Incorrect API key provided."
+        self._send_json(401, {"error": {"message": message, "type": "invalid_request_error"}})
+        return False
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+        owner = self.server_owner
+        owner.gets.append(self.path)
+        if not self._authorised():
+            return
+        if self.path.rstrip("/").endswith("/models"):
+            listing = {"object": "list", "data": [{"id": owner.model_name, "object": "model"}]}
+            self._send_json(200, listing)
+            return
+        self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+
     def do_POST(self) -> None:  # noqa: N802 - stdlib naming
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if not self._authorised():
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -213,6 +299,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if reply.delay_s:
             time.sleep(reply.delay_s)
+        if reply.raw_body is not None:
+            self._send_bytes(reply.status, reply.raw_body, reply.headers, reply.trickle_s)
+            return
         if reply.status != 200:
             payload = {
                 "error": {
@@ -224,10 +313,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(reply.status, payload, reply.headers)
             return
         usage = self._usage(body, reply)
-        if body.get("stream"):
+        if body.get("stream") and not reply.ignore_stream:
             self._send_stream(body, reply, usage)
         else:
-            self._send_json(200, self._completion(reply, usage), reply.headers)
+            data = json.dumps(self._completion(reply, usage)).encode()
+            self._send_bytes(200, data, reply.headers, reply.trickle_s)
 
     # -- payloads --------------------------------------------------------------------------
 
@@ -312,10 +402,35 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
         self.wfile.flush()
 
-    def _send_json(
-        self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+    def _send_bytes(
+        self, status: int, data: bytes, headers: dict[str, str], trickle_s: float
     ) -> None:
-        data = json.dumps(payload).encode()
+        if not trickle_s:
+            self._send_json(status, None, headers, data)
+            return
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        # One byte at a time: every read gets data before any per-read timeout, so only a
+        # total deadline on the client's side ends the call.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for index in range(len(data)):
+                self.wfile.write(data[index : index + 1])
+                self.wfile.flush()
+                time.sleep(trickle_s)
+
+    def _send_json(
+        self,
+        status: int,
+        payload: dict[str, Any] | None,
+        headers: dict[str, str] | None = None,
+        data: bytes | None = None,
+    ) -> None:
+        if data is None:
+            data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))

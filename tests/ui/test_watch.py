@@ -113,7 +113,7 @@ async def test_single_steps_then_shows_answer_and_reward(
 async def test_pause_after_current_step_then_resume_and_stop(workspace, wall, tmp_path) -> None:
     inst = _instance(workspace)
     step = text(f"<thought>Look.</thought><execute>{QUERY}</execute>")
-    script = [delayed(1.0, step), step, step, step]
+    script = [delayed(3.0, step), step, step, step]  # long enough to press p mid-call
     with FakeOpenAI(script) as server:
         config = _config(server, inst.idx, tmp_path, delay=0.0)
         app = build_watch_app(config, workspace=workspace, wall=wall)
@@ -189,3 +189,30 @@ async def test_a_failing_agent_query_shows_its_error_in_the_console(
             await _wait(pilot, lambda: "INVALID_FIELD" in str(status.render()))
             assert status.has_class("error")
             assert screen.query_one("#console-results", DataTable).row_count == 0
+
+
+async def test_a_server_that_ignores_stream_is_asked_again_unstreamed(
+    workspace, wall, tmp_path
+) -> None:
+    from tests.fakes.openai_server import ignoring_stream
+
+    inst = _instance(workspace)
+    step = f"<thought>Look.</thought><execute>{QUERY}</execute>"
+    answer = f"<respond>{inst.answer}</respond>"
+    # The first request asks for a stream and gets plain JSON, which streams as nothing.
+    script = [ignoring_stream(text(step)), text(step), text(answer)]
+    with FakeOpenAI(script) as server:
+        config = _config(server, inst.idx, tmp_path)
+        app = build_watch_app(config, workspace=workspace, wall=wall)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _watch_screen(pilot)
+            transcript = screen.query_one(Transcript)
+            await _wait(pilot, lambda: screen.result is not None)
+            await pilot.pause(0.05)
+            assert screen.result.reward == 1.0 and screen.result.stream_fallback
+            assert "streaming is off for the rest of this session" in transcript.plain_text
+            path = screen.session.path
+    assert [bool(r.get("stream")) for r in server.requests] == [True, False, False]
+    calls = load(path).of_type("model_call")
+    assert calls[0].payload["stream_fallback"] is True
+    assert "stream_fallback" not in calls[1].payload

@@ -64,7 +64,8 @@ def test_help_does_not_import_heavy_packages() -> None:
 def test_core_packages_do_not_load_textual() -> None:
     code = (
         "import sys, importlib, pkgutil, crmtui\n"
-        "for pkg in ('data', 'org', 'query', 'record', 'scoring', 'play', 'agent', 'review'):\n"
+        "for pkg in ('data', 'org', 'query', 'record', 'scoring', 'play', 'agent', 'review',\n"
+        "            'study', 'study.report', 'study.render', 'serve', 'serve.server'):\n"
         "    importlib.import_module('crmtui.' + pkg)\n"
         "print('textual' in sys.modules)"
     )
@@ -108,7 +109,7 @@ def test_slow_imports_happen_only_inside_functions() -> None:
 #: never above. ``crmtui.x`` covers that module or package and everything under it (the
 #: longest match wins); ``=crmtui.x`` covers that module (or package ``__init__``) alone.
 LAYERS: list[tuple[str, ...]] = [
-    ("=crmtui", "crmtui.errors", "crmtui.paths", "crmtui.config"),
+    ("=crmtui", "crmtui.errors", "crmtui.exit_codes", "crmtui.paths", "crmtui.config"),
     ("crmtui.data",),
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
@@ -130,6 +131,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("crmtui.rest",),
     ("crmtui.upstream",),
     ("crmtui.review",),
+    ("crmtui.study",),
+    ("crmtui.serve",),
     ("crmtui.ui",),
     ("=crmtui.factory",),
     ("crmtui.commands",),

@@ -18,8 +18,13 @@ from crmtui.cli import main
     ],
 )
 def test_tui_commands_fail_fast_with_one_line(
-    argv: list[str], needle: str, code: int, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    needle: str,
+    code: int,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-dummy-key")  # watch checks for a key first
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == code

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Select
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
+from crmtui.play.policy import PickerPolicy
 from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
 
@@ -60,18 +61,27 @@ class PickerScreen(Screen[None]):
             self.idx = idx
             super().__init__()
 
-    def __init__(self, tasks: Any, annotator: str, status: dict[int, InstanceStatus]) -> None:
+    def __init__(
+        self,
+        tasks: Any,
+        annotator: str,
+        status: dict[int, InstanceStatus],
+        *,
+        policy: PickerPolicy | None = None,
+    ) -> None:
         super().__init__()
         self.tasks = tasks
         self.annotator = annotator
         self.status = status
+        self.policy = policy or PickerPolicy()
         self.task_filter: str | None = None
 
     def compose(self) -> ComposeResult:
         codes = [c for c in TASK_ORDER if c in set(self.tasks.task_codes)]
         codes += [c for c in self.tasks.task_codes if c not in codes]
         with Horizontal(id="picker-top"):
-            yield Label(f"Annotator: [b]{self.annotator}[/b]  ", id="picker-annotator")
+            title = f" · {self.policy.title}" if self.policy.title else ""
+            yield Label(f"Annotator: [b]{self.annotator}[/b]{title}  ", id="picker-annotator")
             yield Select(
                 [(f"{abbreviation(c)} · {c}", c) for c in codes],
                 prompt="All task types",
@@ -102,7 +112,9 @@ class PickerScreen(Screen[None]):
     def visible(self) -> list[Any]:
         """Instances shown under the current filter."""
         tasks = self.tasks.filter(task=self.task_filter) if self.task_filter else self.tasks
-        return list(tasks)
+        if self.policy.order is None:
+            return list(tasks)
+        return [tasks.get(idx) for idx in self.policy.order if idx in tasks]
 
     def refresh_rows(self) -> None:
         """Rebuild the table."""
@@ -116,7 +128,12 @@ class PickerScreen(Screen[None]):
         rows = self.visible()
         for inst in rows:
             status = self.status.get(inst.idx)
-            mark: Text | str = _mark(status, inst.reward_metric) if status else ""
+            mark: Text | str = ""
+            if status and not self.policy.reveals(inst.idx):
+                # Blind: done or not, never how well.
+                mark = "done" if status.reward is not None else ""
+            elif status:
+                mark = _mark(status, inst.reward_metric)
             table.add_row(
                 str(inst.idx),
                 abbreviation(inst.task),
@@ -126,7 +143,8 @@ class PickerScreen(Screen[None]):
             )
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
-        self.query_one("#picker-summary", Label).update(f"  {tally(rows, self.status)}")
+        summary = tally(rows, self.status, hidden=self.policy.hidden)
+        self.query_one("#picker-summary", Label).update(f"  {summary}")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.task_filter = None if event.value is Select.BLANK else str(event.value)

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
 from crmtui.play.goto import GotoError, parse_record_id
+from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
@@ -79,15 +80,21 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
         *ResponsiveLayout.HELP_LAYOUT_BINDINGS,
     ]
 
-    def __init__(self, session: PlaySession, *, next_instance: Any = None) -> None:
+    def __init__(
+        self, session: PlaySession, *, next_instance: Any = None, policy: PlayPolicy | None = None
+    ) -> None:
         super().__init__()
         self.session = session
+        self.policy = policy or PlayPolicy()
         self._next_instance = next_instance
         self._submitted = False
+        self._timed_out = False
 
     def compose(self) -> ComposeResult:
         inst = self.session.instance
         label = f"idx {inst.idx} · {inst.task} · {self.session.actor_label}"
+        if self.policy.progress:
+            label += f" · {self.policy.progress}"
         yield StatusBar(label, id="status-bar")
         with Horizontal(id="play-body"):
             yield MetadataPanel(id="metadata-panel")
@@ -159,7 +166,22 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
         self.session.flush_pending()
         bar = self.query_one(StatusBar)
         bar.active_seconds = self.session.active_seconds
-        bar.state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+        state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+        left = self.policy.time_left(self.session.active_seconds)
+        if left is not None and not self._submitted:
+            state = f"{format_duration(left)} left   {state}".strip()
+            if left <= 0 and not self.session.paused and not self._timed_out:
+                self._time_up()
+        bar.state = state
+
+    def _time_up(self) -> None:
+        """The time limit is reached: submit the answer as typed and end the session."""
+        self._timed_out = True
+        while len(self.app.screen_stack) > 1 and self.app.screen is not self:
+            self.app.pop_screen()  # a dialog left open (e.g. the submit confirmation)
+        self._submit(self.query_one(AnswerBox).text.strip())
+        self.session.close("time_limit")
+        self.notify("Time is up: your answer was submitted.", severity="warning")
 
     def note_activity(self) -> None:
         """Any input (a key, a click, scrolling, moving the mouse) while this screen is up."""
@@ -212,8 +234,13 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
             self.notify(str(exc), severity="error", title="Submit failed")
             return
         self._submitted = True
-        metric = metric_label(self.session.instance.reward_metric, score.method)
-        self.query_one(AnswerBox).show_result(score.reward, self.session.instance.answer, metric)
+        if self.policy.reveal:
+            metric = metric_label(self.session.instance.reward_metric, score.method)
+            self.query_one(AnswerBox).show_result(
+                score.reward, self.session.instance.answer, metric
+            )
+        else:
+            self.query_one(AnswerBox).show_submitted()
         self._tick()
 
     # -- dialogs asked for by widgets ------------------------------------------------------

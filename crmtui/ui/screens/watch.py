@@ -124,13 +124,14 @@ class WatchScreen(Screen[None]):
                 yield QueryPanel(id="query-panel")
                 with Horizontal(id="watch-work"):
                     yield Transcript(id="transcript")
-                    yield QueryConsole(self.org, inst.today, id="query-console")
+                    yield QueryConsole(self.org, self.config.today(inst), id="query-console")
                 yield AnswerBox(id="answer-box")
         yield Footer()
 
     def on_mount(self) -> None:
         inst = self.session.instance
-        today = inst.today.isoformat() if inst.today else None
+        date = self.config.today(inst)
+        today = date.isoformat() if date else None
         self.query_one(MetadataPanel).show(
             inst.metadata.required,
             inst.metadata.optional,
@@ -168,7 +169,7 @@ class WatchScreen(Screen[None]):
         inst = self.session.instance
         try:
             client = self.config.client()
-            base = make_query_executor(self.org, inst.today)
+            base = make_query_executor(self.org, self.config.today(inst))
         except CrmtuiError as exc:
             self.session.end_now("runner", HARNESS_ERROR, str(exc))
             self.post_message(AgentFailed(str(exc)))
@@ -191,6 +192,8 @@ class WatchScreen(Screen[None]):
             on_delta=(lambda piece: self.post_message(AgentStreamed(piece)))
             if self.config.stream
             else None,
+            cancel=self.gate.cancelled,
+            observation_cap=self.config.resolved.observation_chars,
         )
         self.post_message(AgentFinished(result))
 
@@ -199,8 +202,8 @@ class WatchScreen(Screen[None]):
         from crmtui import query
 
         try:
-            return query.run(self.org, text, today=self.session.instance.today)
-        except CrmtuiError:
+            return query.run(self.org, text, today=self.config.today(self.session.instance))
+        except Exception:  # noqa: BLE001 - the table is a view; the agent saw the observation
             return None
 
     # -- messages from the worker ----------------------------------------------------------
@@ -211,6 +214,11 @@ class WatchScreen(Screen[None]):
     def on_agent_stepped(self, event: AgentStepped) -> None:
         step = event.step
         reply, action = step.reply, step.action
+        if reply.stream_fallback:
+            self.query_one(Transcript).add_note(
+                "The server answered a streamed request with nothing; the repeat without "
+                "streaming worked, so streaming is off for the rest of this session."
+            )
         self.query_one(Transcript).add_step(
             step.index,
             kind=action.kind,

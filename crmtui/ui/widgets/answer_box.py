@@ -79,6 +79,15 @@ class AnswerBox(Vertical):
         """Replace the result line with ``text`` (e.g. "not submitted yet")."""
         self.query_one("#answer-result", Static).update(text)
 
+    def show_submitted(self) -> None:
+        """Lock the box and say it was submitted, without the reward or the gold (blind)."""
+        self.locked = True
+        self.query_one("#answer-input", Input).disabled = True
+        self.query_one("#answer-submit", Button).disabled = True
+        text = Text("Submitted.", style="bold")
+        text.append("   · F9: next instance", style="dim")
+        self.query_one("#answer-result", Static).update(text)
+
     def show_result(self, reward: float, gold: Any, metric: str) -> None:
         """Lock the box and show the reward, the metric that gave it (``token F1``,
         ``exact match, strict``) and the (now revealed) gold answer."""

@@ -35,7 +35,8 @@ def make_client(
     litellm_loaded: None, server: FakeOpenAI, sleeps: list[float]
 ) -> Callable[..., ModelClient]:
     def build(model: str = "openai/fake", **kwargs: Any) -> ModelClient:
-        kwargs.setdefault("timeout", 2.0)
+        # Generous: the deadline is total, and a loaded CI box is slow before the first byte.
+        kwargs.setdefault("timeout", 10.0)
         kwargs.setdefault("max_retries", 2)
         return ModelClient(
             model,

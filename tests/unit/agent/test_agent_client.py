@@ -134,7 +134,8 @@ def test_401_is_not_retried_and_names_the_key(server: FakeOpenAI, make_client, s
     with pytest.raises(ModelError) as info:
         make_client().complete(MESSAGES)
     message = str(info.value)
-    assert message == "authentication failed for model openai/fake: set OPENAI_API_KEY"
+    assert message == "authentication failed for model openai/fake: the API key given was refused"
+    assert info.value.kind == "config" and info.value.exit_code == 2
     assert len(server.requests) == 1 and sleeps == []
     assert not info.value.retryable
 
@@ -167,7 +168,7 @@ def test_scrub_secrets_uses_environment(monkeypatch: pytest.MonkeyPatch) -> None
 def test_bad_construction() -> None:
     with pytest.raises(ModelError, match="no model given"):
         ModelClient(" ")
-    with pytest.raises(ModelError, match="timeout must be positive"):
+    with pytest.raises(ModelError, match="timeout must be a positive number"):
         ModelClient("openai/x", timeout=0)
 
 

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from crmtui.agent.prompts import ACT_REMINDER, OBSERVATION_PREFIX, REACT_REMINDER, TOOL_REMINDER
+from crmtui.agent.prompts import OBSERVATION_PREFIX, REACT_REMINDER, TOOL_REMINDER
 from crmtui.agent.runner import AgentResult, StepInfo, run_instance
 from crmtui.agent.strategies import make_strategy
+from crmtui.agent.upstream_rows import upstream_row
 from tests.fakes.openai_server import FakeOpenAI, delayed, empty, error, text, tool_call
 from tests.unit.agent.agent_helpers import (
     Events,
@@ -107,8 +108,16 @@ def test_upstream_result_shape() -> None:
         [reply(f"<execute>{QUERY}</execute>", cost=0.02), reply("<respond>CA</respond>", cost=None)]
     )
     result, _ = run(client)
-    out = result.to_upstream_result()
-    assert set(out) == {"task_id", "task_type", "gt_answer", "reward", "agent_info", "traj"}
+    out = upstream_row(result)
+    assert set(out) == {
+        "task_id",
+        "task_type",
+        "gt_answer",
+        "reward",
+        "agent_info",
+        "traj",
+        "crmtui",
+    }
     assert (out["task_id"], out["task_type"], out["gt_answer"], out["reward"]) == (
         7,
         "best_region_identification",
@@ -124,8 +133,10 @@ def test_upstream_result_shape() -> None:
         "total_tokens": [110, 110],
     }
     assert info["total_cost"] == pytest.approx(0.02)
-    assert info["num_turns"] == [1, 2]
+    # Upstream's ChatAgent resets its turn counter on a respond: [user turns 0, 0 + 1].
+    assert info["num_turns"] == [0, 1]
     assert info["end_reason"]["message"] == "Submit action"
+    assert out["crmtui"]["steps"] == 2 and out["crmtui"]["answer"] == "CA"
     assert out["traj"][0]["role"] == "system" and len(out["traj"]) == 5
     json.dumps(out)  # serialisable as the results file needs
 
@@ -139,17 +150,29 @@ def test_empty_reply_is_an_invalid_turn_then_continues(server: FakeOpenAI, make_
 
 
 def test_max_turns_counts_invalid_replies() -> None:
-    client = ScriptedClient([reply("I think the answer is CA")] * 3)
+    client = ScriptedClient([reply("I think the answer is CA ")] * 3)
     result, events = run(client, "act", max_turns=3)
     assert result.steps == 3 and result.reward == 0
+    # Upstream: the last reply was invalid, so the episode ends as "Invalid action" with it.
+    assert result.end_reason == {
+        "source": "agent",
+        "message": "Invalid action",
+        "content": "I think the answer is CA",
+    }
+    assert events.of("end") == [
+        {"reason": "Invalid action", "reward": 0, "end_reason": result.end_reason}
+    ]
+
+
+def test_max_turns_content_is_the_models_last_reply() -> None:
+    client = ScriptedClient([reply(f"<execute>{QUERY}</execute>  ")] * 2)
+    result, _ = run(client, max_turns=2)
     assert result.end_reason == {
         "source": "agent",
         "message": "Max turns reached",
-        "content": ACT_REMINDER,
+        "content": f"<execute>{QUERY}</execute>",
     }
-    assert events.of("end") == [
-        {"reason": "Max turns reached", "reward": 0, "end_reason": result.end_reason}
-    ]
+    assert upstream_row(result)["agent_info"]["num_turns"] == [0, 3]
 
 
 def test_query_error_on_last_step_is_the_end_reason() -> None:
@@ -164,7 +187,9 @@ def test_query_error_on_last_step_is_the_end_reason() -> None:
 
 
 def test_query_error_earlier_does_not_end_the_episode() -> None:
-    client = ScriptedClient([reply("<execute>SELEC Id</execute>"), reply("nothing")])
+    client = ScriptedClient(
+        [reply("<execute>SELEC Id</execute>"), reply(f"<execute>{QUERY}</execute>")]
+    )
     result, _ = run(client, max_turns=2)
     assert result.end_reason["message"] == "Max turns reached"
 
@@ -189,7 +214,8 @@ def test_model_error_ends_with_api_reason(server: FakeOpenAI, make_client) -> No
     assert result.end_reason == {
         "source": "api",
         "message": "Model error",
-        "content": "authentication failed for model openai/fake: set OPENAI_API_KEY",
+        "content": "authentication failed for model openai/fake: the API key given was refused",
+        "kind": "config",
     }
     assert result.steps == 0 and events.types == ["end"]
 
@@ -231,7 +257,7 @@ def test_tool_call_strategy_over_http(server: FakeOpenAI, make_client) -> None:
     }
     assert server.requests[0]["tools"][0]["function"]["name"] == "soql_query"
     assert events.of("run_query")[0]["observation"] == str(ROWS)
-    assert result.to_upstream_result()["agent_info"]["num_turns"] == 3
+    assert upstream_row(result)["agent_info"]["num_turns"] == 3
 
 
 def test_tool_call_text_only_reply_gets_a_reminder() -> None:
@@ -292,6 +318,87 @@ def test_non_model_errors_propagate() -> None:
         pass
 
     client = ScriptedClient([Boom("bug")])
-    # Only ModelError becomes an end reason; anything else is a bug and keeps its traceback.
+    # Only ModelError becomes an end reason; anything else is a bug and keeps its traceback
+    # (the session records it as a Harness error).
     with pytest.raises(Boom):
         run(client)
+
+
+def test_an_engine_exception_becomes_a_query_error_observation() -> None:
+    def broken(text: str) -> Any:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    client = ScriptedClient(
+        [
+            reply("<execute>SELECT Id FROM Case WHERE ((((x</execute>"),
+            reply("<respond>CA</respond>"),
+        ]
+    )
+    events = Events()
+    result = run_instance(
+        Inst(), client, make_strategy("react"), broken, events, exact_score("CA"), schema_text="s"
+    )
+    assert result.reward == 1
+    (query,) = events.of("run_query")
+    assert query["error_code"] == "UNKNOWN_EXCEPTION"
+    assert "RecursionError" in query["observation"]
+    assert client.requests[1][-1]["content"].startswith(OBSERVATION_PREFIX + "UNKNOWN_EXCEPTION")
+
+
+def test_a_helper_tool_that_raises_answers_an_error() -> None:
+    client = ScriptedClient(
+        [
+            reply("", [("c1", "get_cases", '{"start_date": 5}')]),
+            reply("", [("c2", "respond", '{"content": "CA"}')]),
+        ]
+    )
+
+    def broken(text: str) -> Any:
+        raise ValueError("engine fell over")
+
+    events = Events()
+    strategy = make_strategy("tool_call", toolset="upstream")
+    result = run_instance(Inst(), client, strategy, broken, events, exact_score("CA"))
+    assert result.reward == 1
+    tool_result = client.requests[1][-1]
+    assert tool_result["role"] == "tool" and tool_result["content"].startswith("Error:")
+
+
+def test_long_observations_are_cut_with_a_note() -> None:
+    rows = [{"Id": f"500{i:015d}", "Subject": "x" * 50} for i in range(200)]
+    executor = FakeExecutor({QUERY: rows})
+    client = ScriptedClient([reply(f"<execute>{QUERY}</execute>"), reply("<respond>CA</respond>")])
+    events = Events()
+    result = run_instance(
+        Inst(), client, make_strategy("react"), executor, events, exact_score("CA"),
+        schema_text="s", observation_cap=1000,
+    )  # fmt: skip
+    sent = client.requests[1][-1]["content"]
+    assert sent.startswith(OBSERVATION_PREFIX + str(rows)[:1000])
+    assert f"showing the first 1,000 of {len(str(rows)):,} characters" in sent
+    assert events.of("run_query")[0]["observation"] == sent[len(OBSERVATION_PREFIX) :]
+    assert result.truncated_observations == 1
+    assert upstream_row(result)["crmtui"]["truncated_observations"] == 1
+
+
+def test_unbounded_observations_are_sent_whole() -> None:
+    rows = [{"Id": f"500{i:015d}"} for i in range(500)]
+    client = ScriptedClient([reply(f"<execute>{QUERY}</execute>"), reply("<respond>CA</respond>")])
+    result = run_instance(
+        Inst(), client, make_strategy("react"), FakeExecutor({QUERY: rows}), Events(),
+        exact_score("CA"), schema_text="s", observation_cap=None,
+    )  # fmt: skip
+    assert client.requests[1][-1]["content"] == OBSERVATION_PREFIX + str(rows)
+    assert result.truncated_observations == 0
+
+
+def test_huge_replies_are_stored_capped_with_their_length() -> None:
+    from crmtui.agent.limits import STORED_TEXT_CHARS
+
+    huge = "<respond>CA</respond>" + "z" * (STORED_TEXT_CHARS + 10)
+    client = ScriptedClient([reply(huge)])
+    result, events = run(client)
+    (call,) = events.of("model_call")
+    assert len(call["content"]) == STORED_TEXT_CHARS
+    assert call["content_chars"] == len(huge)
+    assert result.reward == 1

@@ -37,18 +37,45 @@ def _session(tmp_path: Path, tasks: Any, org: Any, **kwargs: Any) -> AgentSessio
 
 
 def test_a_harness_bug_is_recorded_as_the_end_reason(tmp_path, tasks, org) -> None:
+    def broken_scorer(answer: str) -> Any:
+        raise RuntimeError("scorer exploded")
+
+    session = _session(tmp_path, tasks, org, scorer=broken_scorer)
+    result = session.run(Client("<respond>x</respond>"), lambda text: None)  # type: ignore[arg-type,return-value]
+
+    assert result.end_reason["message"] == "Harness error"
+    assert "RuntimeError: scorer exploded" in result.end_reason["content"]
+    assert session.ended and verify(session.path).ok
+    end = load(session.path).end
+    assert end is not None and end.payload["end_reason"] == result.end_reason
+
+
+def test_an_engine_failure_is_an_observation_not_a_harness_error(tmp_path, tasks, org) -> None:
     session = _session(tmp_path, tasks, org)
 
     def broken(text: str) -> Observation:
         raise RuntimeError("executor exploded")
 
-    result = session.run(Client("<execute>SELECT Id FROM Case</execute>"), broken)
+    client = Client("<execute>SELECT Id FROM Case</execute>", "<respond>x</respond>")
+    result = session.run(client, broken)
 
-    assert result.end_reason["message"] == "Harness error"
-    assert "RuntimeError: executor exploded" in result.end_reason["content"]
-    assert session.ended and verify(session.path).ok
-    end = load(session.path).end
-    assert end is not None and end.payload["end_reason"] == result.end_reason
+    assert result.end_reason["message"] == "Submit action"
+    (query,) = load(session.path).of_type("run_query")
+    assert query.payload["error_code"] == "UNKNOWN_EXCEPTION"
+    assert verify(session.path).ok
+
+
+def test_a_reply_echoing_the_api_key_is_recorded_scrubbed(
+    tmp_path, tasks, org, monkeypatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-0123456789abcdef")
+    session = _session(tmp_path, tasks, org)
+    echo = "<respond>my key is sk-live-0123456789abcdef</respond>"
+    session.run(Client(echo), lambda text: None)  # type: ignore[arg-type,return-value]
+
+    text = session.path.read_text(encoding="utf-8")
+    assert "0123456789abcdef" not in text and "my key is ***" in text
+    assert verify(session.path).ok
 
 
 def test_stop_label_names_the_stop(tmp_path, tasks, org) -> None:

@@ -49,7 +49,11 @@ def test_faults_end_cleanly_with_verifiable_recordings(routing, make_config, tas
     assert "server error 500" in reasons[b.idx]["content"]
     assert "gave up after 3 attempts" in reasons[b.idx]["content"]
     assert "did not answer within" in reasons[c.idx]["content"]
-    assert reasons[e.idx]["message"] == "Max turns reached"
+    assert reasons[e.idx] == {
+        "source": "agent",
+        "message": "Invalid action",
+        "content": "no tags here",
+    }
     assert outcomes[f.idx].reward == 1.0
     for outcome in outcomes.values():
         assert verify(outcome.path).ok
@@ -108,7 +112,7 @@ def test_model_failures_are_retried_on_resume(routing, make_config, tasks, org) 
     assert second.tally.skipped == 1
     assert [(o.idx, o.reward) for o in second.outcomes] == [(flaky.idx, 1.0)]
     entries = json.loads(second.results_path.read_text(encoding="utf-8"))
-    assert {e["task_id"]: e["reward"] for e in entries} == {good.idx: 0.0, flaky.idx: 1.0}
+    assert {e["task_id"]: e["crmtui"]["reward"] for e in entries} == {good.idx: 0.0, flaky.idx: 1.0}
 
 
 def test_an_authentication_failure_stops_the_batch(routing, make_config, tasks, org) -> None:

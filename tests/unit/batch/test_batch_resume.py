@@ -55,13 +55,15 @@ def test_results_file_has_upstreams_shape(routing, make_config, tasks, org) -> N
     entries = _results(report.results_path)
     assert [e["task_id"] for e in entries] == [i.idx for i in picked]
     for entry, inst in zip(entries, picked, strict=True):
-        assert set(entry) == UPSTREAM_KEYS
+        assert set(entry) == UPSTREAM_KEYS | {"crmtui"}
         assert set(entry["agent_info"]) == AGENT_INFO_KEYS
         assert entry["task_type"] == "handle_time" and entry["gt_answer"] == inst.answer
-        assert entry["reward"] == 1.0
+        assert entry["reward"] == 1 and isinstance(entry["reward"], int)
         usage = entry["agent_info"]["usage"]
         assert set(usage) == {"cost", "completion_tokens", "prompt_tokens", "total_tokens"}
-        assert len(usage["prompt_tokens"]) == 2 and entry["agent_info"]["num_turns"] == [1, 2]
+        assert len(usage["prompt_tokens"]) == 2 and entry["agent_info"]["num_turns"] == [0, 1]
+        assert entry["crmtui"]["steps"] == 2 and entry["crmtui"]["outcome"] == "right"
+        assert entry["crmtui"]["settings"]["model"] == "openai/fake"
         assert entry["agent_info"]["end_reason"]["message"] == "Submit action"
         assert entry["traj"][0]["role"] == "system" and entry["traj"][1]["role"] == "user"
     assert not list(config.out.glob(".*.tmp"))
@@ -70,14 +72,14 @@ def test_results_file_has_upstreams_shape(routing, make_config, tasks, org) -> N
 
 
 def test_resume_skips_finished_instances(routing, make_config, tasks, org) -> None:
-    picked = _pick(tasks, 4)
+    picked = _pick(tasks, 4, "handle_time")
     server = routing({inst: solving_script(inst, "react") for inst in picked})
-    first = make_config(server, limit=2)
+    first = make_config(server, task="HTU", limit=2)
     report = run_batch(first, org=org, tasks=tasks)
     assert [o.idx for o in report.outcomes] == [picked[0].idx, picked[1].idx]
     calls = len(server.requests)
 
-    again = make_config(server, limit=4)
+    again = make_config(server, task="HTU", limit=4)
     seen: list[Any] = []
     report = run_batch(
         again, org=org, tasks=tasks, on_start=lambda t: seen.append((t.total, t.skipped))
@@ -89,13 +91,8 @@ def test_resume_skips_finished_instances(routing, make_config, tasks, org) -> No
     assert [e["task_id"] for e in _results(report.results_path)] == [i.idx for i in picked]
     assert report.summary[-1].n == 4
 
-    # A different strategy is a different run: nothing to skip.
-    assert (
-        find_done(
-            again.recordings, model="openai/fake", strategy="act", tasks_source=again.tasks_label
-        )
-        == {}
-    )
+    # Another run (another id) finds nothing of this one's to skip.
+    assert find_done(again.recordings, run_id="another-run") == {}
 
 
 def test_concurrency_two_gives_the_same_results_as_one(
@@ -113,6 +110,8 @@ def test_concurrency_two_gives_the_same_results_as_one(
         for entry in entries:  # only measured quantities may differ between runs
             entry["agent_info"].pop("total_cost")
             entry["agent_info"]["usage"].pop("cost")
+            facts = entry.pop("crmtui")
+            assert facts["outcome"] == "right" and facts["recording"].startswith("recordings/")
         shapes.append(entries)
     assert [e["task_id"] for e in shapes[0]] == sorted(i.idx for i in picked)
     assert shapes[0] == shapes[1]
@@ -166,8 +165,9 @@ def test_missing_results_entry_is_rebuilt_from_the_recording(
     assert report.tally.skipped == 2 and report.outcomes == []
     entries = _results(report.results_path)
     assert [e["task_id"] for e in entries] == [i.idx for i in picked]
-    assert all(e["reward"] == 1.0 for e in entries)
-    assert entries[0]["agent_info"]["num_turns"] == [1, 2]
+    assert all(e["crmtui"]["reward"] == 1.0 for e in entries)
+    assert entries[0]["agent_info"]["num_turns"] == [0, 1]
+    assert entries[0]["crmtui"]["steps"] == 2
 
 
 def test_summary_rows_per_task_type_then_all() -> None:

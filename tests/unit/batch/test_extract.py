@@ -59,7 +59,10 @@ def test_llm_extract_scores_a_sentence_answer(routing, make_config, tasks, org) 
         wrong: [text("<respond>The fastest state is ZZ.</respond>")],
     }
     server = routing(scripts, extractor)
-    config = make_config(server, idxs=(inst.idx, wrong.idx), llm_extract=True)
+    # The extractor is the agent's own model here, served by the same fake server.
+    config = make_config(
+        server, idxs=(inst.idx, wrong.idx), llm_extract=True, extract_model="openai/fake"
+    )
 
     report = run_batch(config, org=org, tasks=tasks)
 
@@ -82,7 +85,13 @@ def test_a_failing_extractor_scores_zero_with_the_reason(routing, make_config, t
         {inst: [text("<respond>It was June, clearly.</respond>")]},
         lambda body: error(400, "bad request"),
     )
-    config = make_config(server, idxs=(inst.idx,), llm_extract=True, extract_model="openai/other")
+    config = make_config(
+        server,
+        idxs=(inst.idx,),
+        llm_extract=True,
+        extract_model="openai/other",
+        extract_api_base=server.base_url,
+    )
 
     (outcome,) = run_batch(config, org=org, tasks=tasks).outcomes
 
@@ -91,3 +100,12 @@ def test_a_failing_extractor_scores_zero_with_the_reason(routing, make_config, t
     assert submit is not None
     assert "answer extraction failed" in submit.payload["details"]["error"]
     assert server.requests[-1]["model"] == "other"
+
+
+def test_the_default_extractor_is_upstreams_fixed_model(make_config, routing) -> None:
+    from crmtui.agent.presets import UPSTREAM_EXTRACT_MODEL
+
+    config = make_config(routing({}), llm_extract=True)
+    assert config.resolved.extract_model == UPSTREAM_EXTRACT_MODEL == "gpt-4o-2024-08-06"
+    assert config.resolved.scoring == "llm_extract"
+    assert config.client(UPSTREAM_EXTRACT_MODEL).api_base is None  # its provider's own server

@@ -116,11 +116,53 @@ def test_summary_of_a_run_stopped_before_any_result(tmp_path: Path) -> None:
     from crmtui.agent.batch import BatchReport, Tally
     from crmtui.commands.run_display import print_summary
 
-    console = Console(record=True, width=120)
+    console = Console(record=True, width=200)
     report = BatchReport(
         tmp_path / "r.json", Tally(total=3, finished=1, interrupted=1), [], True, 1.0
     )
     print_summary(report, console)
     text = console.export_text()
     assert "No finished instances yet." in text and "Results by task type" not in text
-    assert "stopped: ran 1" in text and "1 interrupted" in text
+    assert "stopped: ran 1" in text and "1 not finished (run again to resume)" in text
+
+
+def test_several_task_types_and_a_limit_spread_over_them(
+    routing, tasks, built_org: Path, tmp_path: Path, capsys: Any, monkeypatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    ncr = [i for i in tasks if i.task == "case_routing"]
+    htu = [i for i in tasks if i.task == "handle_time"]
+    expected = [ncr[0], htu[0], ncr[1]]  # round robin, leaderboard order (NCR before HTU)
+    server = routing({inst: solving_script(inst, "act") for inst in expected})
+    out = tmp_path / "out"
+    argv = [
+        "run", "--model", "openai/fake", "--api-base", server.base_url, "--strategy", "act",
+        "--org", str(built_org), "--tasks", str(built_org.with_suffix(".tasks.json")),
+        "--task", "NCR", "--task", "HTU", "--limit", "3", "--out", str(out),
+    ]  # fmt: skip
+    code, stdout, stderr = run(argv, capsys)
+    assert code == 0, stderr
+    taken = ", ".join(str(i.idx) for i in expected)
+    assert f"idx {taken}" in stderr.replace("\n", " ")
+    (results,) = out.glob("results_*.json")
+    assert results.name == "results_openai-fake_act_case_routing-handle_time.json"
+    rows = json.loads(results.read_text(encoding="utf-8"))
+    assert sorted(r["task_id"] for r in rows) == sorted(i.idx for i in expected)
+    assert "case_routing" in stdout and "handle_time" in stdout
+
+
+def test_exit_status_3_when_rows_hold_model_errors(
+    routing, tasks, built_org: Path, tmp_path: Path, capsys: Any
+) -> None:
+    from tests.fakes.openai_server import empty_choices
+
+    inst = next(i for i in tasks if i.task == "handle_time")
+    server = routing({inst: [empty_choices()]})
+    argv = [
+        "run", "--model", "openai/fake", "--api-base", server.base_url,
+        "--org", str(built_org), "--tasks", str(built_org.with_suffix(".tasks.json")),
+        "--idx", str(inst.idx), "--out", str(tmp_path / "out"), "--max-initial-errors", "0",
+    ]  # fmt: skip
+    code, stdout, _ = run(argv, capsys)
+    assert code == 3
+    assert "1 model errors" in stdout and "ended in model or harness errors" in stdout

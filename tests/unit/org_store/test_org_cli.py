@@ -178,3 +178,50 @@ def test_build_with_the_real_generator(tmp_path: Path) -> None:
     assert f"Digest: {org.digest}" in result.output
     assert org.meta["format_version"] == "1"
     assert org.count("Case") > 0 and "Case" in result.output
+
+
+def _task_rows(ids: list[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "idx": n,
+            "answer": agent,
+            "task": "handle_time",
+            "metadata": {"required": "- Today's date: 2024-05-26", "optional": ""},
+            "reward_metric": "exact_match",
+            "query": f"Which agent closed cases fastest? Consider agent {agent}.",
+        }
+        for n, agent in enumerate(ids)
+    ]
+
+
+def test_info_takes_the_org_positionally(raw_db: Path) -> None:
+    assert _run("org", "import", str(raw_db), "--name", "upstream").exit_code == 0
+    by_name = _run("org", "info", "upstream")
+    assert by_name.exit_code == 0, by_name.output
+    assert by_name.output == _run("org", "info", "--org", "upstream").output
+    assert "Tasks:      none of its own" in by_name.output
+
+
+def test_import_keeps_tasks_that_belong_to_the_org(raw_db: Path, tmp_path: Path) -> None:
+    import json
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(_task_rows(["005Ws000001AgT1IAK", "005Ws000001AgT2IAK"])))
+    result = _run("org", "import", str(raw_db), "--name", "withtasks", "--tasks", str(tasks))
+    assert result.exit_code == 0, result.output
+    kept = paths.org_path("withtasks").with_suffix(".tasks.json")
+    assert f"Tasks:  {kept}" in result.output.replace("\n", "")
+    assert [row["idx"] for row in json.loads(kept.read_text())] == [0, 1]
+    assert f"Tasks:      {kept}" in _run("org", "info", "withtasks").output.replace("\n", "")
+
+
+def test_import_refuses_tasks_of_another_org(
+    raw_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(json.dumps(_task_rows(["005Ws000009ZZZZIA4", "005Ws000009ZZZYIA4"])))
+    code, err = _fail(capsys, "org", "import", str(raw_db), "--name", "x", "--tasks", str(tasks))
+    assert code == 2 and err.startswith("Error: ") and "not kept" in err
+    assert not paths.org_path("x").with_suffix(".tasks.json").exists()

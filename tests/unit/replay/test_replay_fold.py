@@ -278,3 +278,22 @@ def test_clock_stops_at_submit_editor_text_and_away(make_recording, clocks):
     assert [f.active_ms for f in fs[3:]] == [45000, 45000, 45000]
     assert summarize(fs[1].event).startswith("terminal lost focus")
     assert summarize(fs[0].event) == "SELECT Id FROM Ca"
+
+
+def test_a_streaming_fallback_and_a_cut_reply_show_in_replay(make_recording):
+    rec = make_recording(actor={"kind": "model", "id": "local", "strategy": "react"})
+    payload = {"prompt_tokens": 9, "completion_tokens": 3, "cost": None, "latency_ms": 5}
+    rec.emit(
+        "model_call",
+        {
+            **payload,
+            "content": "<respond>42</respond>",
+            "stream_fallback": True,
+            "content_chars": 900,
+        },
+    )
+    rec.close("agent submitted", 0.0)
+    recording = load(rec.path)
+    line = replay(recording).transcript[0]
+    assert "repeated without streaming" in line.text and "21 of 900 characters" in line.text
+    assert summarize(recording.events[0]).endswith("· streaming off")

@@ -71,6 +71,15 @@ def test_bleu_exp_smoothing_for_missing_ngrams() -> None:
 
 def test_all_metrics_shape_and_empty_prediction_flag() -> None:
     metrics = all_metrics("Reset the router first.", "reset router then modem")
-    assert set(metrics) == {"em", "f1", "bleu", "rouge_l"}
+    assert set(metrics) == {"em", "f1", "bleu", "rouge_1", "rouge_2", "rouge_l"}
     assert metrics["em"] is False and metrics["f1"] == pytest.approx(4 / 7)
     assert all_metrics("...", "x")["empty_prediction"] is True
+
+
+def test_rouge_n_counts_distinct_ngrams_like_the_rouge_package() -> None:
+    from crmtui.scoring.metrics import rouge_n
+
+    # hyp 1-grams {x, y}, ref {x, z}: p = r = 1/2 -> F = 0.5 (minus the package's epsilon).
+    assert rouge_n("x y y", "x z", 1) == pytest.approx(0.5, abs=1e-6)
+    assert rouge_n("p q r", "p q s", 2) == pytest.approx(0.5, abs=1e-6)
+    assert rouge_n("", "x", 1) == 0.0

@@ -121,6 +121,61 @@ def test_local_run_with_org_tasks_and_request_log(tmp_path: Path, sample_org: Or
     assert first.events[-1].ms == 4250
 
 
+def test_model_log_puts_model_calls_on_the_time_line(tmp_path: Path, sample_org: Org) -> None:
+    """Model calls bracket the queries: active time covers the model's thinking too."""
+    from crmtui.data.loaders import load_tasks
+
+    tasks = load_tasks(None, sample_tasks=sample_tasks_path)
+    grouped = "SELECT Account.ShippingState, COUNT(Id) FROM Case GROUP BY Account.ShippingState"
+    requests_log = tmp_path / "requests.jsonl"
+    entries = [
+        {"t": "2026-01-02T10:00:03.000Z", "endpoint": "query", "query": "SELECT Nope FROM Case",
+         "status": 400, "ms": 1.5},
+        {"t": "2026-01-02T10:00:05.250Z", "endpoint": "query", "query": grouped, "status": 200,
+         "ms": 3.25},
+    ]  # fmt: skip
+    requests_log.write_text("\n".join(json.dumps(e) for e in entries) + "\n")
+
+    def call(task: int, caller: str, start: str, end: str, ok: bool = True) -> dict:
+        day = "2026-01-02T10:00:"
+        return {"event": "model_call", "task_id": task, "caller": caller, "ok": ok,
+                "start": f"{day}{start}Z", "end": f"{day}{end}Z"}  # fmt: skip
+
+    hook = tmp_path / "hook.jsonl"
+    lines = [
+        {"redirected": "datasets.load_dataset", "path": "Salesforce/CRMArena"},
+        call(80, "agent", "00.500", "01.000", ok=False),  # a failed try, retried: not a step
+        call(80, "agent", "01.000", "02.900"),
+        call(80, "agent", "03.100", "05.000"),
+        call(80, "agent", "05.400", "06.000"),
+        call(80, "agent", "06.000", "07.500"),
+        call(80, "evaluator", "07.600", "08.000"),
+        call(3, "agent", "09.000", "09.500"),  # two calls logged for a one-step attempt
+        call(3, "agent", "09.600", "10.000"),
+    ]
+    hook.write_text("\n".join(json.dumps(e) for e in lines) + "\n")
+    report = import_results(
+        HEAD, tmp_path / "rec", org=sample_org, tasks=tasks, request_log=requests_log,
+        model_log=hook,
+    )  # fmt: skip
+    first = load(report.written[0])
+    assert first.header["started_at"] == "2026-01-02T10:00:01.000Z"  # first call sent
+    stamped = [(e.type, e.t[17:23]) for e in first.events if e.type in ("model_call", "run_query")]
+    assert stamped == [
+        ("model_call", "02.900"), ("run_query", "03.000"),
+        ("model_call", "05.000"), ("run_query", "05.250"),
+        ("model_call", "06.000"), ("model_call", "07.500"),
+    ]  # fmt: skip
+    calls = [e.payload["latency_ms"] for e in first.events if e.type == "model_call"]
+    assert calls == [1900, 1900, 600, 1500]
+    submit = next(e for e in first.events if e.type == "submit")
+    assert submit.t.endswith("08.000Z") and first.events[-1].ms == 7000  # evaluator's end
+    # Task 3's calls do not match its one step: its times fall back to the previous end.
+    second = load(report.written[1])
+    assert {e.payload.get("latency_ms", 0) for e in second.events} == {0}
+    assert second.header["started_at"] == "2026-01-02T10:00:08.000Z"
+
+
 @pytest.fixture
 def sample_org() -> Org:
     from crmtui.org.sample import open_org_or_sample

@@ -45,3 +45,41 @@ def test_run_refuses_a_folder_that_is_not_upstream(
     with pytest.raises(SystemExit):
         main(["upstream", "run", str(tmp_path), "--python", "python3"])
     assert "is not upstream's CRMArena folder" in capsys.readouterr().err
+
+
+def test_installed_versions_names_what_pip_chose(tmp_path: Path) -> None:
+    import sys
+
+    from crmtui.upstream.venv import installed_versions, requirement_name
+
+    assert requirement_name("openai>=1.68.2") == "openai"
+    found = installed_versions(sys.executable, ["click", "no-such-dist-crmtui"])
+    assert list(found) == ["click"] and found["click"][0].isdigit()
+
+
+def test_run_options_after_the_folder_are_crmtuis_and_args_after_dashes_are_upstreams(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``upstream run DIR --org X --out D -- ARGS``: the README's order must parse."""
+    import crmtui.upstream as upstream_pkg
+    from crmtui.upstream import RunOutcome
+
+    folder = tmp_path / "CRMArena"
+    (folder / "crm_sandbox").mkdir(parents=True)
+    (folder / "run_tasks.py").write_text("", encoding="utf-8")
+    seen: dict = {}
+
+    def fake_run(upstream_dir: Path, **kwargs: object) -> RunOutcome:
+        seen.update(kwargs, folder=upstream_dir)
+        out = Path(str(kwargs["out"]))
+        return RunOutcome(0, [out / "results_x.json"], out / "r.jsonl", out / "o.log", out / "h")
+
+    monkeypatch.setattr(upstream_pkg, "run_upstream", fake_run)
+    out = tmp_path / "out"
+    main(["upstream", "run", str(folder), "--org", "sample", "--out", str(out),
+          "--python", "python3", "--quiet", "--",
+          "--model", "m", "--org_type", "original", "--log_dir", "logs"])  # fmt: skip
+    assert seen["folder"] == folder.resolve() and seen["out"] == out
+    assert seen["python"] == "python3" and seen["tasks_source"] == "sample"
+    assert seen["args"] == ["--model", "m", "--org_type", "original", "--log_dir", "logs"]
+    assert "Results:" in capsys.readouterr().out

@@ -22,7 +22,7 @@ import pytest
 from crmtui.data.instances import TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.org.sample import open_org_or_sample, sample_tasks_path
-from crmtui.record import verify
+from crmtui.record import load, verify
 from crmtui.upstream import run_upstream
 from tests.fakes.openai_server import FakeOpenAI, text, tool_call
 
@@ -118,14 +118,23 @@ def test_react_run_produces_results_and_recordings(harness: Path, tmp_path: Path
     observation = rows[0]["traj"][3]["content"]
     assert observation.startswith("Salesforce instance output: [{'ShippingState'")
     hooked = [json.loads(line) for line in outcome.hook_log.read_text().splitlines()]
-    loads = {(h["path"], h["name"]) for h in hooked if h["redirected"] == "datasets.load_dataset"}
+    loads = {
+        (h["path"], h["name"]) for h in hooked if h.get("redirected") == "datasets.load_dataset"
+    }
     assert len(loads) == 5
-    assert any(h["redirected"] == "simple_salesforce.Salesforce" for h in hooked)
+    assert any(h.get("redirected") == "simple_salesforce.Salesforce" for h in hooked)
+    calls = [h for h in hooked if h.get("event") == "model_call"]
+    assert [(c["task_id"], c["caller"], c["ok"]) for c in calls] == [
+        (next(iter(tasks)).idx, who, True) for who in ("agent", "agent", "evaluator")
+    ]
     logged = [json.loads(line) for line in outcome.request_log.read_text().splitlines()]
     assert [e["query"] for e in logged if e["endpoint"] == "query"] == [query]
     assert len(requests) == 3
     assert len(outcome.recordings) == 1 and verify(outcome.recordings[0]).ok
     assert outcome.problems == []
+    # The model calls' times reached the recording: the first call's real latency.
+    first_call = next(e for e in load(outcome.recordings[0]).events if e.type == "model_call")
+    assert first_call.payload["latency_ms"] > 0
 
 
 def test_tool_call_run(harness: Path, tmp_path: Path) -> None:

@@ -1,0 +1,252 @@
+"""Every setting that changes an agent's numbers, resolved to explicit values and named.
+
+Options left unset take the value of the preset: ``crmtui`` (the default) or ``upstream``
+(what upstream CRMArena's ``run_tasks.py`` did). :func:`resolve` turns an
+:class:`~crmtui.agent.settings.AgentSettings` into :class:`Resolved`, whose
+:meth:`~Resolved.to_json` goes into every recording header, every results row and the
+settings file a resumed run is checked against.
+
+========================  ===============================  ==================================
+setting                   crmtui                           upstream
+========================  ===============================  ==================================
+date literals             ``instance`` (the task's date)   ``wallclock`` (the real clock)
+max tokens                2,000 react/act, 3,500           same
+                          tool_call, 50,000 o1/o3-mini/
+                          R1/Gemini 2.5
+temperature               0; not sent to o1/o3-mini/R1     same
+scoring                   ``strict``                       ``paper`` (react/act),
+                                                           ``toolenv`` (tool_call)
+tool_call toolset         ``query`` (SOQL/SOSL tools)      ``upstream`` (25 helper tools)
+observation shown         first 40,000 characters + note   unbounded
+extract model             ``gpt-4o-2024-08-06``            same
+========================  ===============================  ==================================
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from crmtui.agent.families import default_max_tokens, default_temperature
+from crmtui.agent.limits import DEFAULT_OBSERVATION_CHARS
+from crmtui.errors import ConfigError
+
+__all__ = [
+    "DATE_MODES",
+    "PRESETS",
+    "SCORING_CHOICES",
+    "UPSTREAM_EXTRACT_MODEL",
+    "Resolved",
+    "resolve",
+    "today_for",
+]
+
+PRESETS = ("crmtui", "upstream")
+DATE_MODES = ("instance", "wallclock")
+#: Methods ``--scoring`` offers (``llm_extract`` is ``--llm-extract``).
+SCORING_CHOICES = ("strict", "paper", "toolenv", "head")
+#: The extraction model upstream's Evaluator always used.
+UPSTREAM_EXTRACT_MODEL = "gpt-4o-2024-08-06"
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The explicit values of one agent configuration.
+
+    Attributes:
+        preset: ``crmtui`` or ``upstream``.
+        overrides: Settings given explicitly that differ from the preset's value.
+        model: litellm model name.
+        strategy: ``react``, ``act`` or ``tool_call``.
+        toolset: ``query`` or ``upstream`` (``tool_call`` only; ``None`` otherwise).
+        prompts: Digest of the strategy's fixed prompt texts.
+        aided: Upstream's aided mode.
+        max_turns: Model calls per instance.
+        max_tokens: Completion budget per call.
+        temperature: Sampling temperature (``None``: not sent).
+        date_literals: ``instance``, ``wallclock`` or a ``YYYY-MM-DD`` date.
+        scoring: Scoring method (``llm_extract`` with ``--llm-extract``).
+        extract_model: The extraction model (``llm_extract`` only).
+        observation_chars: Characters of an observation shown (``None``: unbounded).
+        time_limit_s: Wall-clock limit per instance (not part of the resume check).
+        timeout_s: Limit per model call attempt (not part of the resume check).
+        sources: Task source and org facts, filled in once they are loaded.
+    """
+
+    preset: str
+    overrides: tuple[str, ...]
+    model: str
+    strategy: str
+    toolset: str | None
+    prompts: str
+    aided: bool
+    max_turns: int
+    max_tokens: int
+    temperature: float | None
+    date_literals: str
+    scoring: str
+    extract_model: str | None
+    observation_chars: int | None
+    time_limit_s: float
+    timeout_s: float
+    sources: dict[str, Any] = field(default_factory=dict)
+
+    #: Settings that change results: a resumed run must match them all.
+    RESUME_KEYS = (
+        "preset",
+        "model",
+        "strategy",
+        "toolset",
+        "prompts",
+        "tasks_digest",
+        "org_digest",
+        "aided",
+        "max_turns",
+        "max_tokens",
+        "temperature",
+        "date_literals",
+        "scoring",
+        "extract_model",
+        "observation_chars",
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        """Every value, as recorded (headers, results rows, the settings file)."""
+        values: dict[str, Any] = {
+            "preset": self.preset,
+            "overrides": list(self.overrides),
+            "model": self.model,
+            "strategy": self.strategy,
+            "toolset": self.toolset,
+            "prompts": self.prompts,
+            "aided": self.aided,
+            "max_turns": self.max_turns,
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "date_literals": self.date_literals,
+            "scoring": self.scoring,
+            "extract_model": self.extract_model,
+            "observation_chars": self.observation_chars,
+            "time_limit_s": self.time_limit_s,
+            "timeout_s": self.timeout_s,
+        }
+        values.update(self.sources)
+        return values
+
+    def with_sources(self, **sources: Any) -> Resolved:
+        """A copy with task source and org facts added (``tasks``, ``tasks_digest`` ...)."""
+        return Resolved(**{**self.__dict__, "sources": {**self.sources, **sources}})
+
+
+def _date_mode(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    if text in DATE_MODES:
+        return text
+    if _DATE_RE.match(text):
+        try:
+            dt.date.fromisoformat(text)
+        except ValueError:
+            raise ConfigError(f"--date-literals {value!r} is not a real date") from None
+        return text
+    raise ConfigError(
+        f"--date-literals must be instance, wallclock or a YYYY-MM-DD date, not {value!r}"
+    )
+
+
+def resolve(settings: Any) -> Resolved:
+    """Resolve :class:`~crmtui.agent.settings.AgentSettings` against its preset.
+
+    Raises:
+        ConfigError: Unknown preset, scoring method, date mode or an impossible value.
+    """
+    preset = (settings.preset or "crmtui").strip().lower()
+    if preset not in PRESETS:
+        raise ConfigError(f"unknown --preset {settings.preset!r}: choose {' or '.join(PRESETS)}")
+    upstream = preset == "upstream"
+    strategy = settings.strategy.strip().lower()
+    tool_call = strategy == "tool_call"
+    base: dict[str, Any] = {
+        "toolset": ("upstream" if upstream else "query") if tool_call else None,
+        "max_tokens": default_max_tokens(settings.model, strategy),
+        "temperature": default_temperature(settings.model),
+        "date_literals": "wallclock" if upstream else "instance",
+        "scoring": ("toolenv" if tool_call else "paper") if upstream else "strict",
+        "observation_chars": None if upstream else DEFAULT_OBSERVATION_CHARS,
+    }
+    scoring = settings.scoring
+    if scoring is not None and scoring not in SCORING_CHOICES:
+        raise ConfigError(
+            f"unknown --scoring {scoring!r}: choose one of {', '.join(SCORING_CHOICES)}"
+        )
+    if settings.llm_extract:
+        if scoring is not None:
+            raise ConfigError("--llm-extract is a scoring method itself; drop --scoring")
+        scoring = "llm_extract"
+    observation = settings.max_observation
+    if observation is not None and observation < 0:
+        raise ConfigError(f"--max-observation must be >= 0, got {observation}")
+    given: dict[str, Any] = {
+        "toolset": (settings.toolset if tool_call else None) if settings.toolset else None,
+        "max_tokens": settings.max_tokens,
+        "temperature": settings.temperature,
+        "date_literals": _date_mode(settings.date_literals),
+        "scoring": scoring,
+        # 0 means unbounded on the command line.
+        "observation_chars": None if observation is None else (observation or "unbounded"),
+    }
+    if given["max_tokens"] is not None and given["max_tokens"] < 1:
+        raise ConfigError(f"--max-tokens must be at least 1, got {given['max_tokens']}")
+    values = dict(base)
+    overrides = []
+    for name, value in given.items():
+        if value is None:
+            continue
+        value = None if value == "unbounded" else value
+        if value != base[name]:
+            overrides.append(name)
+        values[name] = value
+    llm = values["scoring"] == "llm_extract"
+    from crmtui.agent.strategies import make_strategy
+
+    played = make_strategy(strategy, toolset=values["toolset"] or "query", model=settings.model)
+    return Resolved(
+        preset=preset,
+        overrides=tuple(overrides),
+        model=settings.model.strip(),
+        strategy=strategy,
+        toolset=values["toolset"],
+        prompts=played.prompt_digest(),
+        aided=bool(settings.aided),
+        max_turns=settings.max_turns,
+        max_tokens=values["max_tokens"],
+        temperature=values["temperature"],
+        date_literals=values["date_literals"],
+        scoring=values["scoring"],
+        extract_model=(settings.extract_model or UPSTREAM_EXTRACT_MODEL) if llm else None,
+        observation_chars=values["observation_chars"],
+        time_limit_s=settings.time_limit_s,
+        timeout_s=settings.timeout,
+    )
+
+
+def today_for(
+    date_literals: str, instance_today: dt.date | None, wallclock: dt.date | None = None
+) -> dt.date | None:
+    """The date ``TODAY``-style literals resolve against under ``date_literals``.
+
+    Args:
+        date_literals: ``instance``, ``wallclock`` or ``YYYY-MM-DD``.
+        instance_today: The instance's "Today's date".
+        wallclock: Today's date on the real clock (tests pass a fixed one).
+    """
+    if date_literals == "instance":
+        return instance_today
+    if date_literals == "wallclock":
+        return wallclock or dt.date.today()
+    return dt.date.fromisoformat(date_literals)

@@ -1,0 +1,220 @@
+"""Options shared by ``crmtui run`` and ``crmtui watch``: the agent, its sources and settings.
+
+Options that change the numbers default to ``None`` here and take the value of ``--preset``
+(see :mod:`crmtui.agent.presets`), so the recorded settings can say which were chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Keyword arguments of the shared options, in the order click passes them.
+AGENT_OPTION_NAMES = (
+    "model",
+    "strategy",
+    "toolset",
+    "tasks",
+    "org",
+    "task",
+    "api_base",
+    "max_turns",
+    "time_limit",
+    "timeout",
+    "aided",
+    "llm_extract",
+    "extract_model",
+    "extract_api_base",
+    "preset",
+    "max_tokens",
+    "temperature",
+    "date_literals",
+    "scoring",
+    "max_observation",
+    "force",
+)
+
+
+def agent_options(func: F) -> F:
+    """Decorate a command with the shared agent options."""
+    options = [
+        click.option(
+            "--model",
+            required=True,
+            metavar="M",
+            help="Any litellm model name, e.g. openai/gpt-4o or openai/local with --api-base. "
+            "API keys come from the provider's environment variable (OPENAI_API_KEY, ...).",
+        ),
+        click.option(
+            "--strategy",
+            type=click.Choice(["react", "act", "tool_call"]),
+            default="react",
+            show_default=True,
+            help="react: thought + <execute>/<respond>; act: no thoughts; tool_call: native "
+            "function calling.",
+        ),
+        click.option(
+            "--toolset",
+            type=click.Choice(["query", "upstream"]),
+            default=None,
+            help="For tool_call: free SOQL/SOSL tools (crmtui default) or upstream's 25 helper "
+            "tools (--preset upstream).",
+        ),
+        click.option(
+            "--tasks",
+            default=None,
+            metavar="SRC",
+            help="Task source: a JSON/JSONL/Parquet file, hf:Salesforce/CRMArena or 'sample' "
+            "(default: the org's own tasks, else the sample's).",
+        ),
+        click.option(
+            "--org",
+            default=None,
+            metavar="PATH|NAME",
+            help="Org database file or built/imported org name (default: the sample org).",
+        ),
+        click.option(
+            "--task",
+            default=None,
+            multiple=True,
+            metavar="TYPE",
+            help="Only instances of this task type (code or abbreviation, e.g. HTU); "
+            "repeat for several.",
+        ),
+        click.option(
+            "--api-base",
+            default=None,
+            metavar="URL",
+            help="Base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); "
+            "checked before the first instance.",
+        ),
+        click.option(
+            "--max-turns",
+            type=click.IntRange(min=1),
+            default=20,
+            show_default=True,
+            help="Model calls per instance (invalid replies count).",
+        ),
+        click.option(
+            "--time-limit",
+            type=float,
+            default=600.0,
+            show_default=True,
+            metavar="S",
+            help="Wall-clock limit per instance, in seconds; holds during a model call too.",
+        ),
+        click.option(
+            "--timeout",
+            type=float,
+            default=60.0,
+            show_default=True,
+            metavar="S",
+            help="Seconds one model call attempt may take in total, first byte to last "
+            "(attempts are retried on 429/5xx/timeouts).",
+        ),
+        click.option(
+            "--aided", is_flag=True, help="Add metadata.optional (upstream's aided mode)."
+        ),
+        click.option(
+            "--llm-extract",
+            is_flag=True,
+            help="Score like upstream's current evaluator: an LLM extracts the answers.",
+        ),
+        click.option(
+            "--extract-model",
+            default=None,
+            metavar="M",
+            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06).",
+        ),
+        click.option(
+            "--extract-api-base",
+            default=None,
+            metavar="URL",
+            help="Server of --extract-model (default: its provider's own).",
+        ),
+        click.option(
+            "--preset",
+            type=click.Choice(["crmtui", "upstream"]),
+            default=None,
+            help="Values for every setting left unset: crmtui's (default) or upstream "
+            "run_tasks.py's (wallclock dates, paper/ToolEnv scoring, helper tools for "
+            "tool_call, unbounded observations).",
+        ),
+        click.option(
+            "--max-tokens",
+            type=int,
+            default=None,
+            metavar="N",
+            help="Completion budget per call (default: 2000 react/act, 3500 tool_call, "
+            "50000 for o1/o3-mini/R1/Gemini 2.5, as upstream).",
+        ),
+        click.option(
+            "--temperature",
+            type=float,
+            default=None,
+            metavar="T",
+            help="Sampling temperature (default: 0; none sent to o1/o3-mini/R1).",
+        ),
+        click.option(
+            "--date-literals",
+            default=None,
+            metavar="MODE",
+            help="What TODAY, LAST_N_DAYS:n, ... resolve against: instance (the task's date, "
+            "default), wallclock (the real clock, as upstream's live org) or a YYYY-MM-DD.",
+        ),
+        click.option(
+            "--scoring",
+            type=click.Choice(["strict", "paper", "toolenv", "head"]),
+            default=None,
+            help="How an answer is scored (default strict; --preset upstream: paper for "
+            "react/act, toolenv for tool_call). See the README's scoring table.",
+        ),
+        click.option(
+            "--max-observation",
+            type=int,
+            default=None,
+            metavar="CHARS",
+            help="Characters of a query result shown to the model, with a note when cut "
+            "(default 40000; 0 = all, as --preset upstream).",
+        ),
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Run tasks on an org that lacks most of the records they mention.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`~crmtui.agent.settings.AgentSettings` keyword arguments of the options."""
+    task = tuple(values["task"] or ())
+    return {
+        "model": values["model"],
+        "strategy": values["strategy"],
+        "toolset": values["toolset"],
+        "tasks": values["tasks"],
+        "org": values["org"],
+        "task": task or None,
+        "api_base": values["api_base"],
+        "max_turns": values["max_turns"],
+        "time_limit_s": values["time_limit"],
+        "timeout": values["timeout"],
+        "aided": values["aided"],
+        "llm_extract": values["llm_extract"],
+        "extract_model": values["extract_model"],
+        "extract_api_base": values["extract_api_base"],
+        "preset": values["preset"],
+        "max_tokens": values["max_tokens"],
+        "temperature": values["temperature"],
+        "date_literals": values["date_literals"],
+        "scoring": values["scoring"],
+        "max_observation": values["max_observation"],
+        "force": values["force"],
+    }

@@ -1,0 +1,416 @@
+"""``crmtui study``: create a human-baseline study, hand out tokens, follow it, report on it.
+
+Each subcommand is a thin layer over :mod:`crmtui.study`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from crmtui.errors import ConfigError
+
+if TYPE_CHECKING:
+    from crmtui.study import Study
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+@click.group("study")
+def study() -> None:
+    """Human-baseline studies: several annotators, assigned instances, agreement.
+
+    \b
+    A study lives in ./studies/NAME (or $CRMTUI_STUDIES/NAME; NAME may also be a path):
+    study.toml (the definition and every assignment), tokens.json (hashes only) and
+    recordings/ (every annotator's sessions).
+    """
+
+
+def _idx_list(text: str | None, option: str) -> list[int] | None:
+    """``1,2,5-9`` -> [1, 2, 5, 6, 7, 8, 9]."""
+    if text is None:
+        return None
+    found: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        match = re.fullmatch(r"(\d+)(?:\s*-\s*(\d+))?", part)
+        if not match:
+            raise ConfigError(f"{option}: {part!r} is not an idx or a range like 5-9")
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if high < low:
+            raise ConfigError(f"{option}: the range {part!r} runs backwards")
+        found.extend(range(low, high + 1))
+    return found
+
+
+def _seconds(text: str | None) -> float | None:
+    """``90``, ``90s``, ``10m``, ``1h`` -> seconds."""
+    if text is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
+    if not match:
+        raise ConfigError(f"--time-limit: {text!r} is not a duration like 600, 90s or 10m")
+    value = float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+    if value <= 0:
+        raise ConfigError("--time-limit must be positive")
+    return value
+
+
+def _print_tokens(
+    study_name: str,
+    folder: Path,
+    tokens: dict[str, str],
+    url: str,
+    fmt: str,
+    counts: dict[str, dict[str, int]],
+) -> None:
+    from crmtui.study import sign_in_link
+
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "study": study_name,
+                    "folder": str(folder),
+                    "annotators": [
+                        {
+                            "annotator": name,
+                            "token": token,
+                            "link": sign_in_link(url, token),
+                            **counts.get(name, {}),
+                        }
+                        for name, token in tokens.items()
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Access tokens (shown once; stored only as hashes)", title_justify="left")
+    table.add_column("Annotator")
+    table.add_column("Instances", justify="right")
+    table.add_column("Sign-in link", overflow="fold")
+    for name, token in tokens.items():
+        item = counts.get(name, {})
+        done = f"{item.get('practice', 0)} + {item.get('instances', 0)}" if item else ""
+        table.add_row(name, done, sign_in_link(url, token))
+    Console(soft_wrap=False).print(table)
+
+
+def _counts(made: Study) -> dict[str, dict[str, int]]:
+    return {
+        name: {"practice": len(item.practice), "instances": len(item.instances)}
+        for name, item in made.assignments.items()
+    }
+
+
+_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people, json for scripts.",
+)
+_URL = click.option(
+    "--url",
+    default=DEFAULT_URL,
+    show_default=True,
+    help="Address annotators will open (crmtui serve's), used to print sign-in links.",
+)
+
+
+@study.command("create")
+@click.argument("name")
+@click.option("--annotators", required=True, help="Comma-separated annotator names.")
+@click.option("--tasks", default=None, metavar="SRC", help="Task source (default: the sample).")
+@click.option("--org", default=None, metavar="PATH|NAME", help="Org (default: the sample org).")
+@click.option("--per-type", type=int, default=None, help="Instances per task type, drawn by seed.")
+@click.option("--idx", "idx", default=None, help="Or an explicit list of instances: 1,4,10-19.")
+@click.option(
+    "--overlap",
+    type=int,
+    default=2,
+    show_default=True,
+    help="How many annotators do each shared instance.",
+)
+@click.option(
+    "--shared",
+    type=float,
+    default=0.25,
+    show_default=True,
+    help="Share of the instances that is shared (done by --overlap annotators).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every draw.")
+@click.option(
+    "--practice",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Practice instances (answers revealed, not counted) before the counted ones.",
+)
+@click.option("--practice-idx", default=None, help="Or explicit practice instances: 3,7.")
+@click.option("--aided", is_flag=True, help="Show metadata.optional (upstream's aided mode).")
+@click.option(
+    "--time-limit",
+    default=None,
+    metavar="DURATION",
+    help="Active time allowed per instance (600, 90s, 10m); the answer as typed is then submitted.",
+)
+@click.option(
+    "--reveal-gold",
+    is_flag=True,
+    help="Show the reward and gold answer after each counted submission (default: blind).",
+)
+@click.option(
+    "--idle",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="Seconds without input recorded as idle.",
+)
+@_URL
+@_FORMAT
+def create(
+    name: str,
+    annotators: str,
+    tasks: str | None,
+    org: str | None,
+    per_type: int | None,
+    idx: str | None,
+    overlap: int,
+    shared: float,
+    seed: int,
+    practice: int,
+    practice_idx: str | None,
+    aided: bool,
+    time_limit: str | None,
+    reveal_gold: bool,
+    idle: float,
+    url: str,
+    fmt: str,
+) -> None:
+    """Create study NAME: draw its instances, assign them, print each annotator's token.
+
+    Each annotator gets their instances balanced by task type in their own shuffled order,
+    practice first. A share --shared of the instances is done by --overlap annotators (for
+    agreement); the rest by one. Tokens are printed once and stored only as hashes:
+    hand each annotator their link (or rotate a lost token with `crmtui study tokens`).
+
+    \b
+    Examples:
+      crmtui study create pilot --annotators ann,ben,cat,dan,eve,fay --per-type 10 \\
+          --overlap 2 --shared 0.33 --practice 2 --seed 1
+      crmtui study create kqa --annotators a,b --idx 0-9 --shared 1 --time-limit 10m
+    """
+    from crmtui.study import Settings, StudyRequest, create_study
+
+    names = [n.strip() for n in annotators.split(",") if n.strip()]
+    request = StudyRequest(
+        name=name,
+        annotators=names,
+        tasks=tasks,
+        org=org,
+        per_type=per_type,
+        idx=_idx_list(idx, "--idx"),
+        overlap=overlap,
+        shared=shared,
+        seed=seed,
+        practice=practice,
+        practice_idx=_idx_list(practice_idx, "--practice-idx"),
+        settings=Settings(
+            aided=aided, reveal_gold=reveal_gold, time_limit_s=_seconds(time_limit), idle_s=idle
+        ),
+    )
+    made, tokens = create_study(request)
+    if fmt == "table":
+        design = made.design
+        click.echo(
+            f"Created study {made.name} in {made.folder}: {len(design.types)} instances "
+            f"({len(design.shared)} shared by {design.overlap}), {len(names)} annotators, "
+            f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}."
+        )
+    _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
+    if fmt == "table":
+        click.echo(f"Serve it with: crmtui serve --study {name}")
+
+
+@study.command("add-annotator")
+@click.argument("name")
+@click.argument("annotator")
+@click.option(
+    "--count",
+    type=int,
+    default=None,
+    help="Counted instances to give them (default: the mean of the others).",
+)
+@_URL
+@_FORMAT
+def add_annotator_cmd(name: str, annotator: str, count: int | None, url: str, fmt: str) -> None:
+    """Add ANNOTATOR to study NAME and print their token.
+
+    Nobody else's assignment changes. The newcomer's instances are spread over the task
+    types and taken where the fewest annotators are, adding overlap where there is least.
+    """
+    from crmtui.study import add_annotator
+
+    updated, _, token = add_annotator(name, annotator, count=count)
+    _print_tokens(updated.name, updated.folder, {annotator: token}, url, fmt, _counts(updated))
+
+
+@study.command("tokens")
+@click.argument("name")
+@click.option(
+    "--rotate",
+    "rotate",
+    multiple=True,
+    metavar="ANNOTATOR",
+    help="Make a new token for this annotator (repeatable); the old one and its sign-ins "
+    "stop working.",
+)
+@click.option("--rotate-all", is_flag=True, help="New tokens for every annotator.")
+@_URL
+@_FORMAT
+def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, fmt: str) -> None:
+    """List who has a token, or rotate tokens (printing the new ones once).
+
+    Tokens are stored only as salted hashes, so a lost token cannot be shown again:
+    rotate it.
+    """
+    from crmtui.study import TokenStore, load_study, rotate_tokens
+
+    target = load_study(name)
+    names = list(target.annotators) if rotate_all else list(rotate)
+    if names:
+        updated, tokens = rotate_tokens(name, names)
+        _print_tokens(updated.name, updated.folder, tokens, url, fmt, _counts(updated))
+        return
+    entries = TokenStore(target.tokens_path).entries()
+    rows = [
+        {
+            "annotator": who,
+            "has_token": who in entries,
+            "created_at": entries[who].created_at if who in entries else None,
+            "rotations": entries[who].generation - 1 if who in entries else None,
+        }
+        for who in target.annotators
+    ]
+    if fmt == "json":
+        click.echo(json.dumps({"study": target.name, "annotators": rows}, indent=2))
+        return
+    for row in rows:
+        state = (
+            f"token made {row['created_at']}, rotated {row['rotations']} time(s)"
+            if row["has_token"]
+            else "no token (rotate to make one)"
+        )
+        click.echo(f"{row['annotator']}: {state}")
+
+
+@study.command("status")
+@click.argument("name")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="table for people, json for scripts.",
+)
+@click.option("--tui", is_flag=True, help="Open the status screen (refreshes every few seconds).")
+def status_cmd(name: str, fmt: str, tui: bool) -> None:
+    """Progress: per annotator done / in progress / left, active time, last activity;
+    per instance how many of its annotators finished it.
+
+    A quick read of every recording in the study (hash chains are checked by
+    `crmtui study report` and `crmtui verify`).
+    """
+    from crmtui.study import load_study, study_status
+
+    target = load_study(name)
+    if tui:
+        from crmtui.factory import build_study_status_app
+
+        build_study_status_app(target).run()
+        return
+    status = study_status(target)
+    if fmt == "json":
+        click.echo(json.dumps(status.to_dict(), indent=2))
+        return
+    from rich.console import Console
+
+    from crmtui.study.render import print_grids, status_grids, status_summary
+
+    console = Console()
+    print_grids(status_grids(status), console)
+    console.print(status_summary(status), markup=False, highlight=False)
+
+
+@study.command("report")
+@click.argument("name")
+@click.option(
+    "--models",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="A folder of model recordings (e.g. crmtui run's OUT/recordings) to compare with.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "md"]),
+    default="table",
+    show_default=True,
+    help="table: rich tables; json: everything; md: Markdown.",
+)
+def report_cmd(name: str, models: Path | None, fmt: str) -> None:
+    """The report over the study: the usual tables restricted to the annotators' counted
+    instances (practice left out), agreement on the shared instances (pairwise and
+    Krippendorff's alpha, on correctness and on exact-match answers), each annotator's
+    accuracy and time distribution, and with --models humans versus models per instance.
+
+    Every recording is verified; tampered ones are skipped and listed.
+    """
+    from crmtui.study import load_study, report_study
+    from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
+
+    result = report_study(load_study(name), models)
+    if fmt == "json":
+        click.echo(study_report_json(result))
+    elif fmt == "md":
+        click.echo(study_report_markdown(result), nl=False)
+    else:
+        from rich.console import Console
+
+        print_study_report(result, Console())
+
+
+@study.command("export")
+@click.argument("name")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["hf", "jsonl", "csv"]),
+    required=True,
+    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results.",
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Output file (or folder for hf)."
+)
+def export_cmd(name: str, fmt: str, out: Path) -> None:
+    """Export every recording of the study (as `crmtui export` does for a folder)."""
+    from crmtui.review.export import export_folder
+    from crmtui.study import load_study
+
+    result = export_folder(load_study(name).recordings, fmt, out)
+    for skipped in result.skipped:
+        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+    click.echo(f"Exported {result.sessions} session(s) to {result.path}")

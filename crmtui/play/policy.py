@@ -1,0 +1,81 @@
+"""What the play app may show and in what order: the seam between a study and the screens.
+
+The picker and play screens ask a :class:`PlayPlan` instead of knowing about studies. Free
+play (:class:`FreePlay`) shows everything, in idx order; a study's plan
+(:class:`crmtui.study.plan.StudyPlan`) gives one annotator's instances in their order,
+progress like "7 of 40", and hides the reward and the gold answer where the study is blind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class PickerPolicy:
+    """How the instance picker lists instances.
+
+    Attributes:
+        order: The instances to list, in this order (None: every instance, by idx).
+        hidden: Instances whose reward must not be shown (only "done" / not done).
+        title: Extra text for the picker's top line (e.g. the study's name).
+        report: Whether the report key may open the report.
+        report_scope: Subfolder of the recordings the report reads (None: all of them).
+    """
+
+    order: tuple[int, ...] | None = None
+    hidden: frozenset[int] = frozenset()
+    title: str = ""
+    report: bool = True
+    report_scope: str | None = None
+
+    def reveals(self, idx: int) -> bool:
+        """Whether this instance's reward may be shown."""
+        return idx not in self.hidden
+
+
+@dataclass(frozen=True)
+class PlayPolicy:
+    """How the play screen treats one instance.
+
+    Attributes:
+        reveal: Show the reward and the gold answer after submission.
+        progress: Where this instance stands (``7 of 40``), shown in the status bar.
+        time_limit_s: Active seconds allowed (None: no limit); at the limit the answer as
+            typed is submitted and the session ends with reason ``time_limit``.
+    """
+
+    reveal: bool = True
+    progress: str | None = None
+    time_limit_s: float | None = None
+
+    def time_left(self, active_seconds: float) -> float | None:
+        """Seconds left under the limit (None without a limit; never negative)."""
+        if self.time_limit_s is None:
+            return None
+        return max(0.0, self.time_limit_s - active_seconds)
+
+
+class PlayPlan(Protocol):
+    """Answers the play app's questions about what to show."""
+
+    def picker(self) -> PickerPolicy:
+        """How to list instances."""
+        ...
+
+    def play(self, idx: int) -> PlayPolicy:
+        """How to treat instance ``idx``."""
+        ...
+
+
+class FreePlay:
+    """No study: every instance, by idx, rewards and gold shown after submission."""
+
+    def picker(self) -> PickerPolicy:
+        """Everything, by idx."""
+        return PickerPolicy()
+
+    def play(self, idx: int) -> PlayPolicy:
+        """Everything revealed, no limit."""
+        return PlayPolicy()

@@ -1,0 +1,107 @@
+"""The server's HTML: sign-in, "server full", and the page that hosts the terminal.
+
+The terminal page is textual-serve's own (MIT), trimmed: no web-font request to a third
+party (annotators' browsers talk to this server only) and a sign-out link.
+"""
+
+from __future__ import annotations
+
+import html
+
+_STYLE = """
+body { background: #0c181f; color: rgba(255,255,255,0.92); margin: 0;
+       font-family: "Roboto Mono", Menlo, Consolas, monospace; }
+main { max-width: 34rem; margin: 12vh auto; padding: 2rem; background: #12232d; }
+h1 { font-size: 1.3rem; margin-top: 0; }
+input { width: 100%; box-sizing: border-box; padding: .6rem; margin: .8rem 0;
+        font: inherit; background: #0c181f; color: inherit; border: 1px solid #5e0ba7; }
+button { padding: .6rem 1.6rem; background: #5e0ba7; color: white; border: none;
+         font: inherit; cursor: pointer; }
+button:hover { background: #ac5af4; }
+.problem { color: #ff8f8f; }
+.muted { color: rgba(255,255,255,0.6); font-size: .9rem; }
+"""
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><main>{body}</main></body></html>\n"
+    )
+
+
+def sign_in_page(study: str, problem: str | None = None) -> str:
+    """The sign-in form (with a problem line after a failed attempt)."""
+    note = f"<p class='problem' id='problem'>{html.escape(problem)}</p>" if problem else ""
+    return _page(
+        f"Sign in · {study}",
+        f"<h1>crmtui study <span id='study'>{html.escape(study)}</span></h1>"
+        f"{note}"
+        "<form method='post' action='/signin'>"
+        "<label for='token'>Your access token</label>"
+        "<input id='token' name='token' type='password' autocomplete='off' autofocus required>"
+        "<button type='submit' id='sign-in'>Sign in</button></form>"
+        "<p class='muted'>The researcher running the study gave you a token or a link "
+        "containing it.</p>",
+    )
+
+
+def full_page(study: str, limit: int) -> str:
+    """Shown when every session slot is taken."""
+    return _page(
+        f"Server full · {study}",
+        "<h1 id='server-full'>The server is full</h1>"
+        f"<p>All {limit} annotation sessions of study {html.escape(study)} are in use. "
+        "Please try again in a few minutes; your work so far is saved.</p>"
+        "<p><a href='/' style='color:#ac5af4'>Try again</a></p>",
+    )
+
+
+def signed_out_page(study: str) -> str:
+    """After signing out."""
+    return _page(
+        f"Signed out · {study}",
+        "<h1>Signed out</h1><p>Your work is saved. "
+        "<a href='/' style='color:#ac5af4'>Sign in again</a></p>",
+    )
+
+
+def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int) -> str:
+    """The page running the terminal: textual.js connects to ``websocket_url``."""
+    esc = html.escape
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{esc(title)}</title>
+<link rel="stylesheet" href="{esc(static_url)}css/xterm.css">
+<script src="{esc(static_url)}js/textual.js"></script>
+<style>
+  body {{ background: #0c181f; margin: 0; }}
+  .textual-terminal {{ width: 100vw; height: calc(100vh - 1.4rem); opacity: 0;
+                       transition: opacity 0.3s ease-out; }}
+  body.-first-byte .textual-terminal {{ opacity: 1; }}
+  #bar {{ height: 1.4rem; font: 0.8rem monospace; color: rgba(255,255,255,0.6);
+          display: flex; justify-content: space-between; padding: 0 .6rem;
+          align-items: center; }}
+  #bar a {{ color: #ac5af4; }}
+  .closed {{ display: none; position: absolute; inset: 0; background: #0c181fe0;
+             color: white; font: 1rem monospace; align-items: center;
+             justify-content: center; flex-direction: column; z-index: 10; }}
+  body.-closed .closed {{ display: flex; }}
+  .closed button {{ margin-top: 1rem; padding: .6rem 1.6rem; background: #5e0ba7;
+                    color: white; border: none; font: inherit; cursor: pointer; }}
+</style>
+</head>
+<body>
+  <div id="bar"><span>{esc(title)}</span><a href="/signout">Sign out</a></div>
+  <div class="closed"><div>Session ended. Your work is saved.</div>
+    <button type="button" onclick="window.location.href='/'">Open again</button></div>
+  <div id="terminal" class="textual-terminal"
+       data-session-websocket-url="{esc(websocket_url)}"
+       data-font-size="{int(font_size)}"></div>
+</body>
+</html>
+"""

@@ -1,0 +1,131 @@
+"""Starting the study server: address checks, TLS, the bound port, a clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import signal
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from crmtui.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """How to serve a study.
+
+    Attributes:
+        host: Address to bind.
+        port: Port (0: any free port; the URL printed names the real one).
+        certfile: TLS certificate (PEM).
+        keyfile: TLS private key (PEM).
+        insecure: Allow plain HTTP on a non-loopback address.
+        max_sessions: Live sessions allowed at once.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    insecure: bool = False
+    max_sessions: int = 20
+
+    @property
+    def tls(self) -> bool:
+        """Whether TLS is configured."""
+        return self.certfile is not None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` only accepts connections from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_options(options: ServeOptions) -> None:
+    """Refuse unsafe or incomplete settings.
+
+    Raises:
+        ConfigError: TLS half configured, plain HTTP on a non-loopback address without
+            ``--insecure``, or a session cap below 1.
+    """
+    if (options.certfile is None) != (options.keyfile is None):
+        raise ConfigError("TLS needs both --certfile and --keyfile")
+    if not options.tls and not options.insecure and not is_loopback(options.host):
+        raise ConfigError(
+            f"serving on {options.host} without TLS would send tokens in clear text: give "
+            "--certfile and --keyfile, or --insecure if the network is trusted"
+        )
+    if options.max_sessions < 1:
+        raise ConfigError("--max-sessions must be at least 1")
+
+
+def ssl_context(options: ServeOptions) -> ssl.SSLContext | None:
+    """The server's TLS context (None without TLS).
+
+    Raises:
+        ConfigError: The certificate or key cannot be loaded.
+    """
+    if options.certfile is None or options.keyfile is None:
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(options.certfile, options.keyfile)
+    except (OSError, ssl.SSLError) as exc:
+        raise ConfigError(f"cannot load the TLS certificate or key: {exc}") from exc
+    return context
+
+
+def serve_study(
+    study: object,
+    options: ServeOptions,
+    on_ready: Callable[[str], None] = print,
+) -> None:
+    """Serve ``study`` until SIGINT/SIGTERM, then end every session cleanly.
+
+    Args:
+        study: A :class:`~crmtui.study.definition.Study`.
+        options: Address, TLS and cap.
+        on_ready: Called with the server's URL once it listens.
+    """
+    from aiohttp import web
+
+    from crmtui.serve.server import StudyServer
+
+    check_options(options)
+    context = ssl_context(options)
+    server = StudyServer(
+        study,  # type: ignore[arg-type]
+        host=options.host,
+        port=options.port,
+        max_sessions=options.max_sessions,
+        secure=context is not None,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    async def main() -> None:
+        runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, options.host, options.port, ssl_context=context)
+        await site.start()
+        port = runner.addresses[0][1]
+        scheme = "https" if context else "http"
+        host = f"[{options.host}]" if ":" in options.host else options.host
+        on_ready(f"{scheme}://{host}:{port}")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await runner.cleanup()
+
+    asyncio.run(main())

@@ -1,0 +1,407 @@
+"""``crmtui serve``: the play app in annotators' browsers, through textual-serve, signed in.
+
+:class:`StudyServer` subclasses textual-serve's :class:`~textual_serve.server.Server` and
+replaces its routes with guarded ones:
+
+* ``/`` with ``?token=`` (the link a researcher hands out) or ``POST /signin`` checks the
+  token against the study's hashes and sets an HMAC-signed, HttpOnly, SameSite=Lax cookie
+  (Secure under TLS), then redirects to ``/``, which serves the terminal page;
+* every other route (the page, ``/ws``, ``/static``, ``/download``) needs a valid cookie:
+  401 without one, 403 for a websocket from another origin, 503 when full;
+* each websocket starts one child process, ``crmtui play --study S --annotator A``, with
+  the annotator taken from the cookie: nothing inside the app can change it. The child
+  writes its recordings into the study folder, on this machine;
+* a second tab of the same annotator replaces the first (its session is closed and saved);
+  at ``max_sessions`` live sessions, newcomers get the "server full" page.
+
+Nothing here serves files from the study folder: the tokens, the gold answers (which live
+in the task source, not the study) and other annotators' recordings have no route.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import shlex
+import sys
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from crmtui.serve import pages
+from crmtui.study.definition import Study, StudyError, load_study
+from crmtui.study.tokens import (
+    COOKIE_MAX_AGE_S,
+    TokenStore,
+    load_secret,
+    read_cookie,
+    sign_cookie,
+)
+
+log = logging.getLogger("crmtui.serve")
+
+COOKIE_NAME = "crmtui_study"
+#: Seconds a session's app gets to exit (and close its recording) once asked to quit.
+CHILD_EXIT_S = 10
+DEFAULT_MAX_SESSIONS = 20
+#: Failed sign-ins allowed per client address per minute before 429.
+SIGN_IN_FAILURES_PER_MINUTE = 10
+_PUBLIC = ("/signin", "/signout")
+_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+        "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    ),
+}
+
+
+class _AppProcess(AppService):
+    """textual-serve's app process, which also ends the browser's session when it exits
+    (the annotator quit, or the app could not start), instead of leaving a dead terminal."""
+
+    async def run(self) -> None:
+        await super().run()
+        process = self._process
+        if process is not None:  # reap it (textual-serve does not), after it saved its work
+            try:
+                await asyncio.wait_for(process.wait(), timeout=CHILD_EXIT_S)
+            except TimeoutError:
+                log.warning("a session's app did not exit in %d s; killing it", CHILD_EXIT_S)
+                process.kill()
+                await process.wait()
+        with contextlib.suppress(Exception):  # the websocket may be gone already
+            await self.remote_close()
+
+
+@dataclass
+class LiveSession:
+    """One annotator's open browser session."""
+
+    annotator: str
+    websocket: web.WebSocketResponse | None = None
+    service: AppService | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    started: float = field(default_factory=time.monotonic)
+
+
+def child_command(study_folder: Path, annotator: str) -> str:
+    """The shell command textual-serve runs for one annotator's session."""
+    return " ".join(
+        shlex.quote(part)
+        for part in (
+            sys.executable,
+            "-m",
+            "crmtui.cli",
+            "play",
+            "--study",
+            str(study_folder.resolve()),
+            "--annotator",
+            annotator,
+        )
+    )
+
+
+class StudyServer(Server):
+    """Serves one study to its annotators (see the module docs).
+
+    Args:
+        study: The study to serve.
+        host: Address to bind.
+        port: Port to bind (0: any free port).
+        max_sessions: Live sessions allowed at once.
+        secure: Whether the server runs under TLS (sets the cookie's Secure flag).
+    """
+
+    def __init__(
+        self,
+        study: Study,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
+        secure: bool = False,
+    ) -> None:
+        super().__init__(
+            command=f"crmtui play --study {study.name}",
+            host=host,
+            port=port,
+            title=f"crmtui study {study.name}",
+        )
+        self.study = study
+        self.tokens = TokenStore(study.tokens_path)
+        self.secret = load_secret(study.secret_path)
+        self.max_sessions = max_sessions
+        self.secure = secure
+        self.sessions: dict[str, LiveSession] = {}
+        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._study_stamp = self._stamp()
+
+    # -- identity --------------------------------------------------------------------------
+
+    def _stamp(self) -> int:
+        try:
+            return self.study.definition_path.stat().st_mtime_ns
+        except OSError:
+            return 0
+
+    def current_study(self) -> Study:
+        """The study, re-read when ``study.toml`` changed (``add-annotator`` while serving)."""
+        stamp = self._stamp()
+        if stamp != self._study_stamp:
+            with contextlib.suppress(StudyError):
+                self.study = load_study(self.study.folder)
+            self._study_stamp = stamp
+        return self.study
+
+    def annotator_of(self, request: web.Request) -> str | None:
+        """The annotator a request's cookie proves, or None."""
+        claims = read_cookie(self.secret, request.cookies.get(COOKIE_NAME))
+        if claims is None or claims.annotator not in self.current_study().assignments:
+            return None
+        if self.tokens.generation(claims.annotator) != claims.generation:
+            return None  # the token was rotated since this cookie was issued
+        return claims.annotator
+
+    def _full_for(self, annotator: str) -> bool:
+        # A second tab of the same annotator takes over their slot.
+        return annotator not in self.sessions and len(self.sessions) >= self.max_sessions
+
+    # -- the aiohttp app -------------------------------------------------------------------
+
+    async def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/signin", self.handle_sign_in_form),
+                web.post("/signin", self.handle_sign_in),
+                web.get("/signout", self.handle_sign_out),
+                web.get("/favicon.ico", self.handle_favicon),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Security headers everywhere; a cookie for static files."""
+        if request.path.startswith("/static/") and self.annotator_of(request) is None:
+            response: web.StreamResponse = web.Response(status=401, text="sign in first")
+        else:
+            response = await handler(request)
+        if not response.prepared:
+            for key, value in _HEADERS.items():
+                response.headers.setdefault(key, value)
+        return response
+
+    def _page(self, text: str, status: int = 200) -> web.Response:
+        return web.Response(text=text, status=status, content_type="text/html")
+
+    def _too_many_failures(self, request: web.Request) -> bool:
+        now = time.monotonic()
+        recent = self._failures[request.remote or "?"]
+        while recent and now - recent[0] > 60:
+            recent.popleft()
+        return len(recent) >= SIGN_IN_FAILURES_PER_MINUTE
+
+    def _sign_in(self, request: web.Request, token: str) -> web.Response:
+        annotator = self.tokens.who(token.strip()) if token.strip() else None
+        if annotator is None or annotator not in self.current_study().assignments:
+            # Slow down guessing (and log noise) per address. A valid token is never
+            # refused: behind a load balancer every annotator shares one address.
+            if self._too_many_failures(request):
+                return self._page(
+                    pages.sign_in_page(self.study.name, "Too many attempts; wait a minute."),
+                    429,
+                )
+            self._failures[request.remote or "?"].append(time.monotonic())
+            log.warning("failed sign-in from %s", request.remote)
+            return self._page(
+                pages.sign_in_page(self.study.name, "That token is not valid for this study."),
+                401,
+            )
+        generation = self.tokens.generation(annotator) or 0
+        response = web.Response(status=303, headers={"Location": "/"})
+        response.set_cookie(
+            COOKIE_NAME,
+            sign_cookie(self.secret, annotator, generation),
+            max_age=COOKIE_MAX_AGE_S,
+            path="/",
+            httponly=True,
+            samesite="Lax",  # Strict would drop it on the redirect after an emailed link
+            secure=self.secure,
+        )
+        log.info("%s signed in from %s", annotator, request.remote)
+        return response
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """``/``: sign in with ``?token=``, else the terminal page for a signed-in annotator."""
+        token = request.query.get("token")
+        if token is not None:
+            return self._sign_in(request, token)
+        annotator = self.annotator_of(request)
+        if annotator is None:
+            return self._page(pages.sign_in_page(self.study.name), 401)
+        if self._full_for(annotator):
+            return self._page(pages.full_page(self.study.name, self.max_sessions), 503)
+        scheme = "wss" if self.secure else "ws"
+        font_size = request.query.get("fontsize", "16")
+        return self._page(
+            pages.app_page(
+                title=f"crmtui study {self.study.name} · {annotator}",
+                static_url="/static/",
+                websocket_url=f"{scheme}://{request.host}/ws",
+                font_size=int(font_size) if font_size.isdigit() else 16,
+            )
+        )
+
+    async def handle_favicon(self, request: web.Request) -> web.Response:
+        """No icon (and no 404 in the browser's console)."""
+        return web.Response(status=204)
+
+    async def handle_sign_in_form(self, request: web.Request) -> web.Response:
+        """``GET /signin``: the form."""
+        return self._page(pages.sign_in_page(self.study.name))
+
+    async def handle_sign_in(self, request: web.Request) -> web.Response:
+        """``POST /signin``: the form's token."""
+        form = await request.post()
+        token = form.get("token")
+        return self._sign_in(request, token if isinstance(token, str) else "")
+
+    async def handle_sign_out(self, request: web.Request) -> web.Response:
+        """``/signout``: forget the cookie (the session itself is saved and ended)."""
+        annotator = self.annotator_of(request)
+        if annotator is not None and annotator in self.sessions:
+            await self._end(self.sessions[annotator])
+        response = self._page(pages.signed_out_page(self.study.name))
+        response.del_cookie(COOKIE_NAME, path="/")
+        return response
+
+    async def handle_download(self, request: web.Request) -> web.StreamResponse:
+        """Downloads the app offers (e.g. a screenshot), to the annotator whose app made it."""
+        annotator = self.annotator_of(request)
+        if annotator is None:
+            raise web.HTTPUnauthorized(text="sign in first")
+        try:
+            download = await self.download_manager.get_download_metadata(request.match_info["key"])
+        except KeyError:
+            raise web.HTTPNotFound(text="no such download") from None
+        live = self.sessions.get(annotator)
+        if live is None or download.app_service is not live.service:
+            raise web.HTTPNotFound(text="no such download")
+        return await super().handle_download(request)
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def _same_origin(self, request: web.Request) -> bool:
+        origin = request.headers.get("Origin")
+        if origin is None:  # not a browser: no cross-site request to defend against
+            return True
+        scheme = "https" if self.secure else "http"
+        return origin == f"{scheme}://{request.host}"
+
+    async def _end(self, live: LiveSession) -> None:
+        """Close a session's websocket and wait until its app has exited."""
+        if live.websocket is not None:
+            with contextlib.suppress(Exception):
+                await live.websocket.close()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(live.done.wait(), timeout=15)
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """``/ws``: one annotator's app, bound to the annotator named by their cookie."""
+        annotator = self.annotator_of(request)
+        if annotator is None:
+            raise web.HTTPUnauthorized(text="sign in first")
+        if not self._same_origin(request):
+            raise web.HTTPForbidden(text="cross-origin websocket refused")
+        previous = self.sessions.get(annotator)
+        if previous is None and len(self.sessions) >= self.max_sessions:
+            raise web.HTTPServiceUnavailable(text="server full")
+        live = LiveSession(annotator)
+        self.sessions[annotator] = live  # take the slot before any await
+        try:
+            if previous is not None:
+                log.info("%s opened a new tab; closing the old session", annotator)
+                await self._end(previous)
+            websocket = web.WebSocketResponse(heartbeat=15)
+            live.websocket = websocket
+            await websocket.prepare(request)
+            width = _int(request.query.get("width"), 80)
+            height = _int(request.query.get("height"), 24)
+            service = _AppProcess(
+                child_command(self.study.folder, annotator),
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            live.service = service
+            log.info("%s: session started (%d live)", annotator, len(self.sessions))
+            await service.start(width, height)
+            try:
+                await self._process_messages(websocket, service)
+            finally:
+                await service.stop()
+        except asyncio.CancelledError:
+            raise
+        finally:
+            if self.sessions.get(annotator) is live:
+                del self.sessions[annotator]
+            live.done.set()
+            log.info("%s: session ended (%d live)", annotator, len(self.sessions))
+        return websocket
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        """Forward the browser's keys, resizes and focus changes; ignore anything malformed."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                envelope = json.loads(message.data)
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+            except (ValueError, TypeError, IndexError, KeyError):
+                continue
+            if kind == "stdin" and isinstance(data, str):
+                await app_service.send_bytes(data.encode("utf-8"))
+            elif kind == "resize" and isinstance(data, dict):
+                width, height = _int(data.get("width"), 0), _int(data.get("height"), 0)
+                if 0 < width <= 1000 and 0 < height <= 500:
+                    await app_service.set_terminal_size(width, height)
+            elif kind == "ping":
+                await websocket.send_json(["pong", data])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """End every session so each app closes its recording cleanly."""
+        await asyncio.gather(*(self._end(live) for live in list(self.sessions.values())))
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default

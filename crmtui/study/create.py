@@ -1,0 +1,198 @@
+"""Making a study, adding annotators and rotating tokens (the verbs of ``crmtui study``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from crmtui.errors import ConfigError
+from crmtui.study.assign import (
+    Assignment,
+    assign,
+    choose_pool,
+    choose_practice,
+    design,
+    extend,
+)
+from crmtui.study.definition import (
+    Settings,
+    Study,
+    StudyError,
+    check_name,
+    instances_digest,
+    load_study,
+    now_text,
+    study_folder,
+)
+from crmtui.study.tokens import TokenStore, load_secret
+
+
+@dataclass(frozen=True)
+class StudyRequest:
+    """What ``crmtui study create`` was asked for.
+
+    Attributes:
+        name: Study name (or folder path).
+        annotators: Annotator names.
+        tasks: Task source (None: the sample).
+        org: Org path or name (None: the sample org).
+        per_type: Instances per task type (exclusive with ``idx``).
+        idx: An explicit list of instances.
+        overlap: Annotators per shared instance.
+        shared: Share of the instances that is shared.
+        seed: Seed for every random choice.
+        practice: Number of practice instances (drawn outside the pool).
+        practice_idx: Explicit practice instances (instead of ``practice``).
+        settings: Play settings.
+    """
+
+    name: str
+    annotators: Sequence[str]
+    tasks: str | None = None
+    org: str | None = None
+    per_type: int | None = None
+    idx: Sequence[int] | None = None
+    overlap: int = 2
+    shared: float = 0.25
+    seed: int = 0
+    practice: int = 0
+    practice_idx: Sequence[int] | None = None
+    settings: Settings = Settings()
+
+
+def _source_text(spec: str | None) -> str | None:
+    """A task or org source as stored: existing files made absolute (a server may run in
+    another folder); names (``sample``, an org name, ``hf:...``) kept as given."""
+    if spec is None:
+        return None
+    path = Path(spec).expanduser()
+    return str(path.resolve()) if path.exists() else spec
+
+
+def _workspace(tasks: str | None, org: str | None) -> Any:
+    from crmtui.config import PlayConfig
+    from crmtui.play.workspace import load_workspace
+
+    return load_workspace(PlayConfig(tasks=tasks, org=org))
+
+
+def create_study(
+    request: StudyRequest, *, workspace: Any = None, now: dt.datetime | None = None
+) -> tuple[Study, dict[str, str]]:
+    """Create the study folder, its definition and the annotators' tokens.
+
+    Args:
+        request: What to create.
+        workspace: The loaded org and tasks (loaded from the request when None).
+        now: The creation time (tests freeze it).
+
+    Returns:
+        The study and each annotator's token (shown once, stored only as hashes).
+
+    Raises:
+        ConfigError: Bad names or numbers, an unknown idx, too few instances.
+        StudyError: A study already exists there.
+    """
+    names = [check_name(name, "annotator name") for name in request.annotators]
+    folder = study_folder(request.name)
+    if (folder / "study.toml").exists():
+        raise StudyError(f"a study already exists in {folder}")
+    if (request.per_type is None) == (request.idx is None):
+        raise ConfigError("give either --per-type N or --idx LIST")
+    work = workspace or _workspace(request.tasks, request.org)
+    types = {inst.idx: inst.task for inst in work.tasks}
+    if request.idx is not None:
+        missing = [idx for idx in request.idx if idx not in types]
+        if missing:
+            raise ConfigError(f"no instance with idx {missing[0]} in {work.tasks_label}")
+        if len(set(request.idx)) != len(request.idx):
+            raise ConfigError("--idx names an instance twice")
+        pool = {idx: types[idx] for idx in sorted(request.idx)}
+    else:
+        pool = choose_pool(types, int(request.per_type or 0), request.seed)
+    if request.practice_idx is not None:
+        practice = tuple(request.practice_idx)
+        bad = [idx for idx in practice if idx not in types or idx in pool]
+        if bad:
+            raise ConfigError(
+                f"practice instance {bad[0]} is unknown or also a counted instance of the study"
+            )
+    else:
+        practice = choose_practice(types, list(pool), request.practice, request.seed)
+    plan = design(pool, shared=request.shared, overlap=request.overlap, seed=request.seed)
+    assignments = assign(plan, names, seed=request.seed, practice=practice)
+    used = [work.tasks.get(idx) for idx in [*pool, *practice]]
+    study = Study(
+        folder=folder,
+        name=folder.name,
+        created_at=now_text(now),
+        tasks=_source_text(request.tasks) or "sample",
+        org=_source_text(request.org),
+        instances_digest=instances_digest(used),
+        seed=request.seed,
+        per_type=request.per_type if request.idx is None else None,
+        design=plan,
+        practice=practice,
+        settings=request.settings,
+        assignments=assignments,
+    )
+    study.save()
+    study.recordings.mkdir(exist_ok=True)
+    load_secret(study.secret_path)
+    tokens = TokenStore(study.tokens_path).issue(names, now)
+    return study, tokens
+
+
+def add_annotator(
+    name: str, annotator: str, *, count: int | None = None, now: dt.datetime | None = None
+) -> tuple[Study, Assignment, str]:
+    """Add an annotator to an existing study (nobody else's assignment changes).
+
+    Args:
+        name: The study.
+        annotator: The newcomer's name.
+        count: Counted instances to give them (default: the current mean per annotator).
+        now: The time the token is made (tests freeze it).
+
+    Returns:
+        The updated study, the newcomer's assignment and their token (shown once).
+    """
+    check_name(annotator, "annotator name")
+    study = load_study(name)
+    loads = [len(item.instances) for item in study.assignments.values()]
+    wanted = count if count is not None else round(sum(loads) / len(loads)) if loads else 0
+    wanted = wanted or len(study.design.types)
+    item = extend(
+        study.design,
+        study.assignments,
+        annotator,
+        count=wanted,
+        seed=study.seed,
+        practice=study.practice,
+    )
+    updated = study.with_assignment(item)
+    updated.save()
+    token = TokenStore(study.tokens_path).issue([annotator], now)[annotator]
+    return updated, item, token
+
+
+def rotate_tokens(
+    name: str, annotators: Sequence[str], now: dt.datetime | None = None
+) -> tuple[Study, dict[str, str]]:
+    """New tokens for these annotators; their old tokens and sign-in cookies stop working.
+
+    Raises:
+        StudyError: An annotator is not in the study.
+    """
+    study = load_study(name)
+    for annotator in annotators:
+        study.assignment(annotator)  # raises naming the study's annotators
+    return study, TokenStore(study.tokens_path).issue(annotators, now)
+
+
+def sign_in_link(base_url: str, token: str) -> str:
+    """The link an annotator opens to sign in (``BASE/?token=...``)."""
+    return f"{base_url.rstrip('/')}/?token={token}"

@@ -1,0 +1,69 @@
+"""Opening a study for one annotator: the play settings, the org and tasks, and the plan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from crmtui.config import PlayConfig
+from crmtui.play.workspace import Workspace, load_workspace
+from crmtui.study.definition import Study, StudyError, instances_digest, load_study
+from crmtui.study.plan import StudyPlan
+
+
+@dataclass(frozen=True)
+class StudySeat:
+    """Everything ``crmtui play --study`` (and each served session) starts the app with."""
+
+    study: Study
+    config: PlayConfig
+    workspace: Workspace
+    plan: StudyPlan
+
+
+def play_config(study: Study, annotator: str, *, fsync: bool = True) -> PlayConfig:
+    """The play settings a study imposes on ``annotator``'s sessions."""
+    return PlayConfig(
+        tasks=None if study.tasks == "sample" else study.tasks,
+        org=study.org,
+        annotator=annotator,
+        recordings=study.recordings,
+        aided=study.settings.aided,
+        idle_threshold=study.settings.idle_s,
+        fsync=fsync,
+    )
+
+
+def check_instances(study: Study, tasks: Any) -> None:
+    """Make sure the task source still holds the study's instances, unchanged.
+
+    Raises:
+        StudyError: An instance is missing, or one's type or text changed.
+    """
+    wanted = [*study.design.types, *study.practice]
+    missing = [idx for idx in wanted if idx not in tasks]
+    if missing:
+        raise StudyError(
+            f"the study's task source {study.tasks} no longer has instance {missing[0]}"
+        )
+    if instances_digest(tasks.get(idx) for idx in wanted) != study.instances_digest:
+        raise StudyError(
+            f"the study's instances in {study.tasks} changed since the study was created "
+            "(their type or text differs); annotators must see what the study assigned"
+        )
+
+
+def open_seat(name: str, annotator: str, *, fsync: bool = True) -> StudySeat:
+    """Load the study, check the annotator and the instances, and load the org and tasks.
+
+    Raises:
+        StudyError: Unknown study or annotator, or changed instances.
+        CrmtuiError: The org or tasks cannot be loaded.
+    """
+    study = load_study(name)
+    study.assignment(annotator)  # raises StudyError naming the study's annotators
+    plan = StudyPlan(study, annotator)
+    config = play_config(study, annotator, fsync=fsync)
+    workspace = load_workspace(config)
+    check_instances(study, workspace.tasks)
+    return StudySeat(study, config, workspace, plan)

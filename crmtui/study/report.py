@@ -1,0 +1,278 @@
+"""The report of a study: the usual report restricted to the study, plus agreement.
+
+Which sessions count:
+
+* the study's annotators' sessions on their own counted instances (practice sessions and
+  sessions on instances not assigned to their annotator are left out, and counted in
+  ``excluded``), verified and selected by the usual rules (the latest finished, submitted
+  session per annotator and instance);
+* with ``--models DIR``, model sessions on the study's instances; a model session whose
+  task type or instance text differs from the annotators' (another task file) is left out.
+
+On top of the usual tables: agreement between annotators on the shared instances (on
+correctness, and on the answers themselves for exact-match instances), each annotator's
+accuracy (share right, with a 95% Wilson interval) and active-time distribution, and, with
+models, humans versus models per instance.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crmtui.review.report import Report, Skipped, build_report, load_folder
+from crmtui.review.summary import SessionSummary, is_right
+from crmtui.scoring import strip_answer
+from crmtui.study.agreement import AgreementStats, agreement_stats
+from crmtui.study.definition import Study
+
+#: z for a 95% interval.
+_Z95 = 1.959964
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Five numbers of a sample (None when empty)."""
+
+    n: int
+    low: float | None = None
+    q1: float | None = None
+    median: float | None = None
+    q3: float | None = None
+    high: float | None = None
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Distribution:
+        """Minimum, quartiles (inclusive method) and maximum of ``values``."""
+        if not values:
+            return cls(0)
+        ordered = sorted(values)
+        if len(ordered) == 1:
+            only = ordered[0]
+            return cls(1, only, only, only, only, only)
+        q1, median, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+        return cls(len(ordered), ordered[0], q1, median, q3, ordered[-1])
+
+
+def wilson(right: int, n: int) -> tuple[float, float] | None:
+    """95% Wilson score interval of a proportion (None for n = 0)."""
+    if n == 0:
+        return None
+    p = right / n
+    denominator = 1 + _Z95**2 / n
+    centre = (p + _Z95**2 / (2 * n)) / denominator
+    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95**2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class AnnotatorStats:
+    """One annotator's accuracy and time.
+
+    Attributes:
+        annotator: Name.
+        assigned: Counted instances assigned.
+        scored: Counted sessions with a scored answer.
+        right: Of those, right (reward 1; KQA: F1 >= 0.5).
+        interval: 95% Wilson interval of the share right.
+        seconds: Active seconds per instance.
+    """
+
+    annotator: str
+    assigned: int
+    scored: int
+    right: int
+    interval: tuple[float, float] | None
+    seconds: Distribution
+
+    @property
+    def accuracy(self) -> float | None:
+        """Share right."""
+        return self.right / self.scored if self.scored else None
+
+
+@dataclass(frozen=True)
+class InstanceVerdicts:
+    """Humans and models on one instance (right: True, wrong: False, not done: absent)."""
+
+    idx: int
+    task: str
+    humans: dict[str, bool]
+    models: dict[str, bool]
+
+    @property
+    def humans_right(self) -> int:
+        """How many annotators got it right."""
+        return sum(self.humans.values())
+
+
+@dataclass
+class StudyReport:
+    """Everything ``crmtui study report`` shows.
+
+    Attributes:
+        study: The study.
+        report: The usual report over the counted sessions.
+        correctness: Agreement on right/wrong over shared instances.
+        answers: Agreement on the (cleaned) answers of exact-match shared instances.
+        annotators: Per-annotator accuracy and time.
+        instances: Humans versus models per instance (only with model sessions).
+        models: Model labels, in column order.
+        excluded: Sessions left out before the usual selection, by reason.
+    """
+
+    study: Study
+    report: Report
+    correctness: AgreementStats
+    answers: AgreementStats
+    annotators: list[AnnotatorStats]
+    instances: list[InstanceVerdicts] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    excluded: dict[str, int] = field(default_factory=dict)
+
+
+def _keep_human(study: Study, summary: SessionSummary) -> str | None:
+    """Why a session in the study folder is left out (None: it is kept)."""
+    if summary.actor_kind != "human":
+        return "not a human session"
+    item = study.assignments.get(summary.actor_id)
+    if item is None:
+        return "annotator not in the study"
+    if summary.idx in item.practice:
+        return "practice"
+    if summary.idx not in item.instances:
+        return "instance not assigned to its annotator"
+    return None
+
+
+def select_sessions(
+    study: Study, humans: Iterable[SessionSummary], models: Iterable[SessionSummary] = ()
+) -> tuple[list[SessionSummary], dict[str, int]]:
+    """The sessions the study report is built from, and what was left out (by reason)."""
+    excluded: dict[str, int] = defaultdict(int)
+    kept: list[SessionSummary] = []
+    for summary in humans:
+        reason = _keep_human(study, summary)
+        if reason:
+            excluded[reason] += 1
+        else:
+            kept.append(summary)
+    pool = set(study.design.types)
+    for summary in models:
+        if summary.actor_kind != "model" or summary.idx not in pool:
+            excluded["model session outside the study's instances"] += 1
+        elif summary.task != study.design.types[summary.idx]:
+            excluded["model session on another task set"] += 1
+        else:
+            kept.append(summary)
+    return kept, dict(excluded)
+
+
+def build_study_report(
+    study: Study,
+    humans: Iterable[SessionSummary],
+    models: Iterable[SessionSummary] = (),
+    *,
+    skipped: Sequence[Skipped] = (),
+    files: int | None = None,
+    excluded: dict[str, int] | None = None,
+) -> StudyReport:
+    """Build the study report from session summaries (see the module docs).
+
+    Args:
+        study: The study.
+        humans: Summaries of the sessions in the study folder.
+        models: Summaries of model sessions to compare with.
+        skipped: Files that could not be used (listed in the report).
+        files: Files looked at.
+        excluded: Sessions already left out by the caller, by reason.
+    """
+    kept, left_out = select_sessions(study, humans, models)
+    report = build_report(kept, root=study.folder, skipped=skipped, files=files)
+    counted = report.sessions  # the latest finished, submitted one per actor and instance
+    right: dict[int, dict[str, Hashable]] = defaultdict(dict)
+    answers: dict[int, dict[str, Hashable]] = defaultdict(dict)
+    verdicts: dict[int, InstanceVerdicts] = {}
+    for s in counted:
+        verdict = is_right(s.reward, s.reward_metric)
+        item = verdicts.setdefault(s.idx, InstanceVerdicts(s.idx, s.abbreviation, {}, {}))
+        if s.actor_kind == "human":
+            if verdict is not None:
+                right[s.idx][s.actor_id] = verdict
+                item.humans[s.actor_id] = verdict
+            if s.reward_metric == "exact_match" and s.answer is not None:
+                answers[s.idx][s.actor_id] = strip_answer(s.answer)
+        elif verdict is not None:
+            item.models[s.actor_label] = verdict
+    model_labels = sorted({label for v in verdicts.values() for label in v.models})
+    stats = []
+    for name, assignment in study.assignments.items():
+        mine = [s for s in counted if s.actor_kind == "human" and s.actor_id == name]
+        marks = [v for s in mine if (v := is_right(s.reward, s.reward_metric)) is not None]
+        stats.append(
+            AnnotatorStats(
+                annotator=name,
+                assigned=len(assignment.instances),
+                scored=len(marks),
+                right=sum(marks),
+                interval=wilson(sum(marks), len(marks)),
+                seconds=Distribution.of([s.active_seconds for s in mine]),
+            )
+        )
+    # Humans versus models: the instances both sides answered.
+    instances = [
+        verdicts[idx] for idx in sorted(verdicts) if verdicts[idx].humans and verdicts[idx].models
+    ]
+    excluded_all = dict(excluded or {})
+    for reason, n in [*left_out.items(), *report.excluded.items()]:
+        excluded_all[reason] = excluded_all.get(reason, 0) + n
+    return StudyReport(
+        study=study,
+        report=report,
+        correctness=agreement_stats(right, "correctness"),
+        answers=agreement_stats(answers, "answers (exact-match instances)"),
+        annotators=stats,
+        instances=instances,
+        models=model_labels,
+        excluded=excluded_all,
+    )
+
+
+def report_study(study: Study, models: str | os.PathLike[str] | None = None) -> StudyReport:
+    """Verify the study's recordings (and ``models``' recordings) and build the report.
+
+    Raises:
+        ConfigError: ``models`` is not a folder.
+    """
+    loaded, skipped, files = ([], [], 0)
+    if study.recordings.is_dir():
+        loaded, skipped, files = load_folder(study.recordings)
+    model_summaries: list[SessionSummary] = []
+    excluded: dict[str, int] = {}
+    if models is not None:
+        model_loaded, model_skipped, model_files = load_folder(Path(models))
+        skipped, files = [*skipped, *model_skipped], files + model_files
+        # The instance text the annotators saw: a model run on another task file that
+        # reuses the idx numbers must not be compared with them.
+        seen = {s.idx: rec.header["instance"]["query"] for rec, s in loaded}
+        for rec, summary in model_loaded:
+            query = seen.get(summary.idx)
+            if query is not None and rec.header["instance"]["query"] != query:
+                excluded["model session on another task set"] = (
+                    excluded.get("model session on another task set", 0) + 1
+                )
+            else:
+                model_summaries.append(summary)
+    return build_study_report(
+        study,
+        (s for _, s in loaded),
+        model_summaries,
+        skipped=skipped,
+        files=files,
+        excluded=excluded,
+    )

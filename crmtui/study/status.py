@@ -1,0 +1,377 @@
+"""Progress of a study: who has done what, for how long, and when they were last active.
+
+This is a quick read meant to be run often (and over thousands of recordings): each file's
+header, its last line and its ``submit``/``end``/``pause``/``resume``/``idle`` lines are
+parsed; hash chains are not checked (``crmtui study report`` and ``crmtui verify`` do that).
+
+Per annotator, each counted instance is *done* (a session with a submission), *in progress*
+(a session without one yet, running or ended) or *left* (no session). Active time adds up
+every session's active time (pauses and idle periods removed, as in the report).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crmtui.study.assign import coverage
+from crmtui.study.definition import Study
+
+
+@dataclass(frozen=True)
+class SessionFacts:
+    """What the quick read learns about one recording.
+
+    Attributes:
+        path: The file.
+        annotator: The actor id of its header.
+        idx: The instance.
+        started_at: Header start time.
+        submitted: Has a ``submit`` event.
+        finished: Has an ``end`` event.
+        end_reason: The ``end`` event's reason.
+        active_ms: Elapsed minus paused and idle time.
+        last_at: Wall time of its last event (or its start).
+    """
+
+    path: Path
+    annotator: str
+    idx: int
+    started_at: str
+    submitted: bool
+    finished: bool
+    end_reason: str | None
+    active_ms: int
+    last_at: str
+
+
+# Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
+# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` or
+# ``"type":"end"`` can only match the top-level keys. A search per event type finds the
+# lines that matter (``bytes.find``, in C); nothing else is parsed.
+_MARKERS = {
+    kind: f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
+}
+_MS = re.compile(rb'"ms":(\d+)')
+_T = re.compile(rb'"t":"([^"]+)"')
+_SECONDS = re.compile(rb'"seconds":([0-9.eE+-]+)')
+_REASON = re.compile(rb'"reason":"((?:[^"\\]|\\.)*)"')
+
+
+def _positions(data: bytes, marker: bytes) -> list[int]:
+    found, pos = [], data.find(marker)
+    while pos >= 0:
+        found.append(pos)
+        pos = data.find(marker, pos + len(marker))
+    return found
+
+
+def _ms(line: bytes) -> int:
+    found = _MS.search(line)
+    return int(found.group(1)) if found else 0
+
+
+def read_facts(path: Path) -> SessionFacts | None:
+    """Quick facts of one recording; None for files that are not human recordings."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    first, _, body = data.partition(b"\n")
+    try:
+        header = json.loads(first)
+        if header.get("kind") != "header" or header["actor"]["kind"] != "human":
+            return None
+        annotator, idx = str(header["actor"]["id"]), header["instance"]["idx"]
+        started = str(header["started_at"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not isinstance(idx, int):
+        return None
+    submitted = finished = False
+    reason: str | None = None
+    paused_at: int | None = None
+    paused = idle = 0
+    found_at = sorted(
+        (pos, kind) for kind, marker in _MARKERS.items() for pos in _positions(body, marker)
+    )
+    for pos, kind in found_at:
+        line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
+        if kind == "submit":
+            submitted = True
+        elif kind == "end":
+            finished = True
+            found = _REASON.search(line)
+            reason = json.loads(b'"' + found.group(1) + b'"') if found else None
+        elif kind == "pause" and paused_at is None:
+            paused_at = _ms(line)
+        elif kind == "resume" and paused_at is not None:
+            paused += _ms(line) - paused_at
+            paused_at = None
+        elif kind == "idle":
+            found = _SECONDS.search(line)
+            idle += round(float(found.group(1)) * 1000) if found else 0
+    last = body.rstrip(b"\n").rpartition(b"\n")[2]
+    elapsed = _ms(last)
+    if paused_at is not None:
+        paused += elapsed - paused_at
+    stamp = _T.search(last)
+    last_at = stamp.group(1).decode("ascii", "replace") if stamp else started
+    return SessionFacts(
+        path=path,
+        annotator=annotator,
+        idx=idx,
+        started_at=started,
+        submitted=submitted,
+        finished=finished,
+        end_reason=reason,
+        active_ms=max(0, elapsed - paused - idle),
+        last_at=last_at,
+    )
+
+
+#: path -> ((size, mtime_ns), facts): lets a screen that re-reads every few seconds skip
+#: the recordings that did not change (finished ones never do).
+FactsCache = dict[Path, tuple[tuple[int, int], SessionFacts | None]]
+
+
+def scan_recordings(root: Path, cache: FactsCache | None = None) -> tuple[list[SessionFacts], int]:
+    """Quick facts of every recording under ``root`` and the number of files skipped.
+
+    Args:
+        root: The recordings folder.
+        cache: Facts from an earlier scan, reused for files whose size and modification
+            time are unchanged (and updated in place).
+    """
+    facts: list[SessionFacts] = []
+    skipped = 0
+    if not root.is_dir():
+        return facts, skipped
+    for folder, _, files in os.walk(root):
+        base = Path(folder)
+        for name in files:
+            if not name.endswith(".jsonl"):
+                continue
+            path = base / name
+            item: SessionFacts | None
+            if cache is None:
+                item = read_facts(path)
+            else:
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                stamp = (stat.st_size, stat.st_mtime_ns)
+                known = cache.get(path)
+                if known is not None and known[0] == stamp:
+                    item = known[1]
+                else:
+                    item = read_facts(path)
+                    cache[path] = (stamp, item)
+            if item is None:
+                skipped += 1
+            else:
+                facts.append(item)
+    return facts, skipped
+
+
+@dataclass
+class AnnotatorProgress:
+    """One annotator's row.
+
+    Attributes:
+        annotator: Name.
+        assigned: Counted instances assigned.
+        done: Counted instances with a submission.
+        in_progress: Counted instances with a session but no submission.
+        practice_done: Practice instances with a submission.
+        practice: Practice instances assigned.
+        active_seconds: Active time over all their sessions.
+        sessions: Number of sessions.
+        timed_out: Sessions ended by the time limit.
+        last_activity: Wall time of their latest event (None: never started).
+    """
+
+    annotator: str
+    assigned: int
+    done: int = 0
+    in_progress: int = 0
+    practice_done: int = 0
+    practice: int = 0
+    active_seconds: float = 0.0
+    sessions: int = 0
+    timed_out: int = 0
+    last_activity: str | None = None
+
+    @property
+    def left(self) -> int:
+        """Counted instances not started."""
+        return self.assigned - self.done - self.in_progress
+
+
+@dataclass
+class InstanceProgress:
+    """One instance's row: who has it and who finished it (submitted)."""
+
+    idx: int
+    task: str
+    shared: bool
+    assigned: list[str]
+    finished: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StudyStatus:
+    """Everything ``crmtui study status`` shows.
+
+    Attributes:
+        name: The study.
+        folder: Its folder.
+        annotators: One row per annotator, in the order they joined.
+        instances: One row per counted instance, by idx.
+        files: Recordings read.
+        skipped: Files that are not readable human recordings.
+        stray: Sessions by someone not in the study or on an instance not assigned to them.
+    """
+
+    name: str
+    folder: Path
+    annotators: list[AnnotatorProgress]
+    instances: list[InstanceProgress]
+    files: int
+    skipped: int
+    stray: int
+
+    @property
+    def done(self) -> int:
+        """Counted (annotator, instance) pairs done."""
+        return sum(row.done for row in self.annotators)
+
+    @property
+    def assigned(self) -> int:
+        """Counted (annotator, instance) pairs assigned."""
+        return sum(row.assigned for row in self.annotators)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "study": self.name,
+            "folder": str(self.folder),
+            "done": self.done,
+            "assigned": self.assigned,
+            "files": self.files,
+            "skipped": self.skipped,
+            "stray_sessions": self.stray,
+            "annotators": [
+                {
+                    "annotator": row.annotator,
+                    "assigned": row.assigned,
+                    "done": row.done,
+                    "in_progress": row.in_progress,
+                    "left": row.left,
+                    "practice_done": row.practice_done,
+                    "practice": row.practice,
+                    "active_seconds": round(row.active_seconds, 3),
+                    "sessions": row.sessions,
+                    "timed_out": row.timed_out,
+                    "last_activity": row.last_activity,
+                }
+                for row in self.annotators
+            ],
+            "instances": [
+                {
+                    "idx": row.idx,
+                    "task": row.task,
+                    "shared": row.shared,
+                    "assigned": row.assigned,
+                    "finished": row.finished,
+                }
+                for row in self.instances
+            ],
+        }
+
+
+def study_status(
+    study: Study, facts: list[SessionFacts] | None = None, cache: FactsCache | None = None
+) -> StudyStatus:
+    """Progress of every annotator and instance.
+
+    Args:
+        study: The study.
+        facts: Facts already read (else the study's recordings are scanned).
+        cache: Passed to :func:`scan_recordings` (for repeated reads).
+    """
+    skipped = 0
+    if facts is None:
+        facts, skipped = scan_recordings(study.recordings, cache)
+    by_annotator: dict[str, list[SessionFacts]] = defaultdict(list)
+    for item in facts:
+        by_annotator[item.annotator].append(item)
+    rows: list[AnnotatorProgress] = []
+    finished_by: dict[int, set[str]] = defaultdict(set)
+    stray = sum(len(items) for name, items in by_annotator.items() if name not in study.assignments)
+    for name, assignment in study.assignments.items():
+        row = AnnotatorProgress(name, len(assignment.instances), practice=len(assignment.practice))
+        counted, practice = set(assignment.instances), set(assignment.practice)
+        submitted: set[int] = set()
+        started: set[int] = set()
+        for item in by_annotator.get(name, []):
+            if item.idx not in counted and item.idx not in practice:
+                stray += 1
+                continue
+            row.sessions += 1
+            row.active_seconds += item.active_ms / 1000
+            row.timed_out += item.end_reason == "time_limit"
+            if row.last_activity is None or item.last_at > row.last_activity:
+                row.last_activity = item.last_at
+            started.add(item.idx)
+            if item.submitted:
+                submitted.add(item.idx)
+        row.done = len(submitted & counted)
+        row.in_progress = len((started - submitted) & counted)
+        row.practice_done = len(submitted & practice)
+        for idx in submitted & counted:
+            finished_by[idx].add(name)
+        rows.append(row)
+    instances = [
+        InstanceProgress(
+            idx=idx,
+            task=study.design.types[idx],
+            shared=idx in study.design.shared or len(names) > 1,
+            assigned=names,
+            finished=[n for n in names if n in finished_by.get(idx, set())],
+        )
+        for idx, names in coverage(study.assignments).items()
+    ]
+    return StudyStatus(
+        name=study.name,
+        folder=study.folder,
+        annotators=rows,
+        instances=instances,
+        files=len(facts) + skipped,
+        skipped=skipped,
+        stray=stray,
+    )
+
+
+def ago(moment: str | None, now: dt.datetime | None = None) -> str:
+    """``3 min ago`` for an ISO UTC time (``never`` for None)."""
+    if moment is None:
+        return "never"
+    try:
+        when = dt.datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    except ValueError:
+        return moment
+    seconds = ((now or dt.datetime.now(dt.UTC)) - when).total_seconds()
+    if seconds < 60:
+        return "just now"
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit} ago"
+    return moment

@@ -1,0 +1,215 @@
+"""The study server's guard: sign-in, cookies, refusals, the cap; and one real session."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+from aiohttp import WSServerHandshakeError
+from aiohttp.test_utils import TestClient, TestServer
+
+from crmtui.errors import ConfigError
+from crmtui.serve import ServeOptions, check_options, is_loopback
+from crmtui.serve.server import COOKIE_NAME, LiveSession, StudyServer, child_command
+
+
+async def _client(study: Any, **kwargs: Any) -> TestClient:
+    server = StudyServer(study, **kwargs)
+    client = TestClient(TestServer(await server._make_app()))
+    await client.start_server()
+    client.study_server = server  # type: ignore[attr-defined]
+    return client
+
+
+async def _sign_in(client: TestClient, token: str) -> Any:
+    return await client.get(f"/?token={token}", allow_redirects=False)
+
+
+async def test_everything_needs_a_signed_in_cookie(served_study: Any) -> None:
+    study, tokens = served_study
+    client = await _client(study)
+    try:
+        page = await client.get("/")
+        assert page.status == 401
+        assert "Your access token" in await page.text()
+        assert page.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+        assert (await client.get("/ws")).status == 401
+        assert (await client.get("/static/js/textual.js")).status == 401
+        assert (await client.get("/download/abc")).status == 401
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws")
+        assert refused.value.status == 401
+
+        bad = await _sign_in(client, "not-the-token")
+        assert bad.status == 401
+        assert "not valid for this study" in await bad.text()
+
+        good = await _sign_in(client, tokens["ann"])
+        assert good.status == 303 and good.headers["Location"] == "/"
+        cookie = good.headers["Set-Cookie"]
+        for flag in ("HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=43200"):
+            assert flag in cookie
+        assert "Secure" not in cookie
+        assert tokens["ann"] not in cookie
+        page = await client.get("/")
+        assert page.status == 200
+        text = await page.text()
+        assert f"ws://{client.host}:{client.port}/ws" in text
+        assert "crmtui study web · ann" in text
+        assert (await client.get("/static/js/textual.js")).status == 200
+        assert (await client.get("/download/abc")).status == 404
+    finally:
+        await client.close()
+
+
+async def test_sign_in_form_and_sign_out(served_study: Any) -> None:
+    study, tokens = served_study
+    client = await _client(study, secure=True)
+    try:
+        assert (await client.get("/signin")).status == 200
+        posted = await client.post("/signin", data={"token": tokens["ben"]}, allow_redirects=False)
+        assert posted.status == 303
+        assert "Secure" in posted.headers["Set-Cookie"]  # under TLS
+        out = await client.get("/signout")
+        assert out.status == 200 and "Signed out" in await out.text()
+        assert (await client.get("/")).status == 401
+    finally:
+        await client.close()
+
+
+async def test_forged_expired_and_rotated_cookies_are_refused(served_study: Any) -> None:
+    from crmtui.study import rotate_tokens, sign_cookie
+
+    study, tokens = served_study
+    client = await _client(study)
+    try:
+        await _sign_in(client, tokens["ann"])
+        value = next(c.value for c in client.session.cookie_jar if c.key == COOKIE_NAME)
+        client.session.cookie_jar.clear()
+
+        async def status(cookie: str) -> int:
+            return (await client.get("/", headers={"Cookie": f"{COOKIE_NAME}={cookie}"})).status
+
+        assert await status(value) == 200
+        _, mac = value.split(".")
+        other = sign_cookie(b"guessed secret", "ben", 1).split(".")[0]
+        assert await status(f"{other}.{mac}") == 401  # ben's claims under ann's signature
+        assert await status(sign_cookie(b"guessed secret", "ben", 1)) == 401
+        assert await status(sign_cookie(client.study_server.secret, "ann", 1, now=0)) == 401
+        rotate_tokens(str(study.folder), ["ann"])  # signs ann out everywhere
+        assert await status(value) == 401
+        assert (await _sign_in(client, tokens["ann"])).status == 401  # the old token too
+    finally:
+        await client.close()
+
+
+async def test_cross_origin_websocket_is_forbidden(served_study: Any) -> None:
+    study, tokens = served_study
+    client = await _client(study)
+    try:
+        await _sign_in(client, tokens["ann"])
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws", headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+    finally:
+        await client.close()
+
+
+async def test_a_full_server_says_so(served_study: Any) -> None:
+    study, tokens = served_study
+    client = await _client(study, max_sessions=1)
+    try:
+        client.study_server.sessions["ben"] = LiveSession("ben")  # type: ignore[attr-defined]
+        await _sign_in(client, tokens["ann"])
+        page = await client.get("/")
+        assert page.status == 503 and "The server is full" in await page.text()
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws")
+        assert refused.value.status == 503
+        # ben's own reconnection takes over his slot rather than being refused
+        client.session.cookie_jar.clear()
+        await _sign_in(client, tokens["ben"])
+        assert (await client.get("/")).status == 200
+    finally:
+        await client.close()
+
+
+async def test_repeated_wrong_tokens_are_refused_for_a_while(served_study: Any) -> None:
+    study, tokens = served_study
+    client = await _client(study)
+    try:
+        for _ in range(10):
+            assert (await _sign_in(client, "wrong")).status == 401
+        assert (await _sign_in(client, "wrong")).status == 429
+        # A valid token still signs in (annotators behind one proxy share an address).
+        assert (await _sign_in(client, tokens["ann"])).status == 303
+    finally:
+        await client.close()
+
+
+async def test_an_annotator_added_while_serving_can_sign_in(served_study: Any) -> None:
+    from crmtui.study import add_annotator
+
+    study, _ = served_study
+    client = await _client(study)
+    try:
+        _, _, token = add_annotator(str(study.folder), "cat")
+        assert (await _sign_in(client, token)).status == 303
+        assert (await client.get("/")).status == 200
+    finally:
+        await client.close()
+
+
+def test_address_and_tls_rules() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("example.org")
+    check_options(ServeOptions())
+    check_options(ServeOptions(host="0.0.0.0", insecure=True))
+    with pytest.raises(ConfigError, match="without TLS"):
+        check_options(ServeOptions(host="0.0.0.0"))
+    with pytest.raises(ConfigError, match="both --certfile and --keyfile"):
+        check_options(ServeOptions(certfile="c.pem"))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="at least 1"):
+        check_options(ServeOptions(max_sessions=0))
+
+
+def test_the_child_command_names_the_signed_in_annotator(served_study: Any) -> None:
+    study, _ = served_study
+    command = child_command(study.folder, "ann")
+    assert command.endswith("--annotator ann")
+    assert "play --study" in command
+
+
+_ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+
+
+async def test_a_websocket_session_runs_the_annotators_app(served_study: Any) -> None:
+    """A real child process: the screen names the cookie's annotator and their instances."""
+    study, tokens = served_study
+    client = await _client(study)
+    try:
+        await _sign_in(client, tokens["ben"])
+        ws = await client.ws_connect(
+            "/ws?width=120&height=30", headers={"Origin": f"http://{client.host}:{client.port}"}
+        )
+        screen = b""
+        first = study.assignments["ben"].instances[0]
+        async with asyncio.timeout(60):
+            while b"Annotator: ben" not in _ANSI.sub(b"", screen):
+                message = await ws.receive()
+                if isinstance(message.data, bytes):
+                    screen += message.data
+        text = _ANSI.sub(b"", screen).decode("utf-8", "replace")
+        assert f" {first} " in text
+        assert len(client.study_server.sessions) == 1  # type: ignore[attr-defined]
+        await ws.send_str(json.dumps(["ping", "1"]))
+        await ws.close()
+        async with asyncio.timeout(30):
+            while client.study_server.sessions:  # type: ignore[attr-defined]
+                await asyncio.sleep(0.05)
+    finally:
+        await client.close()
