@@ -56,12 +56,11 @@ def import_upstream(
     Each row becomes a verified recording: the model's calls, each query with the
     observation it saw, the answer, and upstream's reward with crmtui's own score beside it.
     """
+    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
     from crmtui.upstream import import_results
 
     org = tasks = None
     if spec is not None:
-        from crmtui.org.sample import open_org_or_sample, sample_tasks_path
-
         org = open_org_or_sample(spec)
     if tasks_source is not None:
         from crmtui.data.loaders import load_tasks

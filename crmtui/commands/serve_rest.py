@@ -34,6 +34,31 @@ def default_workers() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
+def client_hint(instance_url: str, session_id: str, *, https: bool) -> str:
+    """The line telling a user how to reach the server from a client.
+
+    simple-salesforce always builds ``https://`` URLs from ``instance_url`` (it strips any
+    scheme), so over ``--http`` it cannot connect: the hint is then a plain HTTP request.
+
+    Args:
+        instance_url: The server's base URL.
+        session_id: The session id clients must send.
+        https: Whether the server speaks HTTPS.
+
+    Returns:
+        One line, indented like the rest of the start-up banner.
+    """
+    if https:
+        return (
+            f'  Python:       Salesforce(instance_url="{instance_url}", session_id="{session_id}")'
+        )
+    return (
+        f'  curl:         curl -H "Authorization: Bearer {session_id}" '
+        f'"{instance_url}/services/data/v59.0/query?q=SELECT+Id+FROM+Case+LIMIT+1"'
+        "  (simple-salesforce needs HTTPS: drop --http for it)"
+    )
+
+
 @click.command("serve-rest")
 @click.option(
     "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."
@@ -108,9 +133,7 @@ def serve_rest(
     if server.request_log is not None:
         click.echo(f"  Request log:  {server.request_log.path}")
     click.echo(f"  Workers:      {server.workers} process(es), a thread per connection in each")
-    click.echo(
-        f'  Python:       Salesforce(instance_url="{server.instance_url}", session_id="{sid}")'
-    )
+    click.echo(client_hint(server.instance_url, sid, https=tls is not None))
     click.echo("Ctrl-C stops.")
     try:
         threading.Event().wait()

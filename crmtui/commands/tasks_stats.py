@@ -68,9 +68,11 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
         ConfigError: The org has no generated tasks beside it.
         OrgError: The org cannot be opened.
     """
-    from crmtui.data.loaders import load_tasks
+    from crmtui.data.loaders import SAMPLE_SOURCE, load_tasks
     from crmtui.org.sample import open_org_or_sample, sample_tasks_path
 
+    if source is not None and source.strip() == SAMPLE_SOURCE and org_spec is None:
+        source = None  # the sample's own tasks: beside the sample org, with its solutions
     org = None
     if org_spec is not None or source is None:
         org = open_org_or_sample(org_spec)
@@ -87,7 +89,10 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
     else:
         task_set = load_tasks(source, sample_tasks=sample_tasks_path)
         local = Path(source).expanduser()
-        tasks_file = local if local.is_file() else None
+        if source.strip() == SAMPLE_SOURCE:
+            tasks_file = sample_tasks_path()
+        else:
+            tasks_file = local if local.is_file() else None
     solutions_path = solutions_beside(tasks_file) if tasks_file is not None else None
     solutions = None
     if solutions_path is not None:

@@ -7,11 +7,12 @@ same way. Functions here are blocking: the UI calls them from worker threads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from crmtui.data.schema import Schema, SObject
+from crmtui.play.related import related_columns, related_order
 from crmtui.play.views import (
     RecordView,
     TableView,
@@ -75,7 +76,18 @@ class FieldValue:
 
 @dataclass(frozen=True)
 class RelatedList:
-    """Child records of a record through one child relationship."""
+    """Child records of a record through one child relationship.
+
+    Attributes:
+        name: The relationship name (``Orders``).
+        child: The child object.
+        field: The child's lookup field pointing at the parent.
+        total: How many child records there are (only the first :data:`RELATED_LIMIT` load).
+        ids: The loaded records' Ids.
+        labels: A short label per record.
+        columns: The columns shown beside the Id (see :mod:`crmtui.play.related`).
+        rows: Those columns' values, one list per record.
+    """
 
     name: str
     child: str
@@ -83,6 +95,8 @@ class RelatedList:
     total: int
     ids: list[str]
     labels: list[str]
+    columns: list[str] = field(default_factory=list)
+    rows: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -249,28 +263,41 @@ def load_record(org: Any, view: RecordView, today: date | None = None) -> Record
         )
         for f in obj.fields
     ]
-    related = []
-    for rel in schema.children(obj.name):
-        child = schema.require(rel.child)
-        wanted = ["Id", *label_fields(child)]
-        where = f"WHERE {rel.field} = {soql_string(view.record_id)}"
-        total = int(_run(org, f"SELECT COUNT() FROM {child.name} {where}", today).total_size)
-        rows = []
-        if total:
-            rows = _run(
-                org,
-                f"SELECT {', '.join(wanted)} FROM {child.name} {where} "
-                f"ORDER BY Id LIMIT {RELATED_LIMIT}",
-                today,
-            ).records
-        related.append(
-            RelatedList(
-                name=rel.name,
-                child=child.name,
-                field=rel.field,
-                total=total,
-                ids=[str(r["Id"]) for r in rows],
-                labels=[record_label(r, child.name) for r in rows],
-            )
-        )
+    related = [_related_list(org, rel, view.record_id, today) for rel in schema.children(obj.name)]
     return RecordDetail(obj.name, view.record_id, fields, related, query)
+
+
+def _related_list(org: Any, rel: Any, parent_id: str, today: date | None) -> RelatedList:
+    """The first :data:`RELATED_LIMIT` child records through ``rel``, with their columns."""
+    schema: Schema = org.schema
+    child = schema.require(rel.child)
+    columns = related_columns(schema, child.name, rel.field)
+    wanted = list(dict.fromkeys(["Id", *label_fields(child), *columns]))
+    where = f"WHERE {rel.field} = {soql_string(parent_id)}"
+    total = int(_run(org, f"SELECT COUNT() FROM {child.name} {where}", today).total_size)
+    records: list[dict[str, Any]] = []
+    if total:
+        order = related_order(schema, child.name, columns)
+        records = _run(
+            org,
+            f"SELECT {', '.join(wanted)} FROM {child.name} {where} "
+            f"ORDER BY {order} LIMIT {RELATED_LIMIT}",
+            today,
+        ).records
+    return RelatedList(
+        name=rel.name,
+        child=child.name,
+        field=rel.field,
+        total=total,
+        ids=[str(r["Id"]) for r in records],
+        labels=[record_label(r, child.name) for r in records],
+        columns=columns,
+        rows=[[_walk(r, c) for c in columns] for r in records],
+    )
+
+
+def _walk(record: dict[str, Any], path: str) -> Any:
+    value: Any = record
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value

@@ -16,6 +16,7 @@ from typing import Any
 from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts, fold_drafts
+from crmtui.play.scratch import Scratch, latest_notes
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -65,12 +66,22 @@ class PlaySession:
     score: SessionScore | None = None
     #: What a resumed session restores (empty for a new one).
     drafts: Drafts = field(default_factory=Drafts)
+    #: The notes a resumed session starts from (the recording's last ``note_edit``).
+    notes_restored: str = ""
     _answers: Debouncer[str] | None = None
     _editor: Debouncer[str] | None = None
+    #: Viewer opens, copies, computes and notes (the register and notes live there).
+    scratch: Scratch = field(init=False)
 
     def __post_init__(self) -> None:
         self._answers = self._debouncer("answer_edit")
         self._editor = self._debouncer("editor_edit")
+        self.scratch = Scratch(
+            self._emit,
+            clock=self.timer.clock,
+            notes=self.notes_restored,
+            debounce_s=self.debounce_s,
+        )
 
     def _debouncer(self, event_type: str) -> Debouncer[str]:
         return Debouncer(
@@ -134,11 +145,13 @@ class PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain).
 
         The drafts (answer, editor text, queries) and the active time the recording holds
-        are folded into :attr:`drafts` for the screen to restore.
+        are folded into :attr:`drafts` for the screen to restore; the notes into
+        :attr:`notes_restored`.
         """
         from crmtui.record.verify import load
 
         recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
+        notes = latest_notes(recorder.path)
         drafts = fold_drafts(load(recorder.path).events)
         timer = ActiveTimer(
             clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
@@ -152,6 +165,7 @@ class PlaySession:
             resumed=True,
             scorer=scorer,
             drafts=drafts,
+            notes_restored=notes,
         )
         # The restored texts are what the recording already holds: not new edits.
         session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]
@@ -257,6 +271,7 @@ class PlaySession:
                 debouncer.flush()
             else:
                 debouncer.poll()
+        self.scratch.flush(force)
 
     def submit(self, answer: str) -> SessionScore:
         """Score ``answer``, record it with the revealed gold answer, and return the score."""

@@ -13,6 +13,22 @@ def record_url(sobject: str, record_id: str) -> str:
     return f"/services/data/{API_VERSION}/sobjects/{sobject}/{record_id}"
 
 
+def record_id_of(record: dict[str, Any]) -> str | None:
+    """A result record's Id: its ``Id`` field, else the last part of ``attributes.url``.
+
+    Salesforce puts every record's URL in its attributes whether or not the query selected
+    ``Id``; aggregate rows (``AggregateResult``) have none.
+    """
+    record_id = record.get("Id")
+    if isinstance(record_id, str) and record_id:
+        return record_id
+    attributes = record.get("attributes")
+    url = attributes.get("url") if isinstance(attributes, dict) else None
+    if isinstance(url, str) and "/sobjects/" in url:
+        return url.rsplit("/", 1)[-1] or None
+    return None
+
+
 def _walk(record: dict[str, Any], dotted: str) -> Any:
     value: Any = record
     for part in dotted.split("."):

@@ -37,6 +37,20 @@ END = "end"
 EDITOR_EDIT = "editor_edit"
 APP_BLUR = "app_blur"
 APP_FOCUS = "app_focus"
+# A human's scratch work (see crmtui.play.scratch).
+VIEW_VALUE = "view_value"
+COPY = "copy"
+COMPUTE = "compute"
+NOTE_EDIT = "note_edit"
+
+#: Scratch steps: reading a value whole, copying, computing, writing notes.
+SCRATCH_TYPES = frozenset({VIEW_VALUE, COPY, COMPUTE, NOTE_EDIT})
+#: Where a viewed or copied value was on screen (see crmtui.play.cells.SOURCES).
+VALUE_SOURCES = ("table", "record", "related", "console", "compute", "viewer", "notes")
+#: A ``copy`` event keeps at most this many characters of the value (``length`` is whole).
+COPY_VALUE_LIMIT = 2000
+#: A ``compute`` event keeps at most this many result rows (``groups`` counts them all).
+COMPUTE_ROWS_LIMIT = 500
 
 #: Browse actions: each carries ``query``, the SOQL/SOSL a model would have run instead.
 BROWSE_TYPES = frozenset(
@@ -195,6 +209,68 @@ class EndPayload(TypedDict):
     end_reason: NotRequired[dict[str, Any]]
 
 
+class ViewValuePayload(TypedDict):
+    """A value was opened whole in the value viewer."""
+
+    source: str
+    object: str | None
+    record: str | None
+    field: str | None
+    length: int
+
+
+class CopyPayload(TypedDict):
+    """A value (``what``: ``value`` or ``row``) was copied to the clipboard and register.
+
+    ``value`` keeps the first :data:`COPY_VALUE_LIMIT` characters; ``length`` is the whole.
+    """
+
+    source: str
+    object: str | None
+    record: str | None
+    field: str | None
+    what: str
+    value: str
+    length: int
+
+
+class ComputeSpecPayload(TypedDict):
+    """What a ``compute`` aggregated (see crmtui.play.compute.ComputeSpec)."""
+
+    aggregate: str
+    group_by: str | None
+    field: str | None
+    start: str | None
+    end: str | None
+    unit: str | None
+
+
+class ComputePayload(TypedDict):
+    """The compute tool ran over every row of ``query`` (a view's SOQL or a console query).
+
+    ``rows`` keeps the first :data:`COMPUTE_ROWS_LIMIT` result rows; ``groups`` counts all.
+    A failed computation has ``error`` and no rows.
+    """
+
+    source: str
+    object: str | None
+    query: str
+    spec: ComputeSpecPayload
+    input_rows: int
+    skipped: int
+    columns: list[str]
+    rows: list[list[Any]]
+    groups: int
+    ms: float
+    error: NotRequired[str | None]
+
+
+class NoteEditPayload(TypedDict):
+    """The notes pane changed (debounced like the answer)."""
+
+    text: str
+
+
 # --- validation -------------------------------------------------------------------------
 _STR = (str,)
 _OPT_STR = (str, type(None))
@@ -215,6 +291,43 @@ def _non_negative(value: Any) -> str | None:
 
 def _query_kind(value: Any) -> str | None:
     return None if value in ("soql", "sosl", "tool") else "must be 'soql', 'sosl' or 'tool'"
+
+
+def _value_source(value: Any) -> str | None:
+    return None if value in VALUE_SOURCES else f"must be one of {', '.join(VALUE_SOURCES)}"
+
+
+def _copy_what(value: Any) -> str | None:
+    return None if value in ("value", "row") else "must be 'value' or 'row'"
+
+
+def _copy_value(value: Any) -> str | None:
+    return None if len(value) <= COPY_VALUE_LIMIT else f"longer than {COPY_VALUE_LIMIT} characters"
+
+
+_SPEC_KEYS = ("aggregate", "group_by", "field", "start", "end", "unit")
+
+
+def _compute_spec(value: Any) -> str | None:
+    if set(value) != set(_SPEC_KEYS):
+        return "must have exactly the keys " + ", ".join(_SPEC_KEYS)
+    if not isinstance(value["aggregate"], str):
+        return "aggregate must be a string"
+    if not all(value[k] is None or isinstance(value[k], str) for k in _SPEC_KEYS[1:]):
+        return "group_by, field, start, end and unit must be strings or null"
+    return None
+
+
+def _compute_rows(value: Any) -> str | None:
+    if len(value) > COMPUTE_ROWS_LIMIT:
+        return f"holds more than {COMPUTE_ROWS_LIMIT} rows"
+    if not all(isinstance(row, list) for row in value):
+        return "must be a list of rows (lists)"
+    return None
+
+
+def _string_list(value: Any) -> str | None:
+    return None if all(isinstance(v, str) for v in value) else "must be a list of strings"
 
 
 def _gold(value: Any) -> str | None:
@@ -310,6 +423,36 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
     EDITOR_EDIT: {"text": _f(_STR)},
     APP_BLUR: {},
     APP_FOCUS: {},
+    VIEW_VALUE: {
+        "source": _f(_STR, _value_source),
+        "object": _f(_OPT_STR),
+        "record": _f(_OPT_STR),
+        "field": _f(_OPT_STR),
+        "length": _f((int,), _non_negative),
+    },
+    COPY: {
+        "source": _f(_STR, _value_source),
+        "object": _f(_OPT_STR),
+        "record": _f(_OPT_STR),
+        "field": _f(_OPT_STR),
+        "what": _f(_STR, _copy_what),
+        "value": _f(_STR, _copy_value),
+        "length": _f((int,), _non_negative),
+    },
+    COMPUTE: {
+        "source": _f(_STR, _value_source),
+        "object": _f(_OPT_STR),
+        "query": _f(_STR),
+        "spec": _f((dict,), _compute_spec),
+        "input_rows": _f((int,), _non_negative),
+        "skipped": _f((int,), _non_negative),
+        "columns": _f((list,), _string_list),
+        "rows": _f((list,), _compute_rows),
+        "groups": _f((int,), _non_negative),
+        "ms": _f(_NUM, _non_negative),
+        "error": _opt(_OPT_STR),
+    },
+    NOTE_EDIT: {"text": _f(_STR)},
 }
 
 #: Every event type this format version knows.

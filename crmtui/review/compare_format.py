@@ -44,6 +44,8 @@ def _actor_table(comparison: Comparison) -> str:
         ["Queries"] + [str(a.queries) for a in actors],
         ["Records seen"] + [str(a.records_viewed) for a in actors],
     ]
+    if any(a.scratch_steps for a in actors):
+        rows.append(["Scratch steps"] + [str(a.scratch_steps) for a in actors])
     if models:
         rows.append(
             ["Tokens"]

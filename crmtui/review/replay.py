@@ -19,9 +19,11 @@ from crmtui.play.history import History
 from crmtui.play.views import Condition, RecordView, TableView, View
 from crmtui.record import events as ev
 from crmtui.record.verify import Recording
+from crmtui.review.trajectory import scratch_detail
 
 __all__ = [
     "SPEEDS",
+    "ComputeStep",
     "Frame",
     "QueryStep",
     "Replay",
@@ -31,6 +33,7 @@ __all__ = [
     "frames",
     "is_error",
     "is_query",
+    "is_scratch",
     "is_submit",
     "next_index",
     "next_view",
@@ -87,6 +90,34 @@ class Submission:
 
 
 @dataclass(frozen=True)
+class ComputeStep:
+    """A computation the actor ran with the compute tool, as recorded.
+
+    Attributes:
+        seq: The event's seq.
+        query: The full-row query it read.
+        spec: What it aggregated (``aggregate``, ``group_by``, ``field``, ``start``, ``end``,
+            ``unit``).
+        columns: The result's columns.
+        rows: The result's rows (the first 500).
+        groups: How many result rows there were.
+        input_rows: Rows it read.
+        error: Why it failed, if it did.
+        summary: One line saying what it computed.
+    """
+
+    seq: int
+    query: str
+    spec: dict[str, Any]
+    columns: list[str]
+    rows: list[list[Any]]
+    groups: int
+    input_rows: int
+    error: str | None
+    summary: str
+
+
+@dataclass(frozen=True)
 class TranscriptLine:
     """One line of an actor's transcript.
 
@@ -129,6 +160,11 @@ class Frame(NamedTuple):
         ended: The ``end`` reason, once the session ended.
         editor: The console editor's text as last recorded (``editor_edit``).
         away: Whether the terminal had lost focus (``app_blur`` without ``app_focus``).
+        notes: The notes pane's text.
+        computed: The last computation (None before the first).
+        copied: The last copy, summarized (what the register held).
+        viewed: The last value opened whole in the viewer, summarized.
+        scratch: Scratch steps so far (viewer opens, copies, computes, notes edits).
     """
 
     index: int
@@ -150,6 +186,11 @@ class Frame(NamedTuple):
     ended: str | None
     editor: str = ""
     away: bool = False
+    notes: str = ""
+    computed: ComputeStep | None = None
+    copied: str | None = None
+    viewed: str | None = None
+    scratch: int = 0
 
 
 @dataclass(frozen=True)
@@ -258,6 +299,11 @@ class _Fold:
         self.editor = ""
         self.away = False
         self.transcript: list[TranscriptLine] = []
+        self.notes = ""
+        self.computed: ComputeStep | None = None
+        self.copied: str | None = None
+        self.viewed: str | None = None
+        self.scratch = 0
 
     def say(self, seq: int, role: str, text: str) -> None:
         self.transcript.append(TranscriptLine(seq, role, text))
@@ -306,6 +352,30 @@ class _Fold:
             self.editor = p["text"]
         elif kind in (ev.APP_BLUR, ev.APP_FOCUS):
             self.away = kind == ev.APP_BLUR
+        elif kind in ev.SCRATCH_TYPES:
+            self._scratch(event)
+
+    def _scratch(self, event: ev.Event) -> None:
+        p = event.payload
+        self.scratch += 1
+        if event.type == ev.NOTE_EDIT:
+            self.notes = p["text"]
+        elif event.type == ev.COPY:
+            self.copied = scratch_detail(event)
+        elif event.type == ev.VIEW_VALUE:
+            self.viewed = scratch_detail(event)
+        else:  # compute
+            self.computed = ComputeStep(
+                event.seq,
+                p["query"],
+                dict(p["spec"]),
+                list(p["columns"]),
+                [list(row) for row in p["rows"]],
+                p["groups"],
+                p["input_rows"],
+                p.get("error"),
+                scratch_detail(event),
+            )
 
     def _browse(self, event: ev.Event) -> None:
         if event.type == ev.BACK:
@@ -368,6 +438,11 @@ class _Fold:
             ended=self.ended,
             editor=self.editor,
             away=self.away,
+            notes=self.notes,
+            computed=self.computed,
+            copied=self.copied,
+            viewed=self.viewed,
+            scratch=self.scratch,
         )
 
 
@@ -400,6 +475,11 @@ def is_error(event: ev.Event) -> bool:
     return event.type == ev.RUN_QUERY and (
         p.get("error_code") is not None or p.get("error") is not None
     )
+
+
+def is_scratch(event: ev.Event) -> bool:
+    """A scratch step: a value opened whole, a copy, a compute, a notes edit."""
+    return event.type in ev.SCRATCH_TYPES
 
 
 def is_submit(event: ev.Event) -> bool:
@@ -474,6 +554,8 @@ def summarize(event: ev.Event) -> str:
         return " ".join(p["text"].split())
     if kind == ev.END:
         return p["reason"]
+    if kind in ev.SCRATCH_TYPES:
+        return scratch_detail(event)
     if kind == ev.RESUME and p.get("reopened"):
         return "reopened"
     if kind == ev.EDITOR_EDIT:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from crmtui.errors import CrmtuiError
+from crmtui.query.results import record_id_of
 from crmtui.record.verify import Recording
 from crmtui.review.trajectory import is_record_id
 
@@ -72,16 +73,23 @@ def underlying_query(text: str) -> str | None:
 
 
 def collect_ids(value: Any) -> set[str]:
-    """Every record Id (an ``Id`` field shaped like one) in a Salesforce-shaped result."""
+    """Every record in a Salesforce-shaped result: parents and child rows included.
+
+    A record counts whether or not the query selected ``Id``: every record carries its Id
+    in ``attributes.url`` (``SELECT Account.ShippingState, CreatedDate FROM Case`` returned
+    those cases and their accounts). Aggregate rows carry none.
+    """
     found: set[str] = set()
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            record_id = item.get("Id")
+            record_id = record_id_of(item)
             if isinstance(record_id, str) and is_record_id(record_id):
                 found.add(record_id)
-            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+            stack.extend(
+                v for k, v in item.items() if k != "attributes" and isinstance(v, dict | list)
+            )
         elif isinstance(item, list):
             stack.extend(item)
     return found
@@ -139,5 +147,6 @@ def result_ids_for(recording: Recording) -> tuple[OrgResultIds | None, str]:
     today = dt.date.fromisoformat(today_text) if today_text else None
     return OrgResultIds(org, today), (
         f"queries re-run on {path} to find the records they returned; 'records seen' counts "
-        "records a step opened or named plus the rows its queries returned"
+        "records a step opened, viewed, copied or named plus the rows its queries and "
+        "computes returned"
     )

@@ -61,6 +61,8 @@ class SessionSummary:
         cost: Sum of their costs; None without calls or if any call's cost is unknown.
         org_path: The org path from the header.
         org_digest: The org digest from the header.
+        scratch_steps: A human's scratch steps: values opened whole, copies, computes and
+            notes edits (:data:`crmtui.record.events.SCRATCH_TYPES`).
     """
 
     path: Path
@@ -96,6 +98,7 @@ class SessionSummary:
     org_path: str | None
     org_digest: str | None
     away_ms: int = 0
+    scratch_steps: int = 0
 
     @property
     def actor_label(self) -> str:
@@ -167,6 +170,7 @@ class SessionSummary:
             "cost": self.cost,
             "org_path": self.org_path,
             "org_digest": self.org_digest,
+            "scratch_steps": self.scratch_steps,
         }
 
 
@@ -216,7 +220,8 @@ def summarize(
         idle_ms=times.idle_ms,
         active_ms=times.active_ms,
         away_ms=times.away_ms,
-        queries=sum(1 for step in steps if step.query),
+        # A compute reads rows through a query too, but it is scratch work, not a query.
+        queries=sum(1 for step in steps if step.query and step.kind != ev.COMPUTE),
         typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),
         query_errors=sum(1 for step in steps if step.error_code),
         browse_actions=sum(1 for step in steps if step.kind in ev.BROWSE_TYPES),
@@ -229,4 +234,5 @@ def summarize(
         cost=None if not costs or any(c is None for c in costs) else float(sum(costs)),
         org_path=header["org"].get("path"),
         org_digest=header["org"].get("digest"),
+        scratch_steps=sum(1 for step in steps if step.kind in ev.SCRATCH_TYPES),
     )

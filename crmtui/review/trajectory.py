@@ -3,15 +3,17 @@
 Pure functions over a verified :class:`~crmtui.record.verify.Recording`. A *step* is one
 thing the actor did that touched the org or ended the attempt: a browse action (which
 carries the SOQL/SOSL a model would have run instead), a typed query (``run_query``), a
+human's scratch step (a value opened whole, a copy, a compute, a notes edit), a
 ``submit``, or a model call that led to no action at all. Model calls that did lead to an
 action are folded into that action's step (their tokens and the model's stated thought).
 
 *Records touched* by a step are the record Ids it names: the record opened, both ends of a
-followed link, and every quoted literal (or SOSL ``{...}`` term) in its query that is shaped
-like a Salesforce Id, plus the Ids in a ``run_query``'s ``observation`` text when an agent
-recorded one. Otherwise rows a query returned are not in the recording (only their count),
-so they are not counted unless a caller passes ``result_ids`` (re-running typed queries on
-the same org, :mod:`crmtui.review.rerun`).
+followed link, the record a value was viewed in or copied from, and every quoted literal
+(or SOSL ``{...}`` term) in its query that is shaped like a Salesforce Id, plus the Ids in
+a ``run_query``'s ``observation`` text when an agent recorded one. Otherwise rows a query
+returned are not in the recording (only their count), so they are not counted unless a
+caller passes ``result_ids`` (re-running typed queries and computes on the same org,
+:mod:`crmtui.review.rerun`).
 """
 
 from __future__ import annotations
@@ -143,6 +145,8 @@ class Step:
         prompt_tokens: Prompt tokens of the model calls that led to this step.
         completion_tokens: Completion tokens of those calls.
         thought: The model's stated reasoning before this step, if any.
+        detail: What a scratch step did, in a few words (``Case.Description``, the
+            compute's spec, the copied value).
     """
 
     index: int
@@ -159,6 +163,7 @@ class Step:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     thought: str | None = None
+    detail: str | None = None
 
     @property
     def label(self) -> str:
@@ -167,6 +172,8 @@ class Step:
             return f"submit {self.answer!r}"
         if self.kind == ev.MODEL_CALL:
             return "model call (no action)"
+        if self.kind in ev.SCRATCH_TYPES:
+            return f"{self.kind}: {_SPACE_RE.sub(' ', self.detail or '')}"
         text = self.query if self.query else ", ".join(sorted(self.objects)) or "-"
         return f"{self.kind}: {_SPACE_RE.sub(' ', text)}"
 
@@ -187,6 +194,7 @@ class Step:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "thought": self.thought,
+            "detail": self.detail,
         }
 
 
@@ -273,8 +281,81 @@ def extract_steps(recording: Recording, result_ids: ResultIds | None = None) -> 
                 error_code=error_code,
                 rows=payload.get("rows") if kind == ev.RUN_QUERY else None,
             )
+        elif kind in ev.SCRATCH_TYPES:
+            add(event, **_scratch_step(event, result_ids))
         elif kind == ev.SUBMIT:
             add(event, answer=payload["answer"])
     if pending_call is not None:
         add(pending_call)
     return steps
+
+
+def _where(payload: dict[str, Any]) -> str:
+    """``Case.Description · 500...`` for a viewed or copied value."""
+    where = ".".join(p for p in (payload.get("object"), payload.get("field")) if p)
+    where = where or payload.get("source", "")
+    return f"{where} · {payload['record']}" if payload.get("record") else where
+
+
+def _preview(text: str, limit: int = 40) -> str:
+    flat = _SPACE_RE.sub(" ", text).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _scratch_step(event: ev.Event, result_ids: ResultIds | None) -> dict[str, Any]:
+    """The fields of a scratch step: what it touched and a few words saying what it did."""
+    payload = event.payload
+    objects: set[str] = set()
+    records: set[str] = set()
+    if isinstance(payload.get("object"), str):
+        objects.add(_canonical_object(payload["object"]) or payload["object"])
+    if isinstance(payload.get("record"), str) and payload["record"]:
+        records.add(payload["record"])
+    if event.type in (ev.VIEW_VALUE, ev.COPY):
+        detail = scratch_detail(event)
+        return {"objects": frozenset(objects), "records": frozenset(records), "detail": detail}
+    if event.type == ev.COMPUTE:
+        query = payload["query"]
+        error = payload.get("error")
+        records |= ids_in_query(query)
+        objects |= objects_in_query(query)
+        if result_ids is not None and not error:
+            # Every row the computation read was looked at, as with an aggregate query.
+            records |= set(result_ids(query) or ())
+        return {
+            "query": query,
+            "normalized": normalize_query(query),
+            "objects": frozenset(objects),
+            "records": frozenset(records),
+            "rows": payload["input_rows"],
+            "error_code": "COMPUTE_ERROR" if error else None,
+            "detail": scratch_detail(event),
+        }
+    return {"detail": scratch_detail(event)}  # note_edit
+
+
+def scratch_detail(event: ev.Event) -> str:
+    """A few words saying what a scratch event did (step labels, replay's event list).
+
+    ``Case.Description · 500... (1,234 chars)`` for a viewer open,
+    ``Account.ShippingState = 'NJ'`` for a copy, ``avg(ClosedDate - CreatedDate (hours)) by
+    OwnerId → 9 groups`` for a compute, ``2 line(s): '...'`` for a notes edit.
+    """
+    payload = event.payload
+    if event.type == ev.VIEW_VALUE:
+        return f"{_where(payload)} ({payload['length']:,} chars)"
+    if event.type == ev.COPY:
+        what = "row of " if payload["what"] == "row" else ""
+        return f"{what}{_where(payload)} = {_preview(payload['value'])!r}"
+    if event.type == ev.COMPUTE:
+        spec = payload["spec"]
+        measure = spec["field"] or (
+            f"{spec['end']} - {spec['start']} ({spec['unit']})" if spec["start"] else "rows"
+        )
+        group = f" by {spec['group_by']}" if spec["group_by"] else ""
+        error = payload.get("error")
+        outcome = f"error: {error}" if error else f"{payload['groups']} groups"
+        return f"{spec['aggregate']}({measure}){group} → {outcome}"
+    text = payload.get("text", "")
+    lines = text.count("\n") + 1 if text else 0
+    return f"{lines} line(s): {_preview(text)!r}"

@@ -155,6 +155,74 @@ async def paused(pilot: Any) -> None:
     """The pause screen: nothing of the instance is visible."""
     await _open(pilot, _first_of(pilot, "policy_violation_identification"))
     await pilot.press("f7")
+
+
+async def play_viewer(pilot: Any) -> None:
+    """A policy-violation instance: the chat transcript read whole in the value viewer."""
+    from crmtui.play.views import RecordView
+    from crmtui.query import run
+    from crmtui.ui.screens.viewer import ValueViewerScreen
+
+    idx = _first_of(pilot, "policy_violation_identification")
+    screen = await _open(pilot, idx)
+    case_id = pilot.app.workspace.tasks.get(idx).context_ids.get("Case Id")
+    chat = run(
+        pilot.app.workspace.org, f"SELECT Id FROM LiveChatTranscript WHERE CaseId = '{case_id}'"
+    ).records[0]["Id"]
+    screen.query_one("#record-browser").show(RecordView("LiveChatTranscript", chat))
+    panel = screen.query_one("#record-panel")
+    await wait_for(pilot, lambda: panel.row_count > 0)
+    panel.focus()
+    panel.move_cursor(row=[f.name for f in panel.detail.fields].index("Body"))
+    await pilot.press("v")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ValueViewerScreen))
+    await pilot.press("slash", *"shipping", "enter")
+    await settle(pilot)
+
+
+async def play_compute(pilot: Any) -> None:
+    """A best-region instance: per-state average resolution time over the console query."""
+    from crmtui.ui.screens.compute import ComputeScreen
+
+    screen = await _open(pilot, _first_of(pilot, "best_region_identification"))
+    await pilot.press("f3")
+    console = screen.query_one("#query-console")
+    console.run(
+        "SELECT Account.ShippingState, CreatedDate, ClosedDate FROM Case\n"
+        "WHERE Status = 'Closed' AND CreatedDate = LAST_N_DAYS:28"
+    )
+    results = console.query_one("#console-results")
+    await wait_for(pilot, lambda: results.row_count > 0)
+    await pilot.press("ctrl+l")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ComputeScreen))
+    dialog = pilot.app.screen
+    await pilot.press("f5")
+    await wait_for(pilot, lambda: dialog.last_run is not None)
+    await pilot.press("right", "right", "s")
+    await settle(pilot)
+
+
+async def play_notes(pilot: Any) -> None:
+    """A handle-time instance with worked arithmetic in the notes pane."""
+    from textual import events
+
+    screen = await _open(pilot, _first_of(pilot, "handle_time"))
+    await pilot.press("ctrl+n")
+    notes = screen.query_one("#notes-editor")
+    await wait_for(pilot, lambda: pilot.app.focused is notes)
+    pilot.app.post_message(
+        events.Paste(
+            "Handle time = ClosedDate - CreatedDate, untransferred cases only\n"
+            "(Ctrl+L: avg per OwnerId over the console query).\n"
+            "\n"
+            "= (1049 + 977) / 2\n"
+            "minutes = 1013\n"
+            "hours = minutes / 60\n"
+            "= hours / 24\n"
+            "= (hours - 12.5) / 12.5 * 100\n"
+            "= 1 / 0"
+        )
+    )
     await settle(pilot)
 
 
@@ -169,6 +237,9 @@ SCENES: dict[str, Scene] = {
     "completion": completion,
     "play-80x24": play_compact,
     "pause": paused,
+    "play-viewer": play_viewer,
+    "play-compute": play_compute,
+    "play-notes": play_notes,
 }
 
 #: Terminal size of scenes that are not shot at 160x48.

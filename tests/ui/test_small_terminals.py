@@ -44,7 +44,7 @@ async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock,
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot, app)
-        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+o")
         tabs = screen.query_one(TabbedContent)
         assert tabs.active == "tab-context"
         context = screen.query_one("#context-panel")
@@ -64,7 +64,7 @@ async def test_wider_layouts_hide_the_task_tab_and_yield_width(workspace, play_c
         tabs = screen.query_one(TabbedContent)
         assert not tabs.get_tab("tab-context").display
         assert screen.query_one("#object-list").region.width <= 26
-        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+o")
         assert screen.query_one("#metadata-panel").has_focus
 
 

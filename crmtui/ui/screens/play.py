@@ -13,7 +13,6 @@ from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
@@ -35,15 +34,22 @@ from crmtui.ui.screens.dialogs import (
     fields_of,
 )
 from crmtui.ui.screens.play_layout import ResponsiveLayout
+from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
+from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE
 from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
-class PlayScreen(ResponsiveLayout, Screen[None]):
-    """A human solves one instance while every action is recorded."""
+class PlayScreen(ResponsiveLayout, PlayWorkbench):
+    """A human solves one instance while every action is recorded.
+
+    The scratch tools (value viewer, copy and insert, compute, notes) and their keys come
+    from :class:`PlayWorkbench`.
+    """
 
     CSS_PATH = "play.tcss"
     HELP_GROUP = "Session"
@@ -55,6 +61,9 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
         "goto_record": "Regions",
         "toggle_maximize": "Regions",
         "focus_context": "Regions",
+        "focus_notes": "Regions",
+        "insert_register": READ_COPY_COMPUTE,
+        "compute": READ_COPY_COMPUTE,
     }
     # F-keys and Ctrl keys are priority bindings: they work wherever focus is, the editor
     # and the answer box included (a TextArea binds F6 and F7 itself). The letters are
@@ -118,6 +127,8 @@ class PlayScreen(ResponsiveLayout, Screen[None]):
                         )
                     with TabPane("Schema", id="tab-schema"):
                         yield SchemaTree(self.session.org.schema, id="schema-tree-panel")
+                    with TabPane("Notes", id="tab-notes"):
+                        yield NotesPane(self.session.scratch.notes, id="notes-pane")
                 yield AnswerBox(id="answer-box")
         yield Static("", id="too-small")
         yield Footer()

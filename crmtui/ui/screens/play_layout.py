@@ -33,7 +33,7 @@ class ResponsiveLayout:
             tooltip="the region with focus fills the screen; again: restore",
         ),
         Binding("z", "toggle_maximize", "Maximise", show=False),
-        Binding("ctrl+t", "focus_context", "Task context", priority=True, show=False),
+        Binding("ctrl+o", "focus_context", "Task context", priority=True, show=False),
     ]
     # Shown even when a region is maximised: the clock and the keys.
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, #status-bar"

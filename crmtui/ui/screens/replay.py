@@ -36,6 +36,7 @@ from crmtui.review.replay import (
     change_speed,
     is_error,
     is_query,
+    is_scratch,
     is_submit,
     next_index,
     play_delay,
@@ -43,9 +44,11 @@ from crmtui.review.replay import (
 )
 from crmtui.review.replay_org import ReplaySource
 from crmtui.scoring.rules import metric_label
+from crmtui.ui.screens.compute import ComputeTable
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.content_table import ContentTable
+from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.replay_transcript import ReplayTranscript
@@ -81,6 +84,7 @@ class ReplayScreen(Screen[None]):
         _key("q", "next_query", "Next query"),
         _key("e", "next_error", "Next error"),
         _key("s", "jump_submit", "Submit"),
+        _key("c", "next_scratch", "Next view/copy/compute", show=False),
         Binding("escape", "leave", "Quit"),
     ]
 
@@ -100,6 +104,8 @@ class ReplayScreen(Screen[None]):
         self._timer: Timer | None = None
         self._shown_view: Any = None
         self._shown_query: int | None = None
+        self._shown_scratch = -1
+        self._shown_compute: int | None = None
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -127,6 +133,11 @@ class ReplayScreen(Screen[None]):
                             yield QueryConsole(self.org, self.today, id="query-console")
                         else:
                             yield Static("", id="console-offline")
+                    with TabPane("Scratch", id="tab-scratch"):
+                        yield Static("", id="replay-scratch-note")
+                        yield ComputeTable(id="replay-compute")
+                    with TabPane("Notes", id="tab-notes"):
+                        yield NotesPane(id="notes-pane")
                 yield AnswerBox(id="answer-box")
             with Vertical(id="replay-side"):
                 yield ContentTable(id="event-list", cursor_type="row", zebra_stripes=True)
@@ -150,6 +161,7 @@ class ReplayScreen(Screen[None]):
         self._show_context()
         self._fill_events()
         self.query_one(AnswerBox).set_read_only()
+        self.query_one(NotesPane).set_read_only()
         if self.org is not None:
             self.query_one(QueryConsole).set_read_only()
         events_table = self.query_one("#event-list", DataTable)
@@ -195,6 +207,8 @@ class ReplayScreen(Screen[None]):
                 marks[position] = "submit"
             elif is_query(event):
                 marks[position] = "query"
+            elif is_scratch(event):
+                marks[position] = "scratch"
         self.query_one(Timeline).set_events([e.ms for e in self.events], marks)
 
     # -- showing a frame -------------------------------------------------------------------
@@ -217,6 +231,7 @@ class ReplayScreen(Screen[None]):
         self._show_view(frame)
         self._show_query(frame)
         self._show_answer(frame)
+        self._show_scratch(frame)
         if self.replay.is_model:
             self.query_one(ReplayTranscript).show(self.replay.transcript_at(index))
         table = self.query_one("#event-list", DataTable)
@@ -233,6 +248,10 @@ class ReplayScreen(Screen[None]):
             # What the annotator was typing (the last query's re-run shows otherwise).
             self.query_one(TabbedContent).active = "tab-console"
             self.query_one(QueryConsole).set_text(frame.editor)
+        elif frame.event.type == ev.NOTE_EDIT:
+            self.query_one(TabbedContent).active = "tab-notes"
+        elif frame.event.type in ev.SCRATCH_TYPES:
+            self.query_one(TabbedContent).active = "tab-scratch"
 
     def _show_status(self, frame: Frame) -> None:
         bar = self.query_one(StatusBar)
@@ -294,6 +313,37 @@ class ReplayScreen(Screen[None]):
         console.clear_results()
         if step is not None:
             note.update(f"#{step.seq} tool call (not re-run) · {recorded_outcome(step)}")
+
+    def _show_scratch(self, frame: Frame) -> None:
+        """The last viewer open, copy and computation, and the notes, as of this frame."""
+        if frame.scratch == self._shown_scratch:
+            return
+        self._shown_scratch = frame.scratch
+        text = Text()
+        for name, line in (("viewed", frame.viewed), ("copied", frame.copied)):
+            text.append(f"{name:<9}", style="dim")
+            text.append(line or "—", style="bold" if line else "dim")
+            text.append("\n")
+        computed = frame.computed
+        text.append(f"{'computed':<9}", style="dim")
+        if computed is None:
+            text.append("—", style="dim")
+        else:
+            text.append(f"#{computed.seq} {computed.summary}", style="bold")
+            text.append(f"\n{'over':<9}", style="dim")
+            query = " ".join(computed.query.split())
+            # Cut for the panel; the recording keeps it whole.
+            short = query if len(query) <= 160 else query[:159] + "…"
+            text.append(f"{computed.input_rows:,} rows of: {short}")
+        self.query_one("#replay-scratch-note", Static).update(text)
+        shown = computed.seq if computed is not None else None
+        if shown != self._shown_compute:
+            self._shown_compute = shown
+            rows = computed.rows if computed is not None else []
+            self.query_one(ComputeTable).show(computed.columns if computed else [], rows)
+        notes = self.query_one(NotesPane)
+        if notes.text != frame.notes:
+            notes.set_text(frame.notes)
 
     def _show_answer(self, frame: Frame) -> None:
         box = self.query_one(AnswerBox)
@@ -359,6 +409,9 @@ class ReplayScreen(Screen[None]):
 
     def action_next_error(self) -> None:
         self._jump(is_error, "failed query")
+
+    def action_next_scratch(self) -> None:
+        self._jump(is_scratch, "view, copy, compute or notes edit")
 
     def action_jump_submit(self) -> None:
         self._jump(is_submit, "submit", wrap=True)

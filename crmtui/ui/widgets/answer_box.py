@@ -32,6 +32,8 @@ class AnswerBox(Vertical):
         super().__init__(**kwargs)
         self.border_title = "Answer"
         self.locked = False
+        #: Replay and watch show answers; the keys that act on them are not theirs.
+        self.read_only = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="answer-row"):
@@ -70,9 +72,12 @@ class AnswerBox(Vertical):
         self.post_message(self.SubmitRequested(self.text))
 
     def set_read_only(self) -> None:
-        """Show answers without accepting input (replay, watch)."""
+        """Show answers without accepting input (replay, watch): no prompt to type, no hint."""
         self.locked = True
-        self.query_one("#answer-input", Input).disabled = True
+        self.read_only = True
+        answer = self.query_one("#answer-input", Input)
+        answer.placeholder = "(no answer yet)"
+        answer.disabled = True
         self.query_one("#answer-submit", Button).disabled = True
 
     def show_note(self, text: Text | str) -> None:
@@ -101,5 +106,6 @@ class AnswerBox(Vertical):
         )
         text.append(f"   reward {reward:.2f} ({metric})   gold: ")
         text.append(str(gold if gold is not None else "None"), style="bold")
-        text.append("   · F9: next instance", style="dim")
+        if not self.read_only:
+            text.append("   · F9: next instance", style="dim")
         self.query_one("#answer-result", Static).update(text)

@@ -96,6 +96,8 @@ def card_text(
         ("queries", queries_text(summary)),
         ("records", f"{summary.records_viewed} seen"),
     ]
+    if summary.scratch_steps:
+        rows.append(("scratch", f"{summary.scratch_steps} view/copy/compute/notes"))
     if summary.actor_kind == "model":
         rows.append(("tokens", f"{render.number(summary.tokens)} in {summary.model_calls} call(s)"))
         rows.append(("cost", render.cost(summary.cost)))
@@ -294,6 +296,8 @@ def step_detail(step: Step) -> RenderableType:
     parts: list[RenderableType] = [head]
     if step.error_code:
         parts.append(Text(f"error: {step.error_code}", style="bold red"))
+    if step.detail:
+        parts.append(Text(step.detail, style="bold"))
     if step.kind == ev.SUBMIT:
         parts.append(Text(f"answer: {step.answer}", style="bold"))
     elif step.query:

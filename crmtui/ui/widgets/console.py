@@ -17,8 +17,7 @@ from textual.widgets import DataTable, Label, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
-from crmtui.ui.widgets.content_table import ContentTable
-from crmtui.ui.widgets.records_table import cell
+from crmtui.ui.widgets.results_table import ResultsTable
 from crmtui.ui.widgets.soql_editor import SoqlEditor
 
 MAX_SHOWN_ROWS = 2000
@@ -92,6 +91,8 @@ class QueryConsole(Vertical):
         self.clock = clock
         #: Queries run here (the play screen passes the annotator's persistent history).
         self.history = history if history is not None else QueryHistory()
+        #: The last query that ran without error (the compute tool reads all its rows).
+        self.last_query: str | None = None
         self.border_title = "SOQL / SOSL console"
 
     def compose(self) -> ComposeResult:
@@ -99,7 +100,7 @@ class QueryConsole(Vertical):
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )
-        yield ContentTable(id="console-results", zebra_stripes=True, cursor_type="cell")
+        yield ResultsTable(id="console-results", zebra_stripes=True, cursor_type="cell")
 
     @property
     def text(self) -> str:
@@ -176,6 +177,7 @@ class QueryConsole(Vertical):
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:
             table.clear(columns=True)
+            self.last_query = None
             self.show_error(event.text, event.error)
             self.post_message(
                 self.QueryRan(
@@ -188,6 +190,7 @@ class QueryConsole(Vertical):
                 )
             )
             return
+        self.last_query = event.text
         self.show_result(event.result)
         rows = len(event.result.records)
         total = getattr(event.result, "total_size", rows)
@@ -196,17 +199,7 @@ class QueryConsole(Vertical):
 
     def show_result(self, result: Any) -> None:
         """Show a query result in the results table."""
-        table = self.query_one("#console-results", DataTable)
-        table.clear(columns=True)
-        columns = list(result.columns)
-        if not columns and getattr(result, "total_size", 0):
-            table.add_column("totalSize")
-            table.add_row(str(result.total_size))
-            return
-        for name in columns:
-            table.add_column(name, key=name)
-        for row in result.flat_rows()[:MAX_SHOWN_ROWS]:
-            table.add_row(*(cell(v) for v in row))
+        self.query_one("#console-results", ResultsTable).show_result(result, MAX_SHOWN_ROWS)
 
     def show_error(self, query: str, error: CrmtuiError) -> None:
         """Show an error whole (wrapped), the failing line with a caret under the reported

@@ -295,13 +295,30 @@ class RecordBrowser(Vertical):
             query=equivalent_query(self.org.schema, view),
         )
 
+    def on_record_panel_related_list_wanted(self, event: RecordPanel.RelatedListWanted) -> None:
+        event.stop()
+        condition = Condition(event.field, "=", event.parent_id)
+        view = TableView(event.child, conditions=(condition,))
+        if not self._check(view):
+            return
+        self.show(view)
+        self._emit(
+            "filter",
+            object=view.object,
+            field=condition.field,
+            op=condition.op,
+            value=condition.value,
+            query=equivalent_query(self.org.schema, view),
+        )
+        self.query_one(RecordsTable).focus()
+
     def on_record_browser__table_loaded(self, event: _TableLoaded) -> None:
         event.stop()
         if event.view != self._without_cursor(self.history.current):
             return  # a stale page for a view we already left
         table = self.query_one(RecordsTable)
         if event.first:
-            table.reset(event.page.columns, event.total)
+            table.reset(event.page.columns, event.total, event.view.object)
         table.append_page(event.page.ids, event.page.rows)
         table.next_cursor = event.page.cursor
         current = self.history.current

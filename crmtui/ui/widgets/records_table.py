@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
-from crmtui.ui.widgets.content_table import ContentTable
+from crmtui.ui.widgets.cell_table import CellTable
 
 CELL_WIDTH = 40
 
@@ -24,8 +24,11 @@ def cell(value: Any) -> Text | str:
     return text if len(text) <= CELL_WIDTH else text[: CELL_WIDTH - 1] + "…"
 
 
-class RecordsTable(ContentTable):
+class RecordsTable(CellTable):
     """A DataTable fed page by page; it asks for more rows instead of holding them all.
+
+    The raw values of the loaded rows are kept (:class:`CellTable`), so ``v`` and ``y``
+    open and copy a value whole though its cell shows one cut line.
 
     It has a cell cursor, so "the column under the cursor" (sort, filter) is the one the
     user sees highlighted; Enter on any cell opens that row's record.
@@ -68,9 +71,10 @@ class RecordsTable(ContentTable):
         self.next_cursor: Any = None
         self._loading = False
 
-    def reset(self, columns: list[str], total: int) -> None:
-        """Clear the table and set its columns and total row count."""
+    def reset(self, columns: list[str], total: int, object_name: str | None = None) -> None:
+        """Clear the table and set its columns, total row count and object."""
         self.clear(columns=True)
+        self.set_raw(columns, [], [], object_name=object_name)
         self.columns_names = list(columns)
         self.ids = []
         self.total = total
@@ -85,6 +89,8 @@ class RecordsTable(ContentTable):
         for record_id, row in zip(ids, rows, strict=True):
             key = f"{len(self.ids)}:{record_id}"
             self.ids.append(record_id)
+            self.raw_rows.append(list(row))
+            self.raw_ids.append(record_id)
             self.add_row(*(cell(v) for v in row), key=key)
         self._loading = False
 

@@ -19,8 +19,12 @@ MARK_STYLES = {
     "error": ("✘", "bold red"),
     "submit": ("◆", "bold green"),
     "query": ("│", "yellow"),
+    "scratch": ("•", "cyan"),
 }
-LEGEND = "←/→ step · Home/End · Space play · +/- speed · q query · e error · s submit"
+LEGEND = (
+    "←/→ step · Home/End · Space play · +/- speed · q query · e error · s submit"
+    " · c view/copy/compute/notes"
+)
 
 
 def format_ms(ms: int) -> str:
@@ -59,7 +63,7 @@ class Timeline(Widget):
         self.label = ""
 
     def set_events(self, times: list[int], marks: dict[int, str]) -> None:
-        """Set each event's ``ms`` and the marks (event index -> ``query|error|submit``)."""
+        """Set each event's ``ms`` and the marks (event index -> ``query|error|submit|scratch``)."""
         self.times = list(times)
         self.total = len(times)
         self.marks = dict(marks)

@@ -190,3 +190,12 @@ def test_stats_on_an_org_without_tasks_is_one_error_line(
     assert code != 0
     assert err.startswith("Error: org 'tiny-7' has no generated tasks beside it")
     assert "Traceback" not in err
+
+
+def test_stats_on_tasks_sample_is_the_default_view() -> None:
+    # `--tasks sample` names the sample's tasks; their solutions sit beside them.
+    named = _run("tasks", "stats", "--tasks", "sample", width=160)
+    default = _run("tasks", "stats", width=160)
+    assert "only the gold distribution is shown" not in named
+    assert "Calibration targets:" in named and "reused subjects" in named
+    assert named == default

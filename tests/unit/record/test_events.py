@@ -62,6 +62,43 @@ VALID: dict[str, dict[str, Any]] = {
     "editor_edit": {"text": "SELECT Id FROM Case"},
     "app_blur": {},
     "app_focus": {},
+    "view_value": {
+        "source": "record",
+        "object": "LiveChatTranscript",
+        "record": "570",
+        "field": "Body",
+        "length": 549,
+    },
+    "copy": {
+        "source": "table",
+        "object": "Case",
+        "record": "500",
+        "field": "OwnerId",
+        "what": "value",
+        "value": "005",
+        "length": 3,
+    },
+    "compute": {
+        "source": "console",
+        "object": None,
+        "query": "SELECT OwnerId, CreatedDate, ClosedDate FROM Case",
+        "spec": {
+            "aggregate": "avg",
+            "group_by": "OwnerId",
+            "field": None,
+            "start": "CreatedDate",
+            "end": "ClosedDate",
+            "unit": "hours",
+        },
+        "input_rows": 3,
+        "skipped": 1,
+        "columns": ["OwnerId", "n", "avg(ClosedDate - CreatedDate (hours))"],
+        "rows": [["005", 2, 1.5]],
+        "groups": 1,
+        "ms": 0.4,
+        "error": None,
+    },
+    "note_edit": {"text": "= 1 + 1"},
 }
 
 
@@ -82,6 +119,7 @@ OPTIONAL = {
     "resume": {"reopened", "gap_ms", "discarded_bytes"},
     "model_call": {"tool_calls", "model", "finish_reason", "attempts"},
     "end": {"reward", "end_reason"},
+    "compute": {"error"},
 }
 
 
@@ -109,3 +147,21 @@ def test_canonical_json_refuses_what_json_cannot_hold() -> None:
     with pytest.raises(PayloadError):
         canonical_json({"x": object()})
     assert canonical_json({"b": 1, "a": "é"}) == '{"a":"é","b":1}'
+
+
+@pytest.mark.parametrize(
+    ("kind", "change", "problem"),
+    [
+        ("copy", {"what": "cell"}, "'what' must be 'value' or 'row'"),
+        ("copy", {"value": "x" * 2001}, "longer than 2000"),
+        ("copy", {"source": "clipboard"}, "'source' must be one of"),
+        ("view_value", {"length": -1}, "non-negative"),
+        ("compute", {"spec": {"aggregate": "avg"}}, "must have exactly the keys"),
+        ("compute", {"rows": [1, 2]}, "list of rows"),
+        ("compute", {"rows": [[1]] * 501}, "more than 500 rows"),
+        ("compute", {"columns": ["a", 1]}, "list of strings"),
+    ],
+)
+def test_scratch_payloads_are_checked(kind: str, change: dict[str, Any], problem: str) -> None:
+    with pytest.raises(PayloadError, match=problem):
+        validate_payload(kind, {**VALID[kind], **change})

@@ -198,3 +198,16 @@ def test_imported_runs_sit_beside_humans_in_report_and_compare(
     compared = json.loads(capsys.readouterr().out)
     text = json.dumps(compared)
     assert "upstream-react" in text and "example-annotator" in text
+
+
+def test_tasks_without_org_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --tasks alone used to raise UnboundLocalError (the sample provider was imported
+    # only with --org); a missing task file is one Error: line.
+    assert main(["import-upstream", str(HEAD), "--out", str(tmp_path), "--tasks", "sample"]) is None
+    assert "Imported 3 recording(s)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        main(["import-upstream", str(HEAD), "--out", str(tmp_path), "--tasks", "/nope.json"])
+    err = capsys.readouterr().err
+    assert info.value.code != 0 and err.startswith("Error: ") and "Traceback" not in err

@@ -1,0 +1,333 @@
+"""The compute tool: group a table's rows and aggregate a number or a duration.
+
+Opened over the browser's table view or the console's last query; it runs over every row
+of that view or query (the full-row query is built by the caller and run through the
+engine in a worker, :func:`crmtui.play.compute.run_compute`), never only the loaded page.
+The result is a table that sorts (``s``, header click) and copies like any other. What was
+computed is handed to ``on_computed`` / ``on_failed`` so the play screen records it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Label, Select
+
+from crmtui.errors import CrmtuiError
+from crmtui.play.cells import ValueRef
+from crmtui.play.compute import AGGREGATES, UNITS, ComputeRun, ComputeSpec, run_compute, sort_rows
+from crmtui.ui.widgets.cell_table import CellTable
+
+NONE = "(none)"
+ROWS = "(count rows)"
+DURATION = "(duration: end - start)"
+HINT = "F5/Ctrl+R compute · s sort by column · y copy · Y copy row · v view · Esc close"
+
+
+@dataclass(frozen=True)
+class ComputeSource:
+    """What the compute tool runs over.
+
+    Attributes:
+        kind: ``table`` (a browser view) or ``console`` (the console's last query).
+        label: Shown in the title (``Case · Status = Closed``).
+        columns: Columns the spec may name.
+        build_query: The full-row SOQL/SOSL for a spec (no paging).
+        object_name: The view's object (None for a console query).
+    """
+
+    kind: str
+    label: str
+    columns: list[str]
+    build_query: Callable[[ComputeSpec], str]
+    object_name: str | None = None
+
+
+@dataclass(frozen=True)
+class ComputeHooks:
+    """What the screen that opened the tool does with its outcomes (records them)."""
+
+    computed: Callable[[ComputeRun, ComputeSource], None]
+    failed: Callable[[str, ComputeSpec, str, ComputeSource], None]
+    copy: Callable[[ValueRef, str, str], None]
+    view: Callable[[ValueRef, str], None]
+    #: Keys and clicks in the tool are work: they keep the session's clock active.
+    activity: Callable[[], None] | None = None
+
+
+def _fmt(value: Any) -> Text | str:
+    if value is None:
+        return Text("—", style="dim")
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+class ComputeTable(CellTable):
+    """A computed table: ``s`` sorts by the column under the cursor (again: descending)."""
+
+    cell_source = "compute"
+    BINDINGS = [Binding("s", "sort_column", "Sort")]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
+        self.sorted_by: tuple[int, bool] | None = None
+
+    def show(self, columns: list[str], rows: list[list[Any]]) -> None:
+        """Show a computed table (raw values kept for copying)."""
+        self.clear(columns=True)
+        for i, name in enumerate(columns):
+            self.add_column(name, key=str(i))
+        self._fill(rows)
+        self.set_raw(columns, rows)
+        self.sorted_by = None
+
+    def _fill(self, rows: list[list[Any]]) -> None:
+        self.clear()
+        for row in rows:
+            self.add_row(*(_fmt(v) for v in row))
+
+    def sort_by(self, column: int, descending: bool) -> None:
+        """Order the rows by ``column`` (empty values last)."""
+        rows = sort_rows(self.raw_rows, column, descending)
+        columns = self.raw_columns
+        self._fill(rows)
+        self.set_raw(columns, rows)
+        self.sorted_by = (column, descending)
+
+    def action_sort_column(self) -> None:
+        """Sort by the column under the cursor; again for descending."""
+        if not self.raw_columns:
+            return
+        column = self.cursor_coordinate.column
+        descending = self.sorted_by == (column, False)
+        self.sort_by(column, descending)
+        self.move_cursor(row=0, column=column, animate=False)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        descending = self.sorted_by == (event.column_index, False)
+        self.sort_by(event.column_index, descending)
+
+
+class ComputeScreen(ModalScreen[None]):
+    """Choose a grouping and an aggregate; see the result over every row."""
+
+    CSS_PATH = "compute.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("f5,ctrl+r", "compute", "Compute"),
+    ]
+
+    class _Computed(Message):
+        def __init__(self, run: ComputeRun) -> None:
+            self.run = run
+            super().__init__()
+
+    class _Failed(Message):
+        def __init__(self, query: str, spec: ComputeSpec, error: str) -> None:
+            self.query, self.spec, self.error = query, spec, error
+            super().__init__()
+
+    def __init__(
+        self, org: Any, today: date | None, source: ComputeSource, hooks: ComputeHooks
+    ) -> None:
+        super().__init__()
+        self.org = org
+        self.today = today
+        self.source = source
+        self.hooks = hooks
+        self.last_run: ComputeRun | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def _defaults(self) -> dict[str, Any]:
+        columns = self.source.columns
+        lowered = {c.lower(): c for c in columns}
+        # Per agent, per state, else the first column that is not an Id of its own rows.
+        group = (
+            lowered.get("ownerid")
+            or next((c for c in columns if c.lower().endswith("shippingstate")), None)
+            or next((c for c in columns if c.lower() != "id"), NONE)
+        )
+        start, end = lowered.get("createddate"), lowered.get("closeddate")
+        if start and end:
+            return {
+                "group": group,
+                "measure": DURATION,
+                "aggregate": "avg",
+                "start": start,
+                "end": end,
+            }
+        return {"group": group, "measure": ROWS, "aggregate": "count", "start": None, "end": None}
+
+    def compose(self) -> ComposeResult:
+        d = self._defaults()
+        columns = self.source.columns
+        column_options = [(c, c) for c in columns]
+        with Vertical(id="compute-box"):
+            yield Label(f"Compute over every row of {self.source.label}", id="compute-title")
+            with Horizontal(classes="compute-row"):
+                yield Label("Group by", classes="compute-label")
+                yield Select(
+                    [(NONE, NONE), *column_options],
+                    value=d["group"],
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-group",
+                )
+                yield Label("Aggregate", classes="compute-label")
+                yield Select(
+                    [(a, a) for a in AGGREGATES],
+                    value=d["aggregate"],
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-aggregate",
+                )
+            with Horizontal(classes="compute-row"):
+                yield Label("Measure", classes="compute-label")
+                yield Select(
+                    [(ROWS, ROWS), (DURATION, DURATION), *column_options],
+                    value=d["measure"],
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-measure",
+                )
+                yield Button("Compute", id="compute-run", variant="primary", compact=True)
+            with Horizontal(classes="compute-row", id="compute-duration"):
+                yield Label("Start", classes="compute-label")
+                yield Select(
+                    column_options,
+                    value=d["start"] or columns[0],
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-start",
+                )
+                yield Label("End", classes="compute-label")
+                yield Select(
+                    column_options,
+                    value=d["end"] or columns[-1],
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-end",
+                )
+                yield Select(
+                    [(u, u) for u in UNITS],
+                    value="hours",
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-unit",
+                )
+            yield Label("", id="compute-status")
+            yield ComputeTable(id="compute-result")
+            yield Label(HINT, id="compute-hint")
+
+    def on_mount(self) -> None:
+        self._toggle_duration()
+        self.query_one("#compute-group", Select).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.hooks.activity is not None:
+            self.hooks.activity()
+
+    def on_click(self, event: events.Click) -> None:
+        if self.hooks.activity is not None:
+            self.hooks.activity()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "compute-measure":
+            self._toggle_duration()
+
+    def _toggle_duration(self) -> None:
+        measure = self.query_one("#compute-measure", Select).value
+        self.query_one("#compute-duration").display = measure == DURATION
+
+    # -- computing -------------------------------------------------------------------------
+
+    def spec(self) -> ComputeSpec:
+        """The spec the form describes."""
+        group = str(self.query_one("#compute-group", Select).value)
+        aggregate = str(self.query_one("#compute-aggregate", Select).value)
+        measure = str(self.query_one("#compute-measure", Select).value)
+        if measure == DURATION:
+            return ComputeSpec(
+                aggregate,
+                group_by=None if group == NONE else group,
+                start=str(self.query_one("#compute-start", Select).value),
+                end=str(self.query_one("#compute-end", Select).value),
+                unit=str(self.query_one("#compute-unit", Select).value),
+            )
+        return ComputeSpec(
+            aggregate,
+            group_by=None if group == NONE else group,
+            field=None if measure == ROWS else measure,
+        )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_compute()
+
+    def action_compute(self) -> None:
+        spec = self.spec()
+        try:
+            spec.check(self.source.columns)
+            query = self.source.build_query(spec)
+        except CrmtuiError as exc:
+            self._status(str(exc), error=True)
+            return
+        self._status("Computing over every row…")
+        self._run(query, spec)
+
+    @work(thread=True, exclusive=True, group="compute")
+    def _run(self, query: str, spec: ComputeSpec) -> None:
+        try:
+            run = run_compute(self.org, query, spec, self.today)
+        except CrmtuiError as exc:
+            self.post_message(self._Failed(query, spec, str(exc)))
+            return
+        self.post_message(self._Computed(run))
+
+    def on_compute_screen__computed(self, event: _Computed) -> None:
+        event.stop()
+        run = event.run
+        self.last_run = run
+        table = self.query_one(ComputeTable)
+        table.show(run.result.columns, run.result.rows)
+        self._status(f"{run.result.summary()} · {run.ms:,.0f} ms")
+        table.focus()
+        self.hooks.computed(run, self.source)
+
+    def on_compute_screen__failed(self, event: _Failed) -> None:
+        event.stop()
+        self._status(event.error, error=True)
+        self.hooks.failed(event.query, event.spec, event.error, self.source)
+
+    def _status(self, text: str, error: bool = False) -> None:
+        label = self.query_one("#compute-status", Label)
+        label.update(text)
+        label.set_class(error, "error")
+
+    # -- the result table's cells ----------------------------------------------------------
+
+    def on_cell_table_view_wanted(self, event: CellTable.ViewWanted) -> None:
+        event.stop()
+        self.hooks.view(event.ref, event.text)
+
+    def on_cell_table_copy_wanted(self, event: CellTable.CopyWanted) -> None:
+        event.stop()
+        self.hooks.copy(event.ref, event.text, event.what)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,111 @@
+"""Pilot tests of the workbench tools on their own: notes come back on resume, reading in the
+viewer keeps the clock active, the register goes into the console editor too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crmtui.config import PlayConfig
+from crmtui.factory import build_play_app
+from crmtui.play.session import PlaySession
+from crmtui.record.verify import load
+from crmtui.ui.screens.dialogs import ConfirmScreen
+from crmtui.ui.screens.viewer import ValueViewerScreen
+from crmtui.ui.widgets.notes import NotesPane
+from tests.ui.annotator import Annotator
+
+SIZE = (120, 36)
+
+
+def _config(tmp_path: Path, idx: int | None = None) -> PlayConfig:
+    return PlayConfig(annotator="tester", recordings=tmp_path / "recordings", fsync=False, idx=idx)
+
+
+async def test_resuming_a_crashed_session_brings_the_notes_back(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    instance = next(iter(workspace.tasks))
+    session = PlaySession.begin(
+        instance,
+        workspace.org,
+        actor={"kind": "human", "id": "tester"},
+        tasks_source=workspace.tasks_label,
+        recordings=tmp_path / "recordings",
+        clock=clock,
+        wall=wall,
+        fsync=False,
+    )
+    session.start()
+    session.scratch.notes_edited("nj = (1049 + 977) / 2\n= nj / 60")
+    session.flush_pending(force=True)
+    session.recorder.suspend()  # the process died here
+
+    app = build_play_app(_config(tmp_path), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.until(lambda: isinstance(app.screen, ConfirmScreen))
+        await a.press("enter")  # Resume
+        screen = await a.started()
+        notes = screen.query_one(NotesPane)
+        assert notes.text == "nj = (1049 + 977) / 2\n= nj / 60"
+        assert notes.results == ["= 1013", "= 16.883333"]
+        await a.press("ctrl+n")
+        await a.type("x")  # an edit after resuming is recorded as the whole text again
+        edited = notes.text
+        assert edited != "nj = (1049 + 977) / 2\n= nj / 60"
+    # Quitting closed the session, flushing the pending edit.
+    events = load(session.path).events
+    kinds = [e.type for e in events]
+    assert kinds[kinds.index("resume") :].count("note_edit") == 1
+    assert [e for e in events if e.type == "note_edit"][-1].payload["text"] == edited
+
+
+async def test_reading_in_the_viewer_is_activity_not_idle(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    idx = next(i.idx for i in workspace.tasks if i.task == "knowledge_qa")
+    app = build_play_app(_config(tmp_path, idx), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        screen = await a.started()
+        await a.open_object("Knowledge__kav")
+        await a.press("enter")
+        panel = await a.shown_record()
+        await a.cursor_to_row(panel, [f.name for f in panel.detail.fields].index("FAQ_Answer__c"))
+        viewer = await a.view_value()
+        assert isinstance(viewer, ValueViewerScreen)
+        for _ in range(4):  # four minutes of reading, a key every 50 s
+            clock.advance(50)
+            await a.press("down")
+        await a.close_dialog()
+        assert screen.session.active_seconds >= 200
+        path = screen.session.path
+    events = load(path).events
+    assert "idle" not in [e.type for e in events]
+    viewed = next(e for e in events if e.type == "view_value")
+    assert (
+        viewed.payload["field"] == "FAQ_Answer__c" and viewed.payload["object"] == "Knowledge__kav"
+    )
+
+
+async def test_the_register_goes_into_the_console_editor(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        screen = await a.started()
+        await a.press("f3", "ctrl+t")  # nothing copied yet: the editor stays empty
+        editor = screen.query_one("#console-editor")
+        assert editor.text == ""
+        await a.open_object("Case")
+        table = screen.query_one("#records-table")
+        await a.copy_cell(table, 2, 0)
+        case_id = table.ids[2]
+        assert app.clipboard == case_id  # the system clipboard got it too (OSC 52)
+        await a.press("f3")
+        await a.type("SELECT Subject FROM Case WHERE Id = '")
+        await a.press("ctrl+t")
+        await a.type("'")
+        assert editor.text == f"SELECT Subject FROM Case WHERE Id = '{case_id}'"
