@@ -86,7 +86,7 @@ async def test_exact_match_rule_and_picker_counts(workspace, play_config, clock,
         assert f"1 right · 1 wrong · 1 unfinished · {others} not started" in summary
 
 
-async def test_resume_restores_the_draft_answer_editor_and_history(
+async def test_resume_restores_the_draft_answer_editor_notes_and_history(
     workspace, play_config, clock, wall
 ):
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
@@ -96,9 +96,10 @@ async def test_resume_restores_the_draft_answer_editor_and_history(
         console = screen.query_one(QueryConsole)
         await _wait(pilot, lambda: console.query_one("#console-results").row_count > 0)
         await pilot.press("ctrl+a", *"SELECT Name FROM Issue__c")
+        await pilot.press("ctrl+n", *"= 2 * 3")
         await pilot.press("f4", *"draft answer")
         clock.advance(5)
-        screen.session.flush_pending()
+        screen.session.flush_pending(force=True)
         screen.session.recorder.suspend()  # the process dies here
         app.session = None
     app2 = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
@@ -108,6 +109,7 @@ async def test_resume_restores_the_draft_answer_editor_and_history(
         await _wait(pilot, lambda: isinstance(app2.screen, PlayScreen))
         screen = app2.screen
         assert screen.query_one("#answer-input").value == "draft answer"
+        assert screen.query_one("#notes-editor").text == "= 2 * 3"
         console = screen.query_one(QueryConsole)
         assert console.text == "SELECT Name FROM Issue__c"
         assert "SELECT Id FROM Issue__c" in console.history.entries
