@@ -25,11 +25,11 @@ def _frozen_wall() -> dt.datetime:
 async def _shoot(name: str, out: Path, workspace: object, recordings: Path) -> Path:
     from crmtui.config import PlayConfig
     from crmtui.factory import build_play_app
-    from crmtui.ui.scenes import SCENES
+    from crmtui.ui.scenes import SCENE_SIZES, SCENES
 
     config = PlayConfig(annotator="alice", recordings=recordings, fsync=False)
     app = build_play_app(config, workspace=workspace, clock=lambda: 100.0, wall=_frozen_wall)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=SCENE_SIZES.get(name, (160, 48))) as pilot:
         await SCENES[name](pilot)
         path = out / f"{name}.svg"
         app.save_screenshot(filename=path.name, path=str(out))

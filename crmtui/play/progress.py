@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -85,3 +87,57 @@ def _status(
     if not isinstance(idx, int):
         return None
     return str(header.get("started_at", "")), InstanceStatus(idx, reward, finished, path)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How an actor's work on a list of instances stands.
+
+    Attributes:
+        right: Submitted and right (exact match 1; knowledge questions F1 >= 0.5, the rule
+            compare and report use).
+        wrong: Submitted and not right.
+        unfinished: Opened but never submitted (abandoned, quit, or crashed).
+        untouched: Never opened.
+        done_blind: Submitted where the outcome must not be shown (a blind study).
+    """
+
+    right: int = 0
+    wrong: int = 0
+    unfinished: int = 0
+    untouched: int = 0
+    done_blind: int = 0
+
+    def __str__(self) -> str:
+        parts = []
+        if self.right or self.wrong or not self.done_blind:
+            parts += [f"{self.right} right", f"{self.wrong} wrong"]
+        if self.done_blind:
+            parts.append(f"{self.done_blind} done")
+        parts += [f"{self.unfinished} unfinished", f"{self.untouched} not started"]
+        return " · ".join(parts)
+
+
+def tally(
+    instances: Iterable[Any],
+    status: Mapping[int, InstanceStatus],
+    hidden: frozenset[int] = frozenset(),
+) -> Tally:
+    """Count right, wrong, unfinished and untouched instances among ``instances``; those in
+    ``hidden`` (a blind study) count as done, never as right or wrong."""
+    from crmtui.scoring.rules import is_right
+
+    counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0, "done_blind": 0}
+    for inst in instances:
+        item = status.get(inst.idx)
+        if item is None:
+            counts["untouched"] += 1
+        elif item.reward is None:
+            counts["unfinished"] += 1
+        elif inst.idx in hidden:
+            counts["done_blind"] += 1
+        elif is_right(item.reward, inst.reward_metric):
+            counts["right"] += 1
+        else:
+            counts["wrong"] += 1
+    return Tally(**counts)

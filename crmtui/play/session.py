@@ -15,8 +15,8 @@ from typing import Any
 
 from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
-from crmtui.play.resume_point import resume_point
-from crmtui.play.scratch import Scratch
+from crmtui.play.drafts import Drafts, fold_drafts
+from crmtui.play.scratch import Scratch, latest_notes
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -64,26 +64,30 @@ class PlaySession:
     scorer: Scorer = default_scorer
     debounce_s: float = ANSWER_DEBOUNCE_S
     score: SessionScore | None = None
+    #: What a resumed session restores (empty for a new one).
+    drafts: Drafts = field(default_factory=Drafts)
     #: The notes a resumed session starts from (the recording's last ``note_edit``).
     notes_restored: str = ""
-    #: The answer as a resumed session's recording last had it (the last ``answer_edit``).
-    answer_restored: str = ""
     _answers: Debouncer[str] | None = None
+    _editor: Debouncer[str] | None = None
     #: Viewer opens, copies, computes and notes (the register and notes live there).
     scratch: Scratch = field(init=False)
 
     def __post_init__(self) -> None:
-        self._answers = Debouncer(
-            lambda text: self._emit("answer_edit", {"text": text}),
-            window_ms=self.debounce_s * 1000,
-            clock=self.timer.clock,
-        )
-        self._answers.seed(self.answer_restored)
+        self._answers = self._debouncer("answer_edit")
+        self._editor = self._debouncer("editor_edit")
         self.scratch = Scratch(
             self._emit,
             clock=self.timer.clock,
             notes=self.notes_restored,
             debounce_s=self.debounce_s,
+        )
+
+    def _debouncer(self, event_type: str) -> Debouncer[str]:
+        return Debouncer(
+            lambda text: self._emit(event_type, {"text": text}),
+            window_ms=self.debounce_s * 1000,
+            clock=self.timer.clock,
         )
 
     @classmethod
@@ -140,21 +144,33 @@ class PlaySession:
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain).
 
-        The session starts where the recording left off: its notes, its answer as typed and
-        the active time already spent (see :mod:`crmtui.play.resume_point`).
+        The drafts (answer, editor text, queries) and the active time the recording holds
+        are folded into :attr:`drafts` for the screen to restore; the notes into
+        :attr:`notes_restored`.
         """
-        point = resume_point(path)
-        return cls(
+        from crmtui.record.verify import load
+
+        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
+        notes = latest_notes(recorder.path)
+        drafts = fold_drafts(load(recorder.path).events)
+        timer = ActiveTimer(
+            clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
+        )
+        session = cls(
             instance=instance,
             org=org,
-            recorder=Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync),
-            timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold, carried=point.active_s),
+            recorder=recorder,
+            timer=timer,
             aided=aided,
             resumed=True,
             scorer=scorer,
-            notes_restored=point.notes,
-            answer_restored=point.answer,
+            drafts=drafts,
+            notes_restored=notes,
         )
+        # The restored texts are what the recording already holds: not new edits.
+        session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]
+        session._editor.mark_emitted(drafts.editor)  # type: ignore[union-attr]
+        return session
 
     # -- state -----------------------------------------------------------------------------
 
@@ -164,6 +180,11 @@ class PlaySession:
         actor = self.recorder.header.get("actor", {})
         label = f"{actor.get('kind', 'human')}: {actor.get('id', '?')}"
         return label + " (resumed)" if self.resumed else label
+
+    @property
+    def answer_restored(self) -> str:
+        """The answer a resumed session starts from (its recording's last answer edit)."""
+        return self.drafts.answer
 
     @property
     def today(self) -> dt.date | None:
@@ -234,14 +255,27 @@ class PlaySession:
         if not self.submitted and self._answers is not None:
             self._answers.push(text)
 
+    def editor_edited(self, text: str) -> None:
+        """Note a console editor edit; edits within the debounce window become one event."""
+        if self._editor is not None and not self.recorder.closed:
+            self._editor.push(text)
+
+    def record_focus(self, focused: bool) -> None:
+        """Record that the terminal lost (``app_blur``) or regained (``app_focus``) focus."""
+        if not self.recorder.closed:
+            self._emit("app_focus" if focused else "app_blur", {})
+
     def flush_pending(self, force: bool = False) -> None:
-        """Record a pending answer edit once it has settled (or now, when ``force``)."""
-        if self._answers is None or self.recorder.closed:
+        """Record pending answer and editor edits once settled (or now, when ``force``)."""
+        if self.recorder.closed:
             return
-        if force:
-            self._answers.flush()
-        else:
-            self._answers.poll()
+        for debouncer in (self._answers, self._editor):
+            if debouncer is None:
+                continue
+            if force:
+                debouncer.flush()
+            else:
+                debouncer.poll()
         self.scratch.flush(force)
 
     def submit(self, answer: str) -> SessionScore:
@@ -250,6 +284,7 @@ class PlaySession:
             raise SessionError("this instance was already submitted")
         self.flush_pending(force=True)
         score = self.scorer(self.instance, answer)
+        self.timer.stop()
         self._emit(
             "submit",
             {

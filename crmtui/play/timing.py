@@ -2,7 +2,9 @@
 
 The clock starts when the instance is shown. Pausing hides the instance and stops the clock.
 A gap between two inputs longer than ``idle_threshold`` seconds is an idle period: it is
-reported once (so it can be recorded) and does not count as active time.
+reported once (so it can be recorded) and does not count as active time. Submitting stops
+the clock for good (:meth:`ActiveTimer.stop`). The same rules fold a recording in
+:mod:`crmtui.record.timing`.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ class ActiveTimer:
 
     clock: Callable[[], float] = time.monotonic
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
+    #: Active seconds carried over from before (a resumed session's earlier part).
     carried: float = 0.0
     _started: float | None = None
+    _stopped_at: float | None = None
     _paused_at: float | None = None
     _paused_total: float = 0.0
     _idle_total: float = 0.0
@@ -51,9 +55,28 @@ class ActiveTimer:
         """Whether the clock is paused."""
         return self._paused_at is not None
 
+    @property
+    def stopped(self) -> bool:
+        """Whether :meth:`stop` was called (the answer is in)."""
+        return self._stopped_at is not None
+
+    def stop(self) -> None:
+        """Stop the clock for good (at submit); a pause under way ends here.
+
+        Call the owner's input handling first, so an idle gap that the submitting keypress
+        ends is recorded before the clock freezes.
+        """
+        if self._started is None or self._stopped_at is not None:
+            return
+        now = self.clock()
+        if self._paused_at is not None:
+            self._paused_total += now - self._paused_at
+            self._paused_at = None
+        self._stopped_at = now
+
     def pause(self) -> bool:
-        """Stop the clock. Returns False if it was already paused or never started."""
-        if self._started is None or self._paused_at is not None:
+        """Stop the clock. Returns False if it was already paused, stopped or never started."""
+        if self._started is None or self._paused_at is not None or self._stopped_at is not None:
             return False
         self._paused_at = self.clock()
         return True
@@ -77,7 +100,7 @@ class ActiveTimer:
             The idle period's length in seconds if the gap since the previous input was
             longer than the threshold (to be recorded as an ``idle`` event), else None.
         """
-        if self._started is None or self._paused_at is not None:
+        if self._started is None or self._paused_at is not None or self._stopped_at is not None:
             return None
         now = self.clock()
         gap = now - (self._last_input if self._last_input is not None else now)
@@ -90,7 +113,12 @@ class ActiveTimer:
 
     def pending_idle(self) -> float:
         """Seconds of the current no-input gap that already exceed the threshold, else 0."""
-        if self._started is None or self._paused_at is not None or self._last_input is None:
+        if (
+            self._started is None
+            or self._paused_at is not None
+            or self._stopped_at is not None
+            or self._last_input is None
+        ):
             return 0.0
         gap = self.clock() - self._last_input
         return gap if gap > self.idle_threshold else 0.0
@@ -99,11 +127,17 @@ class ActiveTimer:
         """Wall seconds since start, excluding pauses (idle included)."""
         if self._started is None:
             return 0.0
-        end = self._paused_at if self._paused_at is not None else self.clock()
+        if self._stopped_at is not None:
+            end = self._stopped_at
+        elif self._paused_at is not None:
+            end = self._paused_at
+        else:
+            end = self.clock()
         return max(0.0, end - self._started - self._paused_total)
 
     def active(self) -> float:
-        """Active seconds: carried, plus elapsed minus idle periods and any idle gap under way."""
+        """Active seconds: elapsed minus recorded idle periods and any idle gap under way,
+        plus the time :attr:`carried` over from before a resume."""
         return self.carried + max(0.0, self.elapsed() - self._idle_total - self.pending_idle())
 
     @property

@@ -76,11 +76,6 @@ class Debouncer(Generic[T]):
             fired = self._fire() or fired
         return fired
 
-    def seed(self, value: T) -> None:
-        """Take ``value`` as already emitted (a resumed session's last recorded edit), so
-        pushing it again, as a restored text box does, records nothing new."""
-        self._last_emitted = value
-
     def poll(self) -> bool:
         """Emit the pending value if its quiet window (or max wait) has passed."""
         return self._fire() if self._due(self._clock()) else False
@@ -88,3 +83,7 @@ class Debouncer(Generic[T]):
     def flush(self) -> bool:
         """Emit the pending value now, whatever the time."""
         return self._fire() if self._pending is not _UNSET else False
+
+    def mark_emitted(self, value: T) -> None:
+        """Treat ``value`` as already emitted (a restored draft is not a new edit)."""
+        self._last_emitted = value

@@ -35,6 +35,9 @@ IDLE = "idle"
 MODEL_CALL = "model_call"
 THOUGHT = "thought"
 END = "end"
+EDITOR_EDIT = "editor_edit"
+APP_BLUR = "app_blur"
+APP_FOCUS = "app_focus"
 # A human's scratch work (see crmtui.play.scratch).
 VIEW_VALUE = "view_value"
 COPY = "copy"
@@ -158,6 +161,16 @@ class SubmitPayload(TypedDict):
     scoring: str
     gold: str | list[str | None] | None
     details: NotRequired[dict[str, Any]]
+
+
+class EditorEditPayload(TypedDict):
+    """The console editor's text changed (debounced like ``answer_edit``); resume restores it."""
+
+    text: str
+
+
+class FocusPayload(TypedDict):
+    """``app_blur`` / ``app_focus``: the terminal lost or regained focus (no fields)."""
 
 
 class ResumePayload(TypedDict):
@@ -427,6 +440,9 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
     },
     THOUGHT: {"text": _f(_STR)},
     END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},
+    EDITOR_EDIT: {"text": _f(_STR)},
+    APP_BLUR: {},
+    APP_FOCUS: {},
     VIEW_VALUE: {
         "source": _f(_STR, _value_source),
         "object": _f(_OPT_STR),

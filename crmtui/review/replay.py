@@ -150,13 +150,16 @@ class Frame(NamedTuple):
         answer: The answer box's text.
         submission: The submission, once there is one.
         paused: Whether the clock was paused.
-        active_ms: Active time so far: ``ms`` minus pauses and idle periods.
+        active_ms: Active time so far: ``ms`` minus pauses and idle periods, frozen at the
+            first submit (see :mod:`crmtui.record.timing`).
         transcript_len: How many lines of :attr:`Replay.transcript` exist at this point.
         queries: Queries run so far.
         errors: Failed queries so far.
         tokens: Prompt plus completion tokens of model calls so far.
         cost: Cost of model calls so far (None when unknown).
         ended: The ``end`` reason, once the session ended.
+        editor: The console editor's text as last recorded (``editor_edit``).
+        away: Whether the terminal had lost focus (``app_blur`` without ``app_focus``).
         notes: The notes pane's text.
         computed: The last computation (None before the first).
         copied: The last copy, summarized (what the register held).
@@ -181,6 +184,8 @@ class Frame(NamedTuple):
     tokens: int
     cost: float | None
     ended: str | None
+    editor: str = ""
+    away: bool = False
     notes: str = ""
     computed: ComputeStep | None = None
     copied: str | None = None
@@ -281,6 +286,9 @@ class _Fold:
         self.answer = ""
         self.submission: Submission | None = None
         self.paused_at: int | None = None
+        #: The clock stops at the first submit (see crmtui.record.timing).
+        self.stop_ms: int | None = None
+        self.clock_paused_at: int | None = None
         self.paused_ms = 0
         self.idle_ms = 0
         self.queries = 0
@@ -288,6 +296,8 @@ class _Fold:
         self.tokens = 0
         self.cost: float | None = 0.0
         self.ended: str | None = None
+        self.editor = ""
+        self.away = False
         self.transcript: list[TranscriptLine] = []
         self.notes = ""
         self.computed: ComputeStep | None = None
@@ -308,6 +318,8 @@ class _Fold:
         elif kind == ev.ANSWER_EDIT:
             self.answer = p["text"]
         elif kind == ev.SUBMIT:
+            if self.stop_ms is None:
+                self.stop_ms = event.ms
             self.answer = p["answer"]
             self.submission = Submission(
                 event.seq, p["answer"], p["reward"], p["scoring"], p["gold"]
@@ -317,12 +329,16 @@ class _Fold:
         elif kind == ev.PAUSE:
             if self.paused_at is None:
                 self.paused_at = event.ms
+            if self.clock_paused_at is None and self.stop_ms is None:
+                self.clock_paused_at = event.ms
         elif kind == ev.RESUME:
-            if self.paused_at is not None:
-                self.paused_ms += event.ms - self.paused_at
-                self.paused_at = None
+            self.paused_at = None
+            if self.clock_paused_at is not None and self.stop_ms is None:
+                self.paused_ms += event.ms - self.clock_paused_at
+                self.clock_paused_at = None
         elif kind == ev.IDLE:
-            self.idle_ms += round(p["seconds"] * 1000)
+            if self.stop_ms is None:
+                self.idle_ms += round(p["seconds"] * 1000)
         elif kind == ev.MODEL_CALL:
             self.tokens += p["prompt_tokens"] + p["completion_tokens"]
             self.cost = None if self.cost is None or p["cost"] is None else self.cost + p["cost"]
@@ -332,6 +348,10 @@ class _Fold:
         elif kind == ev.END:
             self.ended = p["reason"]
             self.say(event.seq, "end", f"session ended: {p['reason']}")
+        elif kind == ev.EDITOR_EDIT:
+            self.editor = p["text"]
+        elif kind in (ev.APP_BLUR, ev.APP_FOCUS):
+            self.away = kind == ev.APP_BLUR
         elif kind in ev.SCRATCH_TYPES:
             self._scratch(event)
 
@@ -395,8 +415,9 @@ class _Fold:
             self.say(event.seq, "observation", f"{p['rows']} rows")
 
     def frame(self, index: int, event: ev.Event) -> Frame:
-        paused_now = event.ms - self.paused_at if self.paused_at is not None else 0
-        active = event.ms - self.paused_ms - paused_now - self.idle_ms
+        now = event.ms if self.stop_ms is None else self.stop_ms
+        paused_now = now - self.clock_paused_at if self.clock_paused_at is not None else 0
+        active = now - self.paused_ms - paused_now - self.idle_ms
         return Frame(
             index=index,
             event=event,
@@ -415,6 +436,8 @@ class _Fold:
             tokens=self.tokens,
             cost=self.cost,
             ended=self.ended,
+            editor=self.editor,
+            away=self.away,
             notes=self.notes,
             computed=self.computed,
             copied=self.copied,
@@ -535,4 +558,10 @@ def summarize(event: ev.Event) -> str:
         return scratch_detail(event)
     if kind == ev.RESUME and p.get("reopened"):
         return "reopened"
+    if kind == ev.EDITOR_EDIT:
+        return " ".join(p["text"].split()) or "(empty editor)"
+    if kind == ev.APP_BLUR:
+        return "terminal lost focus (away)"
+    if kind == ev.APP_FOCUS:
+        return "terminal has focus again"
     return ""

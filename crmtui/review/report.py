@@ -83,6 +83,7 @@ class ActorRow:
     strategy: str | None
     accuracy: dict[str, Cell] = field(default_factory=dict)
     active_seconds: dict[str, Cell] = field(default_factory=dict)
+    away_seconds: dict[str, Cell] = field(default_factory=dict)
     queries: dict[str, Cell] = field(default_factory=dict)
     tokens: dict[str, Cell] = field(default_factory=dict)
     cost: dict[str, Cell] = field(default_factory=dict)
@@ -247,6 +248,7 @@ def _row(key: ActorKey, sessions: list[SessionSummary], tasks: list[str]) -> Act
             row.accuracy[column] = Cell(acc, len(scored))
         n = len(group)
         row.active_seconds[column] = Cell(_median([s.active_seconds for s in group]), n)
+        row.away_seconds[column] = Cell(_median([s.away_ms / 1000 for s in group]), n)
         row.queries[column] = Cell(_median([float(s.queries) for s in group]), n)
         row.tokens[column] = Cell(_mean([float(s.tokens) for s in group]), n)
         costs = [s.cost for s in group]

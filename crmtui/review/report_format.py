@@ -51,13 +51,19 @@ def _cost(cell: Cell) -> str:
     return render.cost(cell.value) if cell.n else DASH
 
 
-# (title, row attribute, formatter, models only)
-_TABLES: tuple[tuple[str, str, Callable[[Cell], str], bool], ...] = (
-    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, False),
-    ("Median active time per instance (M:SS)", "active_seconds", _time, False),
-    ("Median queries per instance", "queries", _queries, False),
-    ("Tokens per instance (mean)", "tokens", _tokens, True),
-    ("Cost per instance (mean, USD)", "cost", _cost, True),
+# (title, row attribute, formatter, only this kind of actor)
+_TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
+    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
+    ("Median active time per instance (M:SS)", "active_seconds", _time, None),
+    (
+        "Median time away from the terminal per instance (M:SS, not subtracted from active)",
+        "away_seconds",
+        _time,
+        "human",
+    ),
+    ("Median queries per instance", "queries", _queries, None),
+    ("Tokens per instance (mean)", "tokens", _tokens, "model"),
+    ("Cost per instance (mean, USD)", "cost", _cost, "model"),
 )
 
 
@@ -65,8 +71,8 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
     """Each table as (title, headers, rows of formatted cells)."""
     headers = ["Actor"] + [_label(c) for c in report.columns]
     grids = []
-    for title, attr, fmt, models_only in _TABLES:
-        rows: list[ActorRow] = [r for r in report.rows if not models_only or r.kind == "model"]
+    for title, attr, fmt, kind in _TABLES:
+        rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
         if not rows:
             continue
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]

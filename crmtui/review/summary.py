@@ -1,8 +1,8 @@
 """One session's summary numbers: outcome, active time, queries, records, tokens, cost.
 
-Active time is the session's elapsed milliseconds (``ms`` of the last event) minus the time
-between each ``pause`` and the next ``resume`` (or the end) and minus the seconds of every
-``idle`` event. Records and objects come from the trajectory
+Times follow :mod:`crmtui.record.timing`: the clock stops at the submit; active time is the
+elapsed time minus pauses and idle periods; away time (the terminal without focus) is shown
+beside it. Records and objects come from the trajectory
 (:func:`crmtui.review.trajectory.extract_steps`).
 """
 
@@ -14,8 +14,12 @@ from typing import Any
 
 from crmtui.data.tasktypes import abbreviation
 from crmtui.record import events as ev
+from crmtui.record.timing import session_times
 from crmtui.record.verify import Recording
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
+from crmtui.scoring.rules import FUZZY_RIGHT_F1, is_right
+
+__all__ = ["FUZZY_RIGHT_F1", "SessionSummary", "actor_label", "is_right", "summarize"]
 
 
 @dataclass(frozen=True)
@@ -39,10 +43,11 @@ class SessionSummary:
         reward: The recorded reward (F1 for fuzzy tasks); None if unscored.
         scoring: The scoring method named at submit.
         end_reason: The ``end`` event's reason.
-        elapsed_ms: ``ms`` of the last event.
-        paused_ms: Time between ``pause`` and the next ``resume`` (or the end).
-        idle_ms: Sum of ``idle`` events' seconds.
+        elapsed_ms: ``ms`` of the submit (the clock stops there), else of the last event.
+        paused_ms: Time between ``pause`` and the next ``resume`` (or the stop).
+        idle_ms: Idle periods before the stop.
         active_ms: ``elapsed_ms - paused_ms - idle_ms`` (never negative).
+        away_ms: Time the terminal had no focus while the clock ran (not subtracted).
         queries: Steps with a query: typed queries plus browse actions (each browse action
             stands for the query a model would have run).
         typed_queries: ``run_query`` events only.
@@ -92,6 +97,7 @@ class SessionSummary:
     cost: float | None
     org_path: str | None
     org_digest: str | None
+    away_ms: int = 0
     scratch_steps: int = 0
 
     @property
@@ -121,6 +127,11 @@ class SessionSummary:
         """Active time in seconds."""
         return self.active_ms / 1000
 
+    @property
+    def away_seconds(self) -> float:
+        """Time away from the terminal in seconds (not subtracted from active time)."""
+        return self.away_ms / 1000
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
@@ -144,6 +155,7 @@ class SessionSummary:
             "paused_ms": self.paused_ms,
             "idle_ms": self.idle_ms,
             "active_ms": self.active_ms,
+            "away_ms": self.away_ms,
             "queries": self.queries,
             "typed_queries": self.typed_queries,
             "query_errors": self.query_errors,
@@ -167,23 +179,6 @@ def actor_label(kind: str, actor_id: str, strategy: str | None) -> str:
     return f"{actor_id} ({strategy})" if kind == "model" and strategy else actor_id
 
 
-def _timing(recording: Recording) -> tuple[int, int, int]:
-    paused = idle = 0
-    paused_at: int | None = None
-    for event in recording.events:
-        if event.type == ev.PAUSE and paused_at is None:
-            paused_at = event.ms
-        elif event.type == ev.RESUME and paused_at is not None:
-            paused += event.ms - paused_at
-            paused_at = None
-        elif event.type == ev.IDLE:
-            idle += round(float(event.payload["seconds"]) * 1000)
-    elapsed = recording.events[-1].ms if recording.events else 0
-    if paused_at is not None:  # ended while paused
-        paused += elapsed - paused_at
-    return elapsed, paused, idle
-
-
 def summarize(
     recording: Recording, steps: list[Step] | None = None, result_ids: ResultIds | None = None
 ) -> SessionSummary:
@@ -195,7 +190,7 @@ def summarize(
     instance = header["instance"]
     submit = recording.submit
     end = recording.end
-    elapsed, paused, idle = _timing(recording)
+    times = session_times(recording.events)
     calls = recording.of_type(ev.MODEL_CALL)
     costs = [event.payload["cost"] for event in calls]
     records: set[str] = set()
@@ -220,10 +215,11 @@ def summarize(
         reward=submit.payload["reward"] if submit else None,
         scoring=submit.payload["scoring"] if submit else None,
         end_reason=end.payload["reason"] if end else None,
-        elapsed_ms=elapsed,
-        paused_ms=paused,
-        idle_ms=idle,
-        active_ms=max(0, elapsed - paused - idle),
+        elapsed_ms=times.elapsed_ms,
+        paused_ms=times.paused_ms,
+        idle_ms=times.idle_ms,
+        active_ms=times.active_ms,
+        away_ms=times.away_ms,
         # A compute reads rows through a query too, but it is scratch work, not a query.
         queries=sum(1 for step in steps if step.query and step.kind != ev.COMPUTE),
         typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),
@@ -240,17 +236,3 @@ def summarize(
         org_digest=header["org"].get("digest"),
         scratch_steps=sum(1 for step in steps if step.kind in ev.SCRATCH_TYPES),
     )
-
-
-#: A fuzzy-match (KQA) answer counts as *right* for agreement and evidence verdicts when
-#: its F1 reaches this; exact-match answers must score 1.
-FUZZY_RIGHT_F1 = 0.5
-
-
-def is_right(reward: float | None, reward_metric: str) -> bool | None:
-    """Whether a reward means a right answer (None when the answer was not scored)."""
-    if reward is None:
-        return None
-    if reward_metric == "fuzzy_match":
-        return reward >= FUZZY_RIGHT_F1
-    return reward >= 1.0

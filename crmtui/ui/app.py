@@ -1,4 +1,9 @@
-"""The crmtui Textual app: screens, app-wide commands and error handling only."""
+"""The crmtui Textual app: screens, app-wide commands and error handling only.
+
+Cold start matters (the picker should appear within 2x a bare Textual app): what the picker
+does not need (the play screen and its widgets, the play session, dialogs, the palette's
+schema providers) is imported when first used, not here. benchmarks/bench_play.py measures it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import contextlib
 import datetime as dt
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -18,13 +23,26 @@ from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
-from crmtui.play.session import PlaySession, Scorer, default_scorer
 from crmtui.play.workspace import Workspace
-from crmtui.ui.screens.dialogs import ConfirmScreen
+from crmtui.ui.keys import palette_commands
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
-from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.workers import WorkerErrorHandler
+
+if TYPE_CHECKING:
+    from crmtui.play.session import PlaySession, Scorer
+
+
+def _schema_commands() -> Any:
+    from crmtui.ui.palette import SchemaCommands
+
+    return SchemaCommands
+
+
+def _goto_commands() -> Any:
+    from crmtui.ui.palette import GotoCommands
+
+    return GotoCommands
 
 
 class CrmtuiApp(WorkerErrorHandler, App[None]):
@@ -32,7 +50,18 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "crmtui"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    COMMANDS = App.COMMANDS | {_schema_commands, _goto_commands}
+    HELP_GROUP = "Anywhere"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "Command palette",
+            show=False,
+            tooltip="every command by name, schema objects and fields, go to a record",
+        ),
+    ]
 
     def __init__(
         self,
@@ -42,7 +71,7 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         plan: PlayPlan | None = None,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], dt.datetime] | None = None,
-        scorer: Scorer = default_scorer,
+        scorer: Scorer | None = None,
     ) -> None:
         super().__init__()
         self.config = config
@@ -51,7 +80,7 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         self.plan: PlayPlan = plan or FreePlay()
         self.clock = clock
         self.wall = wall
-        self.scorer = scorer
+        self.scorer = scorer  # None: crmtui.play.session.default_scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
         self._quit_asked = False
@@ -111,6 +140,7 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
     def _offer_resume(self) -> bool:
         from crmtui.record.recorder import close_unfinished
         from crmtui.record.sessions import find_unfinished
+        from crmtui.ui.screens.dialogs import ConfirmScreen
 
         assert self.workspace is not None
         unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
@@ -162,6 +192,9 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
 
     def open_instance(self, idx: int, resume_path: Any = None) -> None:
         """Start (or resume) a recorded session on instance ``idx``."""
+        from crmtui.play.session import PlaySession, default_scorer
+        from crmtui.ui.screens.play import PlayScreen
+
         assert self.workspace is not None
         try:
             instance = self.workspace.tasks.get(idx)
@@ -170,7 +203,7 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
                 idle_threshold=self.config.idle_threshold,
                 clock=self.clock,
                 wall=self.wall,
-                scorer=self.scorer,
+                scorer=self.scorer or default_scorer,
                 fsync=self.config.fsync,
             )
             if resume_path is not None:
@@ -259,6 +292,30 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         self._quit_asked = True
         await super().action_quit()
 
+    # -- activity and terminal focus (honest timing) -----------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        # Seen here before any widget can stop it: typing in the editor or the answer box,
+        # scrolling and moving a cursor all count as activity, not only keys the screen sees.
+        if isinstance(event, _ACTIVITY) and not event.is_forwarded:
+            self._play_screen_call("note_activity")
+        await super().on_event(event)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self._play_screen_call("note_focus", False)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self._play_screen_call("note_focus", True)
+
+    def _play_screen_call(self, method: str, *args: Any) -> None:
+        # The play screen may sit under a dialog or the pause screen: find it on the stack.
+        if self.session is None:
+            return
+        for screen in reversed(self.screen_stack):
+            if hasattr(screen, method):
+                getattr(screen, method)(*args)
+                return
+
     def on_unmount(self) -> None:
         for loop, number in self._signals:  # the loop may outlive the app (tests)
             with contextlib.suppress(Exception):
@@ -280,15 +337,22 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
     # -- command palette -------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        for binding in screen.BINDINGS:
-            if isinstance(binding, Binding) and binding.description:
-                action = binding.action
-                yield SystemCommand(
-                    binding.description,
-                    f"key: {binding.key}",
-                    lambda action=action: self.call_later(screen.run_action, action),
-                )
+        # Textual's own "Quit" and "Keys" (its bindings panel) duplicate ours; one of each.
+        yield from (
+            command
+            for command in super().get_system_commands(screen)
+            if command.title not in ("Quit", "Keys")
+        )
+        yield from palette_commands(screen, self)
+
+
+_ACTIVITY = (
+    events.Key,
+    events.MouseDown,
+    events.MouseScrollDown,
+    events.MouseScrollUp,
+    events.MouseMove,
+)
 
 
 def _idx_of(path: Any) -> int | None:

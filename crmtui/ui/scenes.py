@@ -113,6 +113,50 @@ async def help_screen(pilot: Any) -> None:
     await settle(pilot)
 
 
+async def schema_tree(pilot: Any) -> None:
+    """The schema tab searched for "shipping", the cursor on a field."""
+    await _open(pilot, _first_of(pilot, "best_region_identification"))
+    await pilot.press("f8", *"shipping")
+    await settle(pilot)
+    await pilot.press("enter", "down")
+    await settle(pilot)
+
+
+async def completion(pilot: Any) -> None:
+    """The console's completion list after a relationship path."""
+    screen = await _open(pilot, _first_of(pilot, "best_region_identification"))
+    await pilot.press("f3")
+    console = screen.query_one("#query-console")
+    console.set_text("SELECT COUNT(Id) n FROM Case\nWHERE Status = 'Closed' AND Acc")
+    await settle(pilot)
+    await pilot.press("ctrl+space")
+    await settle(pilot)
+    await pilot.press("down", "enter", *"Ship")
+    await settle(pilot)
+
+
+async def play_compact(pilot: Any) -> None:
+    """80x24: a routing instance, its agents counted in the console, results under the editor."""
+    screen = await _open(pilot, _first_of(pilot, "case_routing"))
+    await pilot.press("f3")
+    console = screen.query_one("#query-console")
+    console.set_text(
+        "SELECT OwnerId, COUNT(Id) n FROM Case WHERE Status != 'Closed' "
+        "GROUP BY OwnerId ORDER BY COUNT(Id), OwnerId"
+    )
+    console.run()
+    results = console.query_one("#console-results")
+    await wait_for(pilot, lambda: results.row_count > 0)
+    results.focus()
+    await settle(pilot)
+
+
+async def paused(pilot: Any) -> None:
+    """The pause screen: nothing of the instance is visible."""
+    await _open(pilot, _first_of(pilot, "policy_violation_identification"))
+    await pilot.press("f7")
+
+
 async def play_viewer(pilot: Any) -> None:
     """A policy-violation instance: the chat transcript read whole in the value viewer."""
     from crmtui.play.views import RecordView
@@ -189,7 +233,14 @@ SCENES: dict[str, Scene] = {
     "play-console": play_console,
     "play-submitted": play_submitted,
     "help": help_screen,
+    "schema-tree": schema_tree,
+    "completion": completion,
+    "play-80x24": play_compact,
+    "pause": paused,
     "play-viewer": play_viewer,
     "play-compute": play_compute,
     "play-notes": play_notes,
 }
+
+#: Terminal size of scenes that are not shot at 160x48.
+SCENE_SIZES: dict[str, tuple[int, int]] = {"play-80x24": (80, 24)}

@@ -185,7 +185,7 @@ async def test_report_tabs_follow_the_keys(report: Report) -> None:
         assert isinstance(screen, ReportScreen)
         tabs = screen.query_one(TabbedContent)
         assert screen.tab_ids == [
-            "tab-accuracy", "tab-time", "tab-queries", "tab-tokens", "tab-cost",
+            "tab-accuracy", "tab-time", "tab-away", "tab-queries", "tab-tokens", "tab-cost",
             "tab-agreement", "tab-notes",
         ]  # fmt: skip
         assert tabs.active == "tab-accuracy"
@@ -195,7 +195,7 @@ async def test_report_tabs_follow_the_keys(report: Report) -> None:
 
         await pilot.press("right_square_bracket")
         assert tabs.active == "tab-time"
-        await pilot.press("6")
+        await pilot.press("7")
         await pilot.pause()
         assert tabs.active == "tab-agreement"
         agreement = tabs.get_pane("tab-agreement").query_one(DataTable)
@@ -205,7 +205,7 @@ async def test_report_tabs_follow_the_keys(report: Report) -> None:
         ]  # fmt: skip
         await pilot.press("left_square_bracket")
         assert tabs.active == "tab-cost"
-        await pilot.press("7", "right_square_bracket")
+        await pilot.press("8", "right_square_bracket")
         assert tabs.active == "tab-accuracy"  # wraps around after Notes
         await pilot.press("9")  # no ninth tab: nothing happens
         assert tabs.active == "tab-accuracy"

@@ -6,12 +6,13 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from crmtui.play.views import OPERATORS, Condition
+from crmtui.ui.keys import KeyCommand, help_renderable
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -152,16 +153,28 @@ class PickScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PauseScreen(ModalScreen[None]):
-    """Covers the instance while the clock is stopped."""
+class PauseScreen(Screen[None]):
+    """Replaces the play screen while the clock is stopped.
 
-    BINDINGS = [Binding("p", "resume", "Resume"), Binding("escape", "resume", "Resume")]
+    A full screen, not a modal: nothing of the instance (query, metadata, tables, console,
+    notes) is drawn underneath, so a paused instance cannot be read.
+    """
+
+    BINDINGS = [
+        Binding("p,f7", "resume", "Resume", priority=True),
+        Binding("escape", "resume", "Resume"),
+    ]
+
+    def __init__(self, active: str = "") -> None:
+        super().__init__()
+        self.active = active
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        spent = f"Active time so far: {self.active}.\n\n" if self.active else ""
+        with Vertical(classes="dialog", id="pause-dialog"):
             yield Static(
-                "⏸  Paused — the instance is hidden and the clock is stopped.\n\n"
-                "Press p to resume.",
+                "⏸  Paused\n\nThe instance is hidden and the clock is stopped.\n"
+                f"{spent}Press p or F7 to resume.",
                 classes="dialog-text",
             )
 
@@ -169,41 +182,26 @@ class PauseScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-HELP_TEXT = """\
-[b]Regions[/b] (F-keys work anywhere; the letters when you are not typing)
-  F2  b      record browser                 F3  c      SOQL/SOSL console
-  F4  a      answer box                     Tab        next widget
-[b]Record browser[/b]
-  o          object list                    Enter      open table / record / follow link
-  s          sort by the column (again: desc)   /      full-text search (SOSL)
-  f          filter by a field              x          clear filter and search
-  [  ]       back / forward
-[b]Console[/b]
-  F5 Ctrl+R  run the query                  Ctrl+↑/↓   older / newer query
-  F6         search the query history       F8         cancel the running query
-[b]Read, copy, compute[/b] (any table: browser, record, related list, console, compute)
-  v  Enter   open the value whole (viewer: / find, n/N next/previous, y copy)
-  y          copy the value under the cursor    Y   copy the whole row
-  Ctrl+T     insert the last copied value at the cursor (answer, console, notes)
-  Ctrl+L     compute: group by, count/sum/avg/min/max/median (durations too), ALL rows
-  Ctrl+N     notes; a line '= (1049 + 977) / 2' shows its result beside it
-[b]Session[/b]
-  Ctrl+S     submit the answer (asks first) F9  n      next instance (after submitting)
-  F7  p      pause: hide instance, stop clock   Escape back to the instance list
-  Ctrl+P     command palette                F1  ?      this help
-  Ctrl+Q     quit (the session is closed and recorded as quit)
-"""
-
-
 class HelpScreen(ModalScreen[None]):
-    """Lists the keys."""
+    """Lists the keys of the screen it was opened from (generated from their bindings)."""
 
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark,f1", "close", "Close"),
+    ]
+
+    def __init__(self, commands: list[KeyCommand], title: str = "Keys") -> None:
+        super().__init__()
+        self.commands, self.title_text = commands, title
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide"):
-            yield Label("Help", classes="dialog-title")
-            yield Static(HELP_TEXT, classes="dialog-text")
+            yield Label(
+                f"{self.title_text}  [dim](Esc closes · Ctrl+P finds any command)[/dim]",
+                classes="dialog-title",
+            )
+            with VerticalScroll(id="help-body"):
+                yield Static(help_renderable(self.commands), classes="dialog-text")
 
     def action_close(self) -> None:
         self.dismiss(None)

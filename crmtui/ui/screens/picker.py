@@ -14,7 +14,8 @@ from textual.widgets import DataTable, Footer, Label, Select
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
 from crmtui.play.policy import PickerPolicy
-from crmtui.play.progress import InstanceStatus
+from crmtui.play.progress import InstanceStatus, tally
+from crmtui.ui.widgets.content_table import ContentTable
 
 
 def _excerpt(query: str, width: int = 110) -> str:
@@ -28,15 +29,28 @@ def _excerpt(query: str, width: int = 110) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _mark(status: InstanceStatus, reward_metric: str) -> Text:
+    """The done column: green when right, red when wrong, yellow when unfinished."""
+    from crmtui.scoring.rules import is_right
+
+    right = is_right(status.reward, reward_metric)
+    style = "yellow" if right is None else ("green" if right else "red")
+    return Text(status.label, style=style)
+
+
 class PickerScreen(Screen[None]):
     """Lists the instances; Enter opens one, n opens the next unsolved one."""
 
     CSS_PATH = "picker.tcss"
+    HELP_GROUP = "Instance picker"
     BINDINGS = [
+        Binding(
+            "enter", "open_highlighted", "Open", show=False, tooltip="the highlighted instance"
+        ),
         Binding("n", "next_unsolved", "Next unsolved"),
-        Binding("t", "focus_filter", "Task filter"),
-        Binding("R", "app.open_report", "Report"),
-        Binding("question_mark,f1", "help", "Help"),
+        Binding("t", "focus_filter", "Task filter", tooltip="Enter opens it, ↑/↓ and Enter pick"),
+        Binding("R", "app.open_report", "Report", tooltip="over your recordings"),
+        Binding("f1,question_mark", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -74,8 +88,12 @@ class PickerScreen(Screen[None]):
                 id="picker-filter",
             )
             yield Label("", id="picker-summary")
-        yield DataTable(id="picker-table", cursor_type="row", zebra_stripes=True)
+        yield ContentTable(id="picker-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
+
+    def on_resize(self, event: Any) -> None:
+        # Below 130 columns the task filter narrows so the right/wrong/unfinished counts fit.
+        self.set_class(self.size.width < 130, "narrow")
 
     def on_mount(self) -> None:
         self.refresh_rows()
@@ -108,17 +126,14 @@ class PickerScreen(Screen[None]):
         table.add_column("done", key="done")
         table.add_column("query", key="query")
         rows = self.visible()
-        done = 0
         for inst in rows:
             status = self.status.get(inst.idx)
-            if status is not None and status.reward is not None:
-                done += 1
             mark: Text | str = ""
             if status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
                 mark = "done" if status.reward is not None else ""
             elif status:
-                mark = Text(status.label, style="green" if (status.reward or 0) >= 1 else "red")
+                mark = _mark(status, inst.reward_metric)
             table.add_row(
                 str(inst.idx),
                 abbreviation(inst.task),
@@ -128,10 +143,8 @@ class PickerScreen(Screen[None]):
             )
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
-        verb = "done" if self.policy.hidden else "solved"
-        self.query_one("#picker-summary", Label).update(
-            f"  {done} of {len(rows)} {verb} · Enter: open · n: next unsolved"
-        )
+        summary = tally(rows, self.status, hidden=self.policy.hidden)
+        self.query_one("#picker-summary", Label).update(f"  {summary}")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         self.task_filter = None if event.value is Select.BLANK else str(event.value)
@@ -157,10 +170,17 @@ class PickerScreen(Screen[None]):
         else:
             self.post_message(self.InstanceChosen(idx))
 
+    def action_open_highlighted(self) -> None:
+        table = self.query_one("#picker-table", DataTable)
+        rows = self.visible()
+        if rows and 0 <= table.cursor_row < len(rows):
+            self.post_message(self.InstanceChosen(int(rows[table.cursor_row].idx)))
+
     def action_focus_filter(self) -> None:
         self.query_one("#picker-filter").focus()
 
     def action_help(self) -> None:
+        from crmtui.ui.keys import key_commands
         from crmtui.ui.screens.dialogs import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(key_commands(self), "Keys of the instance picker"))

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
+from crmtui.play.drafts import Drafts
+from crmtui.play.goto import GotoError, parse_record_id
 from crmtui.play.policy import PlayPolicy
+from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
+from crmtui.play.timing import format_duration
+from crmtui.scoring.rules import matching_rule, metric_label
+from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
     FilterScreen,
@@ -27,15 +33,18 @@ from crmtui.ui.screens.dialogs import (
     TextPromptScreen,
     fields_of,
 )
+from crmtui.ui.screens.play_layout import ResponsiveLayout
 from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
+from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
+from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
-class PlayScreen(PlayWorkbench):
+class PlayScreen(ResponsiveLayout, PlayWorkbench):
     """A human solves one instance while every action is recorded.
 
     The scratch tools (value viewer, copy and insert, compute, notes) and their keys come
@@ -43,22 +52,41 @@ class PlayScreen(PlayWorkbench):
     """
 
     CSS_PATH = "play.tcss"
-    # F-keys work wherever focus is (letters would be typed into the editor or answer box);
-    # the single letters are shortcuts for when focus is not in a text field.
+    HELP_GROUP = "Session"
+    HELP_GROUPS = {
+        "focus_browser": "Regions",
+        "focus_console": "Regions",
+        "focus_answer": "Regions",
+        "focus_schema": "Regions",
+        "goto_record": "Regions",
+        "toggle_maximize": "Regions",
+        "focus_context": "Regions",
+        "focus_notes": "Regions",
+        "insert_register": READ_COPY_COMPUTE,
+        "compute": READ_COPY_COMPUTE,
+    }
+    # F-keys and Ctrl keys are priority bindings: they work wherever focus is, the editor
+    # and the answer box included (a TextArea binds F6 and F7 itself). The letters are
+    # shortcuts for when focus is not in a text field, where they would be typed instead.
     BINDINGS = [
-        Binding("f2", "focus_browser", "Browse"),
-        Binding("f3", "focus_console", "Console"),
-        Binding("f4", "focus_answer", "Answer"),
-        Binding("f7", "pause", "Pause"),
-        Binding("f9", "next_instance", "Next"),
-        Binding("f1", "help", "Help"),
-        Binding("p", "pause", "Pause", show=False),
-        Binding("a", "focus_answer", "Answer", show=False),
-        Binding("c", "focus_console", "Console", show=False),
+        Binding("f2", "focus_browser", "Browse", priority=True),
         Binding("b", "focus_browser", "Browse", show=False),
+        Binding("f3", "focus_console", "Console", priority=True),
+        Binding("c", "focus_console", "Console", show=False),
+        Binding("f4", "focus_answer", "Answer", priority=True),
+        Binding("a", "focus_answer", "Answer", show=False),
+        Binding("f8", "focus_schema", "Schema", priority=True, tooltip="searchable tree"),
+        Binding("ctrl+g", "goto_record", "Go to record", priority=True, tooltip="by its Id"),
+        Binding("g", "goto_record", "Go to record", show=False),
+        Binding("ctrl+s", "submit", "Submit the answer", show=False, priority=True),
+        Binding("f7", "pause", "Pause", priority=True, tooltip="hide the instance, stop the clock"),
+        Binding("p", "pause", "Pause", show=False),
+        Binding("f9", "next_instance", "Next", priority=True, tooltip="after submitting"),
         Binding("n", "next_instance", "Next", show=False),
+        Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("escape", "leave", "Instances"),
+        Binding("escape", "leave", "Instances", tooltip="back to the instance list"),
+        *ResponsiveLayout.HELP_LAYOUT_BINDINGS,
     ]
 
     def __init__(
@@ -82,6 +110,9 @@ class PlayScreen(PlayWorkbench):
             with Vertical(id="play-main"):
                 yield QueryPanel(id="query-panel")
                 with TabbedContent(id="work-tabs"):
+                    # The task context as a tab, for the compact layout (80x24).
+                    with TabPane("Task", id="tab-context"):
+                        yield MetadataPanel(id="context-panel")
                     with TabPane("Browse", id="tab-browse"):
                         yield RecordBrowser(
                             self.session.org, self.session.today, id="record-browser"
@@ -91,33 +122,54 @@ class PlayScreen(PlayWorkbench):
                             self.session.org,
                             self.session.today,
                             clock=self.session.timer.clock,
+                            history=self._history(),
                             id="query-console",
                         )
+                    with TabPane("Schema", id="tab-schema"):
+                        yield SchemaTree(self.session.org.schema, id="schema-tree-panel")
                     with TabPane("Notes", id="tab-notes"):
                         yield NotesPane(self.session.scratch.notes, id="notes-pane")
                 yield AnswerBox(id="answer-box")
+        yield Static("", id="too-small")
         yield Footer()
+
+    def _history(self) -> QueryHistory:
+        """The annotator's query history, shared by every instance (kept under CRMTUI_HOME)."""
+        actor = self.session.recorder.header.get("actor", {})
+        history = QueryHistory.load(history_path(str(actor.get("id", "annotator"))))
+        history.context = {"idx": self.session.instance.idx}
+        return history
 
     def on_mount(self) -> None:
         inst = self.session.instance
         today = self.session.today.isoformat() if self.session.today else None
-        self.query_one(MetadataPanel).show(
-            inst.metadata.required,
-            inst.metadata.optional,
-            today,
-            self.session.org.schema,
-            self.session.aided,
-        )
+        for panel in self.query(MetadataPanel):
+            panel.show(
+                inst.metadata.required,
+                inst.metadata.optional,
+                today,
+                self.session.org.schema,
+                self.session.aided,
+            )
+        self.query_one(TabbedContent).active = "tab-browse"
+        self.apply_layout(self.size.width, self.size.height)
         self.query_one(QueryPanel).show(inst.query)
-        if self.session.answer_restored:  # a resumed session: the answer as it was left
-            self.query_one(AnswerBox).set_text(self.session.answer_restored)
+        self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)
         self._tick()
         self.query_one("#object-list").focus()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(self.size.width < 150, "narrow")
+    def _restore(self, drafts: Drafts) -> None:
+        """Put back what a resumed session's recording holds (nothing for a new one)."""
+        console = self.query_one(QueryConsole)
+        for text in drafts.queries:
+            if text not in console.history.entries:
+                console.history.entries.append(text)
+        if drafts.editor:
+            console.set_text(drafts.editor)
+        if drafts.answer:
+            self.query_one(AnswerBox).set_text(drafts.answer)
 
     # -- clock -----------------------------------------------------------------------------
 
@@ -128,8 +180,6 @@ class PlayScreen(PlayWorkbench):
         state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
         left = self.policy.time_left(self.session.active_seconds)
         if left is not None and not self._submitted:
-            from crmtui.play.timing import format_duration
-
             state = f"{format_duration(left)} left   {state}".strip()
             if left <= 0 and not self.session.paused and not self._timed_out:
                 self._time_up()
@@ -144,11 +194,13 @@ class PlayScreen(PlayWorkbench):
         self.session.close("time_limit")
         self.notify("Time is up: your answer was submitted.", severity="warning")
 
-    def on_key(self, event: events.Key) -> None:
+    def note_activity(self) -> None:
+        """Any input (a key, a click, scrolling, moving the mouse) while this screen is up."""
         self.session.note_input()
 
-    def on_click(self, event: events.Click) -> None:
-        self.session.note_input()
+    def note_focus(self, focused: bool) -> None:
+        """The terminal lost or regained focus: recorded as ``app_blur`` / ``app_focus``."""
+        self._safely(self.session.record_focus, focused)
 
     # -- recorded actions ------------------------------------------------------------------
 
@@ -169,13 +221,16 @@ class PlayScreen(PlayWorkbench):
     def on_answer_box_edited(self, event: AnswerBox.Edited) -> None:
         self.session.answer_edited(event.text)
 
+    def on_query_console_editor_changed(self, event: QueryConsole.EditorChanged) -> None:
+        self.session.editor_edited(event.text)
+
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
+        rule = matching_rule(self.session.instance.reward_metric)
         question = (
-            f"Submit the answer [b]{answer}[/b]?\nYou cannot change it afterwards."
-            if answer
-            else "Submit an EMPTY answer?\nYou cannot change it afterwards."
+            f"Submit the answer [b]{escape(answer)}[/b]?" if answer else "Submit an EMPTY answer?"
         )
+        question += f"\nYou cannot change it afterwards.\n\n[dim]Scored by {escape(rule)}.[/dim]"
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
@@ -191,8 +246,9 @@ class PlayScreen(PlayWorkbench):
             return
         self._submitted = True
         if self.policy.reveal:
+            metric = metric_label(self.session.instance.reward_metric, score.method)
             self.query_one(AnswerBox).show_result(
-                score.reward, self.session.instance.answer, score.method
+                score.reward, self.session.instance.answer, metric
             )
         else:
             self.query_one(AnswerBox).show_submitted()
@@ -234,7 +290,7 @@ class PlayScreen(PlayWorkbench):
             if choice:
                 console.set_text(choice)
 
-        self.app.push_screen(PickScreen("Query history", entries), done)
+        self.app.push_screen(PickScreen("Query history (all your instances)", entries), done)
 
     # -- key actions -----------------------------------------------------------------------
 
@@ -247,21 +303,67 @@ class PlayScreen(PlayWorkbench):
             self.session.resume()
             self._tick()
 
-        self.app.push_screen(PauseScreen(), resumed)
+        self.app.clear_notifications()  # a toast could show the instance's text
+        self.app.push_screen(PauseScreen(format_duration(self.session.active_seconds)), resumed)
+
+    def focus_now(self, selector: str) -> None:
+        """Focus a widget at once, not on the next message: keys typed right after an F-key
+        (a fast typist, a terminal delivering a burst) must land in the new widget."""
+        widget = self.query_one(selector)
+        if self.maximized is not None and self.maximized not in widget.ancestors_with_self:
+            self.minimize()  # going to another region: show it
+        self.set_focus(widget)
 
     def action_focus_answer(self) -> None:
-        self.query_one("#answer-input").focus()
+        self.focus_now("#answer-input")
 
     def action_focus_console(self) -> None:
         self.query_one(TabbedContent).active = "tab-console"
-        self.query_one("#console-editor").focus()
+        self.focus_now("#console-editor")
+
+    def action_focus_schema(self) -> None:
+        self.query_one(TabbedContent).active = "tab-schema"
+        self.focus_now("#schema-search")
+
+    def show_schema(self, path: str) -> None:
+        """Open the schema tab on ``Object`` or ``Object.Field`` (the palette's schema hits)."""
+        self.query_one(TabbedContent).active = "tab-schema"
+        self.query_one(SchemaTree).show(path)
+
+    def action_goto_record(self) -> None:
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.goto_record(text)
+
+        self.app.push_screen(
+            TextPromptScreen("Go to record", "an Id: 500… Case, 001… Account, 005… User"), done
+        )
+
+    def goto_record(self, text: str) -> bool:
+        """Open the record whose Id is ``text`` in the browser; a bad Id is explained."""
+        try:
+            object_name, record_id = parse_record_id(self.session.org.schema, text)
+        except GotoError as exc:
+            self.notify(str(exc), severity="error", title="Go to record", markup=False)
+            return False
+        self.query_one(TabbedContent).active = "tab-browse"
+        self.query_one(RecordBrowser).open_record(object_name, record_id)
+        self.focus_now("#record-panel")
+        return True
 
     def action_focus_browser(self) -> None:
         self.query_one(TabbedContent).active = "tab-browse"
-        self.query_one("#object-list").focus()
+        self.focus_now("#object-list")
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
+
+    def action_submit(self) -> None:
+        # A priority binding runs as soon as the key arrives, possibly before the answer
+        # box has processed the keys typed just before it (a fast typist, a paste): queue
+        # the submit behind them.
+        box = self.query_one(AnswerBox)
+        box.query_one("#answer-input").call_later(box.action_submit)
 
     def action_next_instance(self) -> None:
         if not self._submitted:

@@ -40,10 +40,26 @@ def _preview(text: str) -> str:
 class PlayWorkbench(Screen[None]):
     """Scratch tools for a screen with a ``session`` (a PlaySession) and the play regions."""
 
+    # Priority, like the play screen's F-keys: they work in the editor, the answer box and
+    # the notes too (the text fields would otherwise see them first).
     BINDINGS = [
-        Binding("ctrl+t", "insert_register", "Insert copied"),
-        Binding("ctrl+l", "compute", "Compute"),
-        Binding("ctrl+n", "focus_notes", "Notes"),
+        Binding(
+            "ctrl+t",
+            "insert_register",
+            "Insert copied",
+            priority=True,
+            tooltip="the last copied value, at the cursor of the answer, console or notes",
+        ),
+        Binding(
+            "ctrl+l",
+            "compute",
+            "Compute",
+            priority=True,
+            tooltip="group by, count/sum/avg/min/max/median (durations too) over ALL rows",
+        ),
+        Binding(
+            "ctrl+n", "focus_notes", "Notes", priority=True, tooltip="'= (1049 + 977) / 2' works"
+        ),
     ]
 
     session: Any

@@ -43,9 +43,11 @@ from crmtui.review.replay import (
     summarize,
 )
 from crmtui.review.replay_org import ReplaySource
+from crmtui.scoring.rules import metric_label
 from crmtui.ui.screens.compute import ComputeTable
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
@@ -138,7 +140,7 @@ class ReplayScreen(Screen[None]):
                         yield NotesPane(id="notes-pane")
                 yield AnswerBox(id="answer-box")
             with Vertical(id="replay-side"):
-                yield DataTable(id="event-list", cursor_type="row", zebra_stripes=True)
+                yield ContentTable(id="event-list", cursor_type="row", zebra_stripes=True)
                 if self.replay.is_model:
                     yield ReplayTranscript(id="replay-transcript")
         yield Timeline(id="timeline")
@@ -239,6 +241,10 @@ class ReplayScreen(Screen[None]):
             self.query_one(TabbedContent).active = "tab-browse"
         elif frame.event.type == ev.RUN_QUERY:
             self.query_one(TabbedContent).active = "tab-console"
+        elif frame.event.type == ev.EDITOR_EDIT and self.org is not None:
+            # What the annotator was typing (the last query's re-run shows otherwise).
+            self.query_one(TabbedContent).active = "tab-console"
+            self.query_one(QueryConsole).set_text(frame.editor)
         elif frame.event.type == ev.NOTE_EDIT:
             self.query_one(TabbedContent).active = "tab-notes"
         elif frame.event.type in ev.SCRATCH_TYPES:
@@ -250,6 +256,8 @@ class ReplayScreen(Screen[None]):
         state = []
         if frame.paused:
             state.append("PAUSED")
+        if frame.away:
+            state.append("AWAY (terminal without focus)")
         if frame.submission is not None:
             state.append("SUBMITTED")
         if frame.ended:
@@ -343,7 +351,8 @@ class ReplayScreen(Screen[None]):
         elif sub.reward is None:
             box.show_note(Text(f"submitted (unscored, {sub.scoring}) · gold: {sub.gold!r}"))
         else:
-            box.show_result(sub.reward, sub.gold, sub.scoring)
+            metric = metric_label(self.header["instance"]["reward_metric"], sub.scoring)
+            box.show_result(sub.reward, sub.gold, metric)
 
     # -- messages --------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from crmtui.ui.widgets.bars import AccuracyBars
 _SHORT = (
     ("Accuracy", "Accuracy"),
     ("Median active time", "Time"),
+    ("Median time away", "Away"),
     ("Median queries", "Queries"),
     ("Tokens", "Tokens"),
     ("Cost", "Cost"),

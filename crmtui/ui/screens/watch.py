@@ -25,6 +25,7 @@ from crmtui.agent.runner import AgentResult, StepInfo
 from crmtui.agent.session import HARNESS_ERROR, AgentSession
 from crmtui.agent.watch_config import WatchConfig
 from crmtui.errors import CrmtuiError
+from crmtui.scoring.rules import metric_label
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
@@ -258,6 +259,8 @@ class WatchScreen(Screen[None]):
         self.query_one(Transcript).add_note(note, style="bold")
         reward = result.reward if isinstance(result.reward, int | float) else 0.0
         method = result.scoring or str(reason.get("message", "no answer"))
+        if result.scoring:
+            method = metric_label(self.session.instance.reward_metric, result.scoring)
         self.query_one(AnswerBox).show_result(float(reward), result.gt_answer, method)
         self._state = "DONE"
         self._tick()

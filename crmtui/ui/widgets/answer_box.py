@@ -6,7 +6,6 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Static
@@ -15,9 +14,7 @@ from crmtui.ui.widgets.steady_input import SteadyInput
 
 
 class AnswerBox(Vertical):
-    """Type the answer; Ctrl+S (or the button) asks to submit it."""
-
-    BINDINGS = [Binding("ctrl+s", "submit", "Submit answer")]
+    """Type the answer; Enter, the button or the screen's Ctrl+S asks to submit it."""
 
     class Edited(Message):
         """The answer text changed."""
@@ -98,8 +95,9 @@ class AnswerBox(Vertical):
         text.append("   · F9: next instance", style="dim")
         self.query_one("#answer-result", Static).update(text)
 
-    def show_result(self, reward: float, gold: Any, method: str) -> None:
-        """Lock the box and show the reward and the (now revealed) gold answer."""
+    def show_result(self, reward: float, gold: Any, metric: str) -> None:
+        """Lock the box and show the reward, the metric that gave it (``token F1``,
+        ``exact match, strict``) and the (now revealed) gold answer."""
         self.locked = True
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#answer-submit", Button).disabled = True
@@ -108,7 +106,7 @@ class AnswerBox(Vertical):
             "✔ correct" if good else ("✘ wrong" if reward == 0 else "≈ partial"),
             style="bold green" if good else "bold red",
         )
-        text.append(f"   reward {reward:.2f} ({method})   gold: ")
+        text.append(f"   reward {reward:.2f} ({metric})   gold: ")
         text.append(str(gold if gold is not None else "None"), style="bold")
         if not self.read_only:
             text.append("   · F9: next instance", style="dim")

@@ -15,13 +15,23 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import DataTable
 
 from crmtui.play.cells import ValueRef, row_text, row_view_text, value_text
+from crmtui.ui.widgets.content_table import ContentTable
+
+#: The help section of the keys that read, copy and compute (tables and the play screen).
+READ_COPY_COMPUTE = "Read, copy, compute"
 
 
-class CellTable(DataTable[Any]):
+class CellTable(ContentTable):
     """A table that knows the raw value and origin of each cell."""
+
+    # One help section for these keys whichever table declares them (listed once).
+    HELP_GROUPS = {
+        "view_cell": READ_COPY_COMPUTE,
+        "copy_cell": READ_COPY_COMPUTE,
+        "copy_row": READ_COPY_COMPUTE,
+    }
 
     BINDINGS = [
         Binding("v", "view_cell", "View value", tooltip="Open the value under the cursor whole"),

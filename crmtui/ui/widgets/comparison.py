@@ -77,6 +77,14 @@ def queries_text(summary: SessionSummary) -> Text:
     return text
 
 
+def active_text(summary: SessionSummary) -> str:
+    """Active time, with the time away from the terminal beside it when there was some."""
+    text = render.duration(summary.active_seconds)
+    if summary.away_ms:
+        text += f" (away {render.duration(summary.away_seconds)})"
+    return text
+
+
 def card_text(
     summary: SessionSummary, evidence: Evidence | None, divergence: int | None, reference: bool
 ) -> Text:
@@ -84,7 +92,7 @@ def card_text(
     rows: list[tuple[str, Text | str]] = [
         ("answer", Text(summary.answer, style="bold") if summary.submitted else Text("(none)")),
         ("reward", reward_text(summary)),
-        ("active", render.duration(summary.active_seconds)),
+        ("active", active_text(summary)),
         ("queries", queries_text(summary)),
         ("records", f"{summary.records_viewed} seen"),
     ]

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +19,7 @@ from textual.widgets import DataTable, Label, TextArea
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
 from crmtui.ui.widgets.results_table import ResultsTable
+from crmtui.ui.widgets.soql_editor import SoqlEditor
 from crmtui.ui.workers import WorkerCrashed
 
 MAX_SHOWN_ROWS = 2000
@@ -26,13 +28,25 @@ MAX_SHOWN_ROWS = 2000
 class QueryConsole(Vertical):
     """Write and run SOQL or SOSL against the org; results appear in a table below."""
 
+    HELP_GROUP = "Console"
+    # Priority: the editor (a TextArea) binds F6 itself; inside the console these win.
     BINDINGS = [
-        Binding("f5", "run_query", "Run query"),
-        Binding("ctrl+r", "run_query", "Run query", show=False),
-        Binding("ctrl+up", "history_older", "Older query", show=False),
-        Binding("ctrl+down", "history_newer", "Newer query", show=False),
-        Binding("f6", "history_search", "Query history"),
-        Binding("f8", "cancel_query", "Cancel query"),
+        Binding("f5", "run_query", "Run query", priority=True),
+        Binding("ctrl+r", "run_query", "Run query", show=False, priority=True),
+        Binding("ctrl+up", "history_older", "Older query", show=False, tooltip="from the history"),
+        Binding(
+            "ctrl+down", "history_newer", "Newer query", show=False, tooltip="from the history"
+        ),
+        Binding(
+            "f6",
+            "history_search",
+            "History",
+            priority=True,
+            tooltip="search your queries of all instances",
+        ),
+        Binding(
+            "f8", "cancel_query", "Cancel query", priority=True, tooltip="stop the running query"
+        ),
     ]
 
     class QueryRan(Message):
@@ -54,6 +68,13 @@ class QueryConsole(Vertical):
     class HistorySearchWanted(Message):
         """The user wants to search the query history (the screen shows a picker)."""
 
+    class EditorChanged(Message):
+        """The editor's text changed (the screen records it, debounced)."""
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+            super().__init__()
+
     class _Finished(Message):
         def __init__(self, text: str, result: Any, error: CrmtuiError | None, ms: float) -> None:
             self.text, self.result, self.error, self.ms = text, result, error, ms
@@ -65,6 +86,7 @@ class QueryConsole(Vertical):
         today: date | None = None,
         *,
         clock: Callable[[], float] = time.perf_counter,
+        history: QueryHistory | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -72,7 +94,8 @@ class QueryConsole(Vertical):
         self.today = today
         # Query timing goes through the session's clock so tests and snapshots are stable.
         self.clock = clock
-        self.history = QueryHistory()
+        #: Queries run here (the play screen passes the annotator's persistent history).
+        self.history = history if history is not None else QueryHistory()
         #: The last query that ran without error (the compute tool reads all its rows).
         self.last_query: str | None = None
         self.border_title = "SOQL / SOSL console"
@@ -82,15 +105,11 @@ class QueryConsole(Vertical):
         self._cancel: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
-        editor = TextArea.code_editor(
-            "", language="sql", theme="vscode_dark", id="console-editor", soft_wrap=True
-        )
-        editor.show_line_numbers = False
-        yield editor
+        yield SoqlEditor.create(schema=self.org.schema, id="console-editor")
         yield Label(
             "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
         )
-        yield ResultsTable(id="console-results", zebra_stripes=True, cursor_type="row")
+        yield ResultsTable(id="console-results", zebra_stripes=True, cursor_type="cell")
 
     @property
     def text(self) -> str:
@@ -119,6 +138,9 @@ class QueryConsole(Vertical):
             return
         if text is not None:
             self.set_text(query)
+        editor = self.query_one("#console-editor")
+        if isinstance(editor, SoqlEditor):
+            editor.close_completion()
         self.history.add(query)
         self._status("Running… (F8 cancels)")
         if self._cancel is not None:
@@ -135,8 +157,15 @@ class QueryConsole(Vertical):
         self._cancel.set()
         self._status("Cancelling…")
 
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if event.text_area.id == "console-editor":
+            event.stop()
+            self.post_message(self.EditorChanged(event.text_area.text))
+
     def action_run_query(self) -> None:
-        self.run()
+        # F5 is a priority binding: it can arrive before the editor has processed the keys
+        # typed just before it. Run from the editor's queue, behind those keys.
+        self.query_one("#console-editor").call_later(self.run)
 
     def action_history_older(self) -> None:
         entry = self.history.older()
@@ -180,7 +209,7 @@ class QueryConsole(Vertical):
         if event.error is not None:
             table.clear(columns=True)
             self.last_query = None
-            self._status(str(event.error), error=True)
+            self.show_error(event.text, event.error)
             self.post_message(
                 self.QueryRan(
                     event.text,
@@ -202,6 +231,24 @@ class QueryConsole(Vertical):
     def show_result(self, result: Any) -> None:
         """Show a query result in the results table."""
         self.query_one("#console-results", ResultsTable).show_result(result, MAX_SHOWN_ROWS)
+
+    def show_error(self, query: str, error: CrmtuiError) -> None:
+        """Show an error whole (wrapped), the failing line with a caret under the reported
+        column, and a "did you mean" from the schema for unknown names."""
+        from crmtui.play.query_hints import caret_lines, did_you_mean
+
+        text = Text(str(error), style="bold")
+        line, column = getattr(error, "line", None), getattr(error, "column", None)
+        width = max(20, self.size.width - 4)
+        for source in caret_lines(query, line, column, width):
+            text.append("\n")
+            text.append(source, style="not bold")
+        hint = did_you_mean(self.org.schema, query, error)
+        if hint:
+            text.append(f"\n{hint}", style="not bold italic")
+        label = self.query_one("#console-status", Label)
+        label.update(text)
+        label.set_class(True, "error")
 
     def set_status(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (errors in the error style)."""

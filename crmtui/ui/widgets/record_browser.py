@@ -40,11 +40,12 @@ PAGE_SIZE = 200
 class RecordBrowser(Vertical):
     """Browse the org: object list on the left, a table or a record on the right."""
 
+    HELP_GROUP = "Record browser"
     BINDINGS = [
         Binding("o", "focus_objects", "Objects"),
-        Binding("slash", "search", "Search"),
-        Binding("f", "filter", "Filter"),
-        Binding("x", "clear_filters", "Clear filter"),
+        Binding("slash", "search", "Search", tooltip="full-text, SOSL over the table"),
+        Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
+        Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
         Binding("left_square_bracket", "back", "Back"),
         Binding("right_square_bracket", "forward", "Forward"),
     ]
@@ -135,6 +136,18 @@ class RecordBrowser(Vertical):
         self.query_one(ContentSwitcher).current = "records-table"
         self.query_one("#browser-crumb", Label).update("Choose an object on the left (o).")
         self._set_status("")
+
+    def open_record(self, object_name: str, record_id: str) -> None:
+        """Open one record by Id (go to record), recorded as ``open_record``."""
+        self._remember_cursor()
+        view = RecordView(object_name, record_id)
+        self.show(view)
+        self._emit(
+            "open_record",
+            object=view.object,
+            id=view.record_id,
+            query=equivalent_query(self.org.schema, view),
+        )
 
     def apply_filter(self, condition: Condition) -> None:
         """Add ``condition`` to the current table view."""
@@ -322,7 +335,9 @@ class RecordBrowser(Vertical):
         if event.view != self.history.current:
             return
         if event.detail is None:
-            self._set_status(f"No {event.view.object} record with Id {event.view.record_id}")
+            missing = f"No {event.view.object} record with Id {event.view.record_id}"
+            self._set_status(missing)
+            self.notify(missing, severity="warning", title="Record")
             return
         self.query_one(RecordPanel).show(event.detail)
         self._set_status(f"{event.detail.label} · {len(event.detail.related)} related lists")

@@ -29,10 +29,16 @@ class RecordsTable(CellTable):
 
     The raw values of the loaded rows are kept (:class:`CellTable`), so ``v`` and ``y``
     open and copy a value whole though its cell shows one cut line.
+
+    It has a cell cursor, so "the column under the cursor" (sort, filter) is the one the
+    user sees highlighted; Enter on any cell opens that row's record.
     """
 
+    HELP_GROUP = "Record browser"
     BINDINGS = [
-        Binding("s", "sort_column", "Sort", tooltip="Sort by the column under the cursor"),
+        Binding(
+            "s", "sort_column", "Sort", tooltip="by the column under the cursor; again: descending"
+        ),
     ]
 
     class MoreRowsWanted(Message):
@@ -57,7 +63,7 @@ class RecordsTable(CellTable):
             super().__init__()
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.columns_names: list[str] = []
         self.ids: list[str] = []
         self.total = 0
@@ -113,7 +119,8 @@ class RecordsTable(CellTable):
         event.stop()
         self.post_message(self.SortRequested(str(event.column_key.value)))
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
         event.stop()
-        if 0 <= event.cursor_row < len(self.ids):
-            self.post_message(self.RecordChosen(self.ids[event.cursor_row]))
+        row = event.coordinate.row
+        if 0 <= row < len(self.ids):
+            self.post_message(self.RecordChosen(self.ids[row]))

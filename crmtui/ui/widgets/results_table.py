@@ -36,3 +36,8 @@ class ResultsTable(CellTable):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_view_cell()
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        # The console's results have a cell cursor: Enter opens the cell under it.
+        event.stop()
+        self.action_view_cell()

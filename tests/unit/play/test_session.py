@@ -126,3 +126,64 @@ def test_resume_continues_the_chain(tmp_path: Path) -> None:
     assert verify(session.path).ok
     assert [e.type for e in rec.events] == ["open_object", "resume", "submit", "end"]
     assert rec.events[2].payload["reward"] == 0.0
+
+
+def test_the_clock_stops_at_submit(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    session.start()
+    clock.now += 12
+    session.submit("OR")
+    clock.now += 500  # reading the result, then F9 much later
+    session.note_input()
+    assert session.active_seconds == pytest.approx(12)
+    assert session.pause() is False  # nothing left to pause
+    session.close("next")
+    assert [e.type for e in load(session.path).events] == ["submit", "end"]
+
+
+def test_editor_edits_and_focus_changes_are_recorded(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    session.start()
+    for text in ["S", "SE", "SELECT Id FROM Case"]:
+        clock.now += 0.1
+        session.editor_edited(text)
+    session.record_focus(False)
+    clock.now += 30
+    session.record_focus(True)
+    session.close("quit")
+    events = load(session.path).events
+    assert [e.type for e in events] == ["app_blur", "app_focus", "editor_edit", "end"]
+    assert events[2].payload == {"text": "SELECT Id FROM Case"}
+
+
+def test_resume_restores_drafts_history_and_active_time(tmp_path: Path) -> None:
+    clock = Clock()
+    session = _session(tmp_path, clock)
+    session.start()
+    session.record_query("SELECT Id FROM Case", "soql", 3, 1.0, None, None)
+    session.record_query("SELECT Nope FROM Case", "soql", 0, 1.0, "INVALID_FIELD", "no")
+    session.record_query("SELECT Id FROM Case", "soql", 3, 1.0, None, None)
+    session.editor_edited("SELECT Name FROM Acc")
+    session.answer_edited("Ore")
+    clock.now += 20
+    session.flush_pending(force=True)
+    session.recorder.suspend()  # the process dies here
+
+    resumed = PlaySession.resume_from(
+        session.path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False
+    )
+    drafts = resumed.drafts
+    assert (drafts.answer, drafts.editor) == ("Ore", "SELECT Name FROM Acc")
+    assert drafts.queries == ("SELECT Nope FROM Case", "SELECT Id FROM Case")
+    resumed.start()
+    clock.now += 5
+    assert resumed.active_seconds == pytest.approx(25)
+    # Putting the restored texts back on screen records nothing new.
+    resumed.answer_edited("Ore")
+    resumed.editor_edited("SELECT Name FROM Acc")
+    resumed.flush_pending(force=True)
+    resumed.close("quit")
+    types = [e.type for e in load(session.path).events]
+    assert types[-2:] == ["resume", "end"]

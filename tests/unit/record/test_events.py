@@ -59,6 +59,9 @@ VALID: dict[str, dict[str, Any]] = {
     },
     "thought": {"text": "count cases"},
     "end": {"reason": "Submit action", "reward": 1, "end_reason": {"source": "agent"}},
+    "editor_edit": {"text": "SELECT Id FROM Case"},
+    "app_blur": {},
+    "app_focus": {},
     "view_value": {
         "source": "record",
         "object": "LiveChatTranscript",

@@ -258,6 +258,28 @@ def test_empty_recording_has_no_frames(make_recording):
     assert result.frames == [] and result.transcript_at(0) == []
 
 
+def test_clock_stops_at_submit_editor_text_and_away(make_recording, clocks):
+    rec = make_recording()
+    clocks.advance(5)
+    rec.emit("editor_edit", {"text": "SELECT Id FROM Ca"})
+    clocks.advance(5)
+    rec.emit("app_blur", {})
+    clocks.advance(30)
+    rec.emit("app_focus", {})
+    clocks.advance(5)
+    rec.emit("submit", {"answer": "x", "reward": 0.0, "scoring": "strict", "gold": "y"})
+    clocks.advance(100)
+    rec.emit("pause", {})
+    clocks.advance(100)
+    rec.close()
+    fs = frames(load(rec.path))
+    assert fs[0].editor == "SELECT Id FROM Ca" and not fs[0].away
+    assert fs[1].away and not fs[2].away
+    assert [f.active_ms for f in fs[3:]] == [45000, 45000, 45000]
+    assert summarize(fs[1].event).startswith("terminal lost focus")
+    assert summarize(fs[0].event) == "SELECT Id FROM Ca"
+
+
 def test_a_streaming_fallback_and_a_cut_reply_show_in_replay(make_recording):
     rec = make_recording(actor={"kind": "model", "id": "local", "strategy": "react"})
     payload = {"prompt_tokens": 9, "completion_tokens": 3, "cost": None, "latency_ms": 5}

@@ -163,7 +163,8 @@ DAY2 = dt.datetime(2026, 1, 2, 9, 0, 0, tzinfo=dt.UTC)
 
 HISTORY_QUERY = f"SELECT Id, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{CASE_1}'"
 
-# alice, HTU, right: elapsed 104.5 s, paused 60 s, idle 30 s -> active 14.5 s; 3 queries
+# alice, HTU, right: elapsed 104 s until the submit (the end 0.5 s later does not count),
+# paused 60 s, idle 30 s -> active 14 s; 3 queries
 # (2 browse + 1 typed); records CASE_1 (evidence) -> "solved".
 ALICE_HTU: Script = [
     (2.0, "open_object", open_object("Case")),
@@ -180,7 +181,7 @@ ALICE_HTU_OLD: Script = [
     (4.0, "open_object", open_object("User")),
     (1.0, "submit", submit(AGENT_B, 0.0, AGENT_A)),
 ]
-# alice, KQA: F1 0.8; elapsed 20.5 s; 1 query; touched ARTICLE.
+# alice, KQA: F1 0.8; elapsed 20 s until the submit; 1 query; touched ARTICLE.
 ALICE_KQA: Script = [
     (10.0, "open_record", open_record("Knowledge__kav", ARTICLE)),
     (10.0, "submit", submit("advanced soles", 0.8, "Advanced sole technology")),

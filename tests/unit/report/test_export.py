@@ -29,7 +29,7 @@ def test_hf_round_trip_through_datasets(fixture_root: Path, tmp_path: Path) -> N
     alice = rows["a1" * 16]
     assert alice["actor"] == "alice" and alice["abbreviation"] == "HTU"
     assert alice["counted"] is True and alice["reward"] == 1.0 and alice["right"] is True
-    assert alice["active_ms"] == 14_500 and alice["records"] == [b.CASE_1]
+    assert alice["active_ms"] == 14_000 and alice["records"] == [b.CASE_1]
     assert rows["a0" * 16]["counted"] is False  # superseded
     assert rows["b2" * 16]["finished"] is False and rows["b2" * 16]["reward"] is None
     assert rows["c1" * 16]["tokens"] == 2350 and rows["c1" * 16]["strategy"] == "react"
@@ -99,7 +99,7 @@ def test_csv_per_instance_results(fixture_root: Path, tmp_path: Path) -> None:
         "True",
         "1.0",
         "True",
-        "14.5",
+        "14.0",
     )
     unfinished = next(r for r in rows if r["session_id"] == "b2" * 16)
     assert (unfinished["counted"], unfinished["reward"], unfinished["answer"]) == ("False", "", "")

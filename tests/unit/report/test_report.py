@@ -92,15 +92,15 @@ def test_overall_is_mean_of_task_columns_not_of_sessions(tmp_path: Path) -> None
 
 def test_time_queries_tokens_cost(report: Report) -> None:
     alice = _row(report, "alice")
-    assert alice.active_seconds["handle_time"].value == pytest.approx(14.5)
-    assert alice.active_seconds[OVERALL].value == pytest.approx((14.5 + 20.5) / 2)
+    assert alice.active_seconds["handle_time"].value == pytest.approx(14.0)
+    assert alice.active_seconds[OVERALL].value == pytest.approx((14.0 + 20.0) / 2)
     assert alice.queries["handle_time"].value == 3
     assert alice.queries[OVERALL].value == 2
     gpt = _row(report, "gpt-4o (react)")
     assert gpt.tokens["handle_time"].value == 2350
     assert gpt.tokens[OVERALL].value == pytest.approx((2350 + 520) / 2)
     assert gpt.cost[OVERALL].value == pytest.approx((0.03 + 0.005) / 2)
-    assert gpt.active_seconds["knowledge_qa"].value == pytest.approx(2.5)
+    assert gpt.active_seconds["knowledge_qa"].value == pytest.approx(2.0)  # stops at the submit
     tiny = _row(report, "tiny (act)")
     # One call of unknown price makes the HTU (and so the overall) cost unknown.
     assert tiny.cost["handle_time"].value is None
@@ -126,7 +126,7 @@ def test_csv(report: Report) -> None:
     keyed = {(r["actor"], r["abbreviation"]): r for r in rows}
     assert len(rows) == 11  # 7 task cells with data + 4 Overall rows
     assert keyed[("alice", "Overall")]["accuracy"] == "0.9"
-    assert keyed[("alice", "HTU")]["median_active_seconds"] == "14.5"
+    assert keyed[("alice", "HTU")]["median_active_seconds"] == "14.0"
     assert keyed[("alice", "HTU")]["mean_cost_usd"] == ""
     assert keyed[("tiny (act)", "BRI")]["mean_tokens"] == "110.0"
     assert keyed[("tiny (act)", "HTU")]["mean_cost_usd"] == ""

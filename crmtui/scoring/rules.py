@@ -1,0 +1,63 @@
+"""Rules about answers in words and numbers: how one is matched, when one counts as right.
+
+:func:`matching_rule` explains, before submitting, how the answer will be compared (without
+revealing the gold answer); :func:`metric_label` names, after scoring, the metric actually
+used (token F1 for knowledge questions, whatever the method); :func:`is_right` says whether
+a reward is a right answer (for the picker, compare, report and export alike).
+"""
+
+from __future__ import annotations
+
+from crmtui.scoring.rewards import DEFAULT_METHOD
+
+_EXACT_RULES = {
+    "strict": (
+        "exact match after trimming whitespace, then quotes; case-sensitive "
+        "('Closed' is not 'closed'); an expected empty answer is the word None"
+    ),
+    "paper": "exact match after trimming whitespace; case-sensitive; quotes count",
+    "toolenv": "exact match of the text as typed: nothing trimmed, case-sensitive",
+    "head": (
+        "exact match after trimming whitespace and quotes, or the same items as a list "
+        "(comma, semicolon or newline separated, any order); case-sensitive"
+    ),
+    "llm_extract": (
+        "exact match after trimming whitespace and quotes, else the answers a model "
+        "extracts from the text, compared as a list; case-sensitive"
+    ),
+}
+
+_FUZZY_RULE = (
+    "token F1 against the reference answer (lowercase, punctuation and articles ignored): "
+    "the reward is between 0 and 1, so use the article's words"
+)
+
+
+def matching_rule(reward_metric: str, method: str = DEFAULT_METHOD) -> str:
+    """How an answer to an instance with ``reward_metric`` is scored by ``method``."""
+    if reward_metric == "fuzzy_match":
+        return _FUZZY_RULE
+    if reward_metric == "privacy_rejection":
+        return "judged by a model (not scored offline)"
+    return _EXACT_RULES.get(method, f"method {method!r}")
+
+
+def metric_label(reward_metric: str, method: str) -> str:
+    """The metric that produced a reward: ``token F1`` or ``exact match, strict``."""
+    if reward_metric == "fuzzy_match":
+        return "token F1"
+    return f"exact match, {method}"
+
+
+#: A fuzzy-match (KQA) answer counts as *right* for agreement and evidence verdicts when
+#: its F1 reaches this; exact-match answers must score 1.
+FUZZY_RIGHT_F1 = 0.5
+
+
+def is_right(reward: float | None, reward_metric: str) -> bool | None:
+    """Whether a reward means a right answer (None when the answer was not scored)."""
+    if reward is None:
+        return None
+    if reward_metric == "fuzzy_match":
+        return reward >= FUZZY_RIGHT_F1
+    return reward >= 1.0

@@ -1,0 +1,41 @@
+"""A DataTable whose auto-width columns always show their whole content.
+
+Why this exists (issue #9: Ids cut to ``50``, ``005Ws000003``, ``2020-``): Textual's
+``DataTable`` (8.2.8) measures auto-width columns lazily, on the table's own idle event, and
+caches every rendered cell and row under keys that hold an update counter but not the
+column widths. When the screen paints a frame between ``add_row`` and that idle (a worker
+result arriving while the machine is busy is enough), the cells are rendered at the width of
+the column *label* and cached; the idle then widens the columns, but nothing changes the
+cache keys, so a fixed-size table (``height: 1fr``, no resize) keeps showing the cut cells
+until some unrelated change (a new page, a sort) bumps the counter. Widgets with ``width:
+auto`` escape it only because their own resize bumps the counter.
+
+:class:`ContentTable` closes the gap where it opens: after the idle measurement, if any
+column width changed, the render caches are invalidated (the same counter ``add_row`` and
+``_on_resize`` bump) and the table repaints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.widgets import DataTable
+
+
+class ContentTable(DataTable[Any]):
+    """A :class:`~textual.widgets.DataTable` that repaints when its column widths change."""
+
+    def _column_widths(self) -> tuple[int, ...]:
+        return tuple(column.get_render_width(self) for column in self.ordered_columns) + (
+            self._row_label_column_width,
+        )
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        before = self._column_widths()
+        await super()._on_idle(event)
+        if self._column_widths() != before:
+            # Every render cache key of DataTable includes _update_count: bumping it drops
+            # cells and rows painted at the old widths.
+            self._update_count += 1
+            self.refresh()

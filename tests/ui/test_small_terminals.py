@@ -1,0 +1,80 @@
+"""80x24 is usable (task tab, results reachable, F10 maximises); below the minimum a notice."""
+
+from __future__ import annotations
+
+from textual.widgets import TabbedContent
+
+from crmtui.factory import build_play_app
+from crmtui.ui.screens.picker import PickerScreen
+from crmtui.ui.screens.play import PlayScreen
+from tests.ui.test_play_flow import _wait
+
+
+async def _open(pilot, app, idx: int = 30) -> PlayScreen:
+    await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+    app.open_instance(idx)
+    await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
+    return app.screen
+
+
+async def test_console_results_are_reachable_at_80x24(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        assert screen.has_class("compact")
+        assert not screen.query_one("#metadata-panel").display
+        await pilot.press("f3", *"SELECT Id, Name FROM User", "f5")
+        results = screen.query_one("#console-results")
+        await _wait(pilot, lambda: results.row_count > 0)
+        await pilot.press("tab")
+        assert results.has_focus
+        # At least a few rows are on screen under the editor.
+        assert results.region.height >= 5 and results.region.bottom <= 24
+        # F10 gives the results the whole screen; again, the layout comes back.
+        await pilot.press("f10")
+        await pilot.pause(0.05)
+        assert screen.maximized is screen.query_one("#work-tabs")
+        assert results.region.height >= 15
+        await pilot.press("f10")
+        await pilot.pause(0.05)
+        assert screen.maximized is None
+
+
+async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        await pilot.press("ctrl+o")
+        tabs = screen.query_one(TabbedContent)
+        assert tabs.active == "tab-context"
+        context = screen.query_one("#context-panel")
+        assert context.has_focus and context.region.height > 8
+        text = context.query_one("#metadata-text")
+        painted = "".join(text.render_line(y).text for y in range(8))
+        assert "Routing" in painted
+        await pilot.press("f2")
+        assert tabs.active == "tab-browse"
+
+
+async def test_wider_layouts_hide_the_task_tab_and_yield_width(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await _open(pilot, app)
+        assert screen.has_class("narrow") and not screen.has_class("compact")
+        tabs = screen.query_one(TabbedContent)
+        assert not tabs.get_tab("tab-context").display
+        assert screen.query_one("#object-list").region.width <= 26
+        await pilot.press("ctrl+o")
+        assert screen.query_one("#metadata-panel").has_focus
+
+
+async def test_below_the_minimum_a_notice_replaces_the_instance(
+    workspace, play_config, clock, wall
+):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(60, 18)) as pilot:
+        screen = await _open(pilot, app)
+        assert screen.has_class("too-small")
+        assert not screen.query_one("#play-body").display
+        notice = str(screen.query_one("#too-small").render())
+        assert "60x18" in notice and "70x20" in notice
