@@ -134,7 +134,8 @@ async def test_a_bug_in_the_console_worker_is_a_recorded_failed_step(
     events = load(_recording(play_config)).events
     failed = next(e for e in events if e.type == "run_query")
     assert failed.payload["error_code"] == "INTERNAL_ERROR"
-    assert events[-1].type == "end" and events[-1].payload["reason"] == "quit"
+    # The test closes the app from outside (not Ctrl+Q): the attempt stays resumable.
+    assert "end" not in [e.type for e in events]
 
 
 async def test_a_bug_in_a_browse_worker_leaves_the_app_running(
@@ -179,7 +180,7 @@ async def test_a_crash_outside_workers_leaves_the_session_resumable(
     assert report.ok and not report.finished  # offered for resuming on the next start
 
 
-async def test_f8_cancels_a_running_query_and_the_step_is_recorded(
+async def test_escape_cancels_a_running_query_and_the_step_is_recorded(
     workspace, play_config, clock, wall, monkeypatch: pytest.MonkeyPatch
 ):
     import time
@@ -206,9 +207,9 @@ async def test_f8_cancels_a_running_query_and_the_step_is_recorded(
         console.set_text("SELECT Id FROM Case WHERE Subject = 'slow'")
         await pilot.press("f5")
         await pilot.pause(0.2)
-        assert console._running is not None and "F8 cancels" in _status(console)
+        assert console._running is not None and "Esc cancels" in _status(console)
         pressed = time.perf_counter()
-        await pilot.press("f8")
+        await pilot.press("escape")
         for _ in range(200):
             await pilot.pause(0.005)
             if console._running is None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -44,8 +45,15 @@ class QueryConsole(Vertical):
             priority=True,
             tooltip="search your queries of all instances",
         ),
+        # Escape cancels only while a query runs; otherwise the action skips and Escape keeps
+        # its usual meanings (close the completion list, back to the instances).
         Binding(
-            "f8", "cancel_query", "Cancel query", priority=True, tooltip="stop the running query"
+            "escape",
+            "cancel_query",
+            "Cancel query",
+            priority=True,
+            show=False,
+            tooltip="while one runs",
         ),
     ]
 
@@ -101,7 +109,7 @@ class QueryConsole(Vertical):
         self.border_title = "SOQL / SOSL console"
         # The query in flight and when it started: a worker that crashes is finished with it.
         self._running: tuple[str, float] | None = None
-        # Set to stop the query in flight (F8, or a new query replacing it).
+        # Set to stop the query in flight (Escape, or a new query replacing it).
         self._cancel: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
@@ -142,7 +150,7 @@ class QueryConsole(Vertical):
         if isinstance(editor, SoqlEditor):
             editor.close_completion()
         self.history.add(query)
-        self._status("Running… (F8 cancels)")
+        self._status("Running… (Esc cancels)")
         if self._cancel is not None:
             self._cancel.set()  # a query still running is replaced, not left to finish
         self._cancel = threading.Event()
@@ -152,8 +160,7 @@ class QueryConsole(Vertical):
     def action_cancel_query(self) -> None:
         """Stop the running query (it ends as a failed step, QUERY_TIMEOUT)."""
         if self._running is None or self._cancel is None:
-            self._status("No query is running.")
-            return
+            raise SkipAction()  # nothing to cancel: Escape goes on to its other bindings
         self._cancel.set()
         self._status("Cancelling…")
 

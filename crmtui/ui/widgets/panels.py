@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from crmtui.data.schema import Schema
 from crmtui.play.cells import ValueRef, context_ids
-from crmtui.ui.widgets.cell_table import CellTable
+from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE, CellTable
 
 
 def schema_text(schema: Schema) -> Text:
@@ -44,7 +44,10 @@ class MetadataPanel(VerticalScroll):
     several, each ``y`` copies the next one.
     """
 
-    BINDINGS = [Binding("y", "copy_context_id", "Copy Id")]
+    HELP_GROUP = READ_COPY_COMPUTE
+    BINDINGS = [
+        Binding("y", "copy_context_id", "Copy Id", tooltip="in the task context: the Id it names")
+    ]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
