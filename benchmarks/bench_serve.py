@@ -154,14 +154,10 @@ class Client:
                 await ws.send_str(json.dumps(["stdin", "n"]))
                 # The object list shows its counts once the screen is mounted.
                 await self.wait_for(f"{self.history_rows:,}")
-                for _ in range(5):  # focus the answer box; the footer then offers to submit
-                    mark = len(self.raw)
-                    await ws.send_str(json.dumps(["stdin", "a"]))
-                    try:
-                        await self.wait_for("Submit answer", since=mark, timeout=10)
-                        break
-                    except TimeoutError:
-                        continue
+                # F4 focuses the answer box (a priority key: safe however fast it follows 'n');
+                # the footer no longer names the submit key, so give the focus a moment.
+                await ws.send_str(json.dumps(["stdin", "\x1bOS"]))
+                await asyncio.sleep(0.5)
                 await go.wait()
                 rng = random.Random(self.name)
                 typed = ""

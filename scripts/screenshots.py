@@ -146,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     workspace = Workspace(Org.open(built.path), load_tasks(str(built.tasks_path)), "sample")
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.scenes or list(SCENES):
-        path = asyncio.run(_shoot(name, args.out, workspace, home / "recordings"))
+        # A scene's app is closed from outside, which leaves its instance to resume: each scene
+        # gets its own recordings folder so the next one starts at the picker, not a dialog.
+        path = asyncio.run(_shoot(name, args.out, workspace, home / "recordings" / name))
         print(f"wrote {path}")
     if not args.scenes:
         print(f"wrote {asyncio.run(_shoot_watch(workspace, args.out, home / 'watch'))}")
