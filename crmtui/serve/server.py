@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
+
 # textual-serve is a separate package (an aiohttp server that runs the app in a child process);
 # it does not import textual, so this process never loads it (tests/unit/test_boundaries.py
 # checks that importing crmtui.serve.server leaves textual out of sys.modules).
