@@ -29,6 +29,7 @@ async def _shoot(name: str, out: Path, workspace: object, recordings: Path) -> P
 
     config = PlayConfig(annotator="alice", recordings=recordings, fsync=False)
     app = build_play_app(config, workspace=workspace, clock=lambda: 100.0, wall=_frozen_wall)
+    app.steady_cursor = True  # a blinking cursor would be drawn or not at random
     async with app.run_test(size=SCENE_SIZES.get(name, (160, 48))) as pilot:
         await SCENES[name](pilot)
         path = out / f"{name}.svg"

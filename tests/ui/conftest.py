@@ -72,3 +72,19 @@ def clock() -> FakeClock:
 @pytest.fixture
 def wall() -> FrozenWall:
     return FrozenWall()
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any) -> Any:
+    """The snapshot plugin's compare, with a steady text cursor.
+
+    A blinking cursor is drawn or not depending on when, within its half-second phase, the
+    picture is taken: on a slow machine that flips a snapshot at random.
+    """
+
+    def compare(app: Any, *args: Any, **kwargs: Any) -> bool:
+        if hasattr(app, "steady_cursor"):
+            app.steady_cursor = True
+        return snap_compare(app, *args, **kwargs)
+
+    return compare
