@@ -2,56 +2,23 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
 
-from crmtui.data.instances import Instance
 from crmtui.play.cells import ValueRef
 from crmtui.play.compute import ComputeResult, ComputeRun, ComputeSpec
 from crmtui.play.scratch import latest_notes
 from crmtui.play.session import PlaySession, SessionError
 from crmtui.record import events as ev
 from crmtui.record.verify import load, verify
+from tests.unit.play.sessions import ORG, Clock, begin, instance, wall
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def wall() -> dt.datetime:
-    return dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-
-
-INSTANCE = Instance.from_row(
-    {
-        "idx": 3,
-        "task": "handle_time",
-        "query": "Who was slowest?",
-        "answer": "005x",
-        "metadata": {"required": "- Today's date: 2024-03-01", "optional": ""},
-        "reward_metric": "exact_match",
-    }
-)
-ORG = {"path": "/tmp/org.db", "digest": "d" * 64, "name": "sample"}
+INSTANCE = instance(3, "handle_time", "Who was slowest?", "005x")
 
 
 def _begin(tmp_path: Path, clock: Clock) -> PlaySession:
-    session = PlaySession.begin(
-        INSTANCE,
-        ORG,
-        actor={"kind": "human", "id": "ann"},
-        tasks_source="sample",
-        recordings=tmp_path,
-        clock=clock,
-        wall=wall,
-        fsync=False,
-    )
+    session = begin(tmp_path, clock, INSTANCE)
     session.start()
     return session
 

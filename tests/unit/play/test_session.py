@@ -7,47 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from crmtui.data.instances import Instance
 from crmtui.play.session import PlaySession, SessionError
 from crmtui.record.verify import load, verify
+from tests.unit.play.sessions import ORG, Clock, begin, instance, wall
 
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def wall() -> dt.datetime:
-    return dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
-
-
-INSTANCE = Instance.from_row(
-    {
-        "idx": 7,
-        "task": "best_region_identification",
-        "query": "Which state closes cases fastest?",
-        "answer": "OR",
-        "metadata": {"required": "- Today's date: 2024-03-01", "optional": "x"},
-        "reward_metric": "exact_match",
-    }
+INSTANCE = instance(
+    7, "best_region_identification", "Which state closes cases fastest?", "OR", optional="x"
 )
-ORG = {"path": "/tmp/org.db", "digest": "d" * 64, "name": "sample"}
 
 
 def _session(tmp_path: Path, clock: Clock) -> PlaySession:
-    return PlaySession.begin(
-        INSTANCE,
-        ORG,
-        actor={"kind": "human", "id": "ann"},
-        tasks_source="sample",
-        recordings=tmp_path,
-        clock=clock,
-        wall=wall,
-        fsync=False,
-    )
+    return begin(tmp_path, clock, INSTANCE)
 
 
 def test_full_session_is_recorded_and_verifies(tmp_path: Path) -> None:
