@@ -1,8 +1,8 @@
 """What a resumed session puts back on screen: the latest drafts, the queries, the time.
 
 After a crash the recording is all there is. :func:`fold_drafts` reads it once and returns
-the latest text of every draft-like event (the answer box, the console editor, and any other
-event listed in :data:`DRAFT_EVENTS`), the queries run (for the console history) and the
+the latest text of every draft-like event (the answer box, the console editor, the notes, and
+any other event listed in :data:`DRAFT_EVENTS`), the queries run (for the console history) and the
 active time already spent, so the play screen can restore them.
 """
 
@@ -15,7 +15,7 @@ from crmtui.record import events as ev
 from crmtui.record.timing import session_times
 
 #: Events whose ``text`` payload is the latest state of an editable region.
-DRAFT_EVENTS: frozenset[str] = frozenset({ev.ANSWER_EDIT, ev.EDITOR_EDIT})
+DRAFT_EVENTS: frozenset[str] = frozenset({ev.ANSWER_EDIT, ev.EDITOR_EDIT, ev.NOTE_EDIT})
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,8 @@ class Drafts:
     """The state a recording leaves behind.
 
     Attributes:
-        texts: Latest ``text`` per draft event type (``answer_edit``, ``editor_edit``, ...).
+        texts: Latest ``text`` per draft event type (``answer_edit``, ``editor_edit``,
+            ``note_edit``).
         queries: Console queries in the order they ran (repeats kept once, latest last).
         active_ms: Active time recorded so far (:mod:`crmtui.record.timing`).
         submitted: Whether the recording already holds a submit.
@@ -43,6 +44,11 @@ class Drafts:
     def editor(self) -> str:
         """The console editor's last recorded text."""
         return self.texts.get(ev.EDITOR_EDIT, "")
+
+    @property
+    def notes(self) -> str:
+        """The notes' last recorded text."""
+        return self.texts.get(ev.NOTE_EDIT, "")
 
 
 def fold_drafts(events: Iterable[ev.Event]) -> Drafts:

@@ -3,12 +3,11 @@
 These are the steps a human takes besides browsing and querying. Each is recorded, so a
 human's trajectory stays complete (replay shows them, compare counts them). The copy
 register (the last value copied) and the notes text live here too, so the session, not a
-widget, owns them and a resumed session gets its notes back (:func:`latest_notes`).
+widget, owns them and a resumed session gets its notes back (:class:`crmtui.play.drafts.Drafts`).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -161,14 +160,3 @@ class Scratch:
             self._notes.flush()
         else:
             self._notes.poll()
-
-
-def latest_notes(path: str | os.PathLike[str]) -> str:
-    """The notes text a recording last recorded ("" when none), for resuming it.
-
-    The recording is read leniently (a partial last line, as a killed process leaves it, is
-    ignored): resuming it repairs the file anyway.
-    """
-    from crmtui.play.resume_point import resume_point
-
-    return resume_point(path).notes

@@ -16,7 +16,7 @@ from typing import Any
 from crmtui.config import DEFAULT_IDLE_THRESHOLD
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts, fold_drafts
-from crmtui.play.scratch import Scratch, latest_notes
+from crmtui.play.scratch import Scratch
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
@@ -144,14 +144,12 @@ class PlaySession:
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain).
 
-        The drafts (answer, editor text, queries) and the active time the recording holds
-        are folded into :attr:`drafts` for the screen to restore; the notes into
-        :attr:`notes_restored`.
+        The drafts (answer, editor text, notes, queries) and the active time the recording
+        holds are folded into :attr:`drafts` for the screen to restore.
         """
         from crmtui.record.verify import load
 
         recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
-        notes = latest_notes(recorder.path)
         drafts = fold_drafts(load(recorder.path).events)
         timer = ActiveTimer(
             clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
@@ -165,7 +163,7 @@ class PlaySession:
             resumed=True,
             scorer=scorer,
             drafts=drafts,
-            notes_restored=notes,
+            notes_restored=drafts.notes,
         )
         # The restored texts are what the recording already holds: not new edits.
         session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ import pytest
 
 from crmtui.play.cells import ValueRef
 from crmtui.play.compute import ComputeResult, ComputeRun, ComputeSpec
-from crmtui.play.scratch import latest_notes
+from crmtui.play.drafts import fold_drafts
 from crmtui.play.session import PlaySession, SessionError
 from crmtui.record import events as ev
 from crmtui.record.verify import load, verify
@@ -94,7 +94,7 @@ def test_resume_restores_the_latest_notes(tmp_path: Path) -> None:
     session.flush_pending(force=True)
     path = session.path
     session.recorder.suspend()  # as if the process died: the file stays unfinished
-    assert latest_notes(path) == "avg = 1049 / 3"
+    assert fold_drafts(load(path).events).notes == "avg = 1049 / 3"
     resumed = PlaySession.resume_from(path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False)
     assert resumed.scratch.notes == "avg = 1049 / 3"
     resumed.scratch.notes_edited("avg = 1049 / 3")  # what the pane reports on load: no event
@@ -109,9 +109,7 @@ def test_after_close_scratch_steps_are_refused(tmp_path: Path) -> None:
         session.scratch.copied(ValueRef("table", "Id"), "x")
 
 
-def test_resume_point_has_the_answer_and_the_active_time(tmp_path: Path) -> None:
-    from crmtui.play.resume_point import resume_point
-
+def test_drafts_hold_the_answer_and_the_active_time(tmp_path: Path) -> None:
     clock = Clock()
     session = _begin(tmp_path, clock)
     session.start()
@@ -124,9 +122,9 @@ def test_resume_point_has_the_answer_and_the_active_time(tmp_path: Path) -> None
     clock.now += 10
     session.answer_edited("005x")
     session.suspend()
-    point = resume_point(session.path)
-    assert (point.answer, point.notes) == ("005x", "")
-    assert point.active_s == pytest.approx(30, abs=0.01)
+    drafts = fold_drafts(load(session.path).events)
+    assert (drafts.answer, drafts.notes) == ("005x", "")
+    assert drafts.active_ms / 1000 == pytest.approx(30, abs=0.01)
     resumed = PlaySession.resume_from(
         session.path, INSTANCE, ORG, clock=clock, wall=wall, fsync=False
     )
