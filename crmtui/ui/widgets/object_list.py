@@ -52,8 +52,10 @@ class ObjectList(OptionList):
                 label = Text(name, no_wrap=True)
                 label.truncate(room, overflow="ellipsis")
             self.add_option(Option(label, id=name))
-        if highlighted is not None and highlighted < len(counts):
-            self.highlighted = highlighted
+        # Start on the first object, so the focused list shows where Enter goes.
+        self.highlighted = (
+            highlighted if highlighted is not None and highlighted < len(counts) else 0
+        )
 
     def on_resize(self, event: Any) -> None:
         if self.counts:

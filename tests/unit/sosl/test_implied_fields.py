@@ -30,9 +30,7 @@ def raw_org(tmp_path: Path) -> Org:
 
 def test_upstream_knowledge_search_works_on_a_raw_org(raw_org: Org) -> None:
     articles = search_knowledge_articles(make_query_executor(raw_org), "blender")
-    blender = {
-        r["Id"] for r in ROWS["Knowledge__kav"] if "blender" in str(r.values()).lower()
-    }
+    blender = {r["Id"] for r in ROWS["Knowledge__kav"] if "blender" in str(r.values()).lower()}
     # Without the columns, every article is a published English one.
     assert {a["Id"] for a in articles} == blender and len(blender) >= 3
 
