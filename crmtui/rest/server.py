@@ -9,8 +9,9 @@ Threads share one GIL, and the engine's Python work (parsing, shaping records) h
 their own they cannot use a second core; worse, ``sqlite3`` lets go of the GIL on every row,
 so several busy connection threads hand it back and forth mid-query, at a cost in CPU. The
 threads of a process therefore take turns for the CPU-bound part of a request (the engine and
-the JSON encoding: :mod:`crmtui.rest.gate`); reading requests and writing answers overlap. With ``workers=N`` (POSIX) the server forks N-1 more
-processes after binding; all of them accept from the one listening socket (made non-blocking,
+the JSON encoding: :mod:`crmtui.rest.gate`); reading requests and writing answers overlap.
+
+With ``workers=N`` (POSIX) the server forks N-1 more processes after binding; all of them accept from the one listening socket (made non-blocking,
 so a process that loses the race for a connection goes back to waiting), and a worker leaves a
 new connection to a less busy one (:mod:`crmtui.rest.balance`): keep-alive connections stay
 where they land, so an uneven split would leave a core idle. Workers share the request log
