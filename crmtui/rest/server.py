@@ -13,9 +13,10 @@ the JSON encoding: :mod:`crmtui.rest.gate`); reading requests and writing answer
 
 With ``workers=N`` (POSIX) the server forks N-1 more processes after binding; all of them
 accept from the one listening socket (made non-blocking, so a process that loses the race for
-a connection goes back to waiting), and a worker leaves a new connection to a less busy one (:mod:`crmtui.rest.balance`): keep-alive connections stay
-where they land, so an uneven split would leave a core idle. Workers share the request log
-(whole lines appended with ``O_APPEND``) and a folder of paging cursor notes
+a connection goes back to waiting), and a worker leaves a new connection to a less busy one
+(:mod:`crmtui.rest.balance`): keep-alive connections stay where they land, so an uneven split
+would leave a core idle. Workers share the request log (whole lines appended with
+``O_APPEND``) and a folder of paging cursor notes
 (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies with the parent
 (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
 """
