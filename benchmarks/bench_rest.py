@@ -362,8 +362,8 @@ def scaling(server: Server, texts: list[str], workers: int, rounds: int, seconds
     Returns a dict: ``ratio`` (8-client over 1-client throughput), ``rps1``/``rps8``,
     ``ms1``/``ms8`` (server CPU per request), ``client1``/``client8`` (client CPU per
     request), ``cores1``/``cores8`` (cores the server used), ``available`` (cores that as many
-    CPU-bound processes of ours as there are workers got), ``ceiling`` and ``projected``
-    (see :func:`summary_lines`), ``loads`` (load averages seen).
+    CPU-bound processes of ours as there are workers got), ``ceiling`` (the speed-up the cores
+    available allowed) and ``loads`` (load averages seen).
     """
     pool = ClientPool(server, texts, 8)
     rows: list[dict[str, float]] = []
@@ -395,10 +395,13 @@ def scaling(server: Server, texts: list[str], workers: int, rounds: int, seconds
                     # The most 8 clients could reach now: every core a busy group of ours can
                     # get, at the 1-client CPU cost per request, over what one client reached.
                     ceiling=several * 1000 / one["server_ms"] / one["rps"],
-                    projected=_projected(busy, one, eight),
+                )
+                allowed = _projected(
+                    busy, one["server_ms"], one["client_ms"], eight["server_ms"], eight["client_ms"]
                 )
                 line += (
                     f"; server CPU per request x{row['ms8'] / row['ms1']:.2f}"
+                    f" (idle cores would allow {allowed:.2f}x)"
                     f"; the server got {row['cores8'] / row['cores1']:.2f}x the CPU"
                     f"; ceiling {row['ceiling']:.2f}x"
                 )
@@ -418,18 +421,18 @@ def scaling(server: Server, texts: list[str], workers: int, rounds: int, seconds
     return medians
 
 
-def _projected(cores: int, one: dict[str, Any], eight: dict[str, Any]) -> float:
+def _projected(cores: int, server1: float, client1: float, server8: float, client8: float) -> float:
     """What 8 clients would reach over one on ``cores`` idle cores at the measured CPU costs.
 
     One client is a chain (its request's server CPU, then its own), so it runs at most
     ``1 / (server + client CPU per request)``; eight keep every core busy, at most
     ``cores / (server + client CPU per request with 8)``. Wake-up latencies, which only slow
-    the chain, are left out, so the figure errs low. It depends only on CPU per request, which
-    a loaded machine changes far less than throughput: it tells the code's share of a miss.
+    the chain, are left out (the figure errs low there), and eight clients are taken to keep
+    every core busy (it errs high if the connections' split leaves one idle: the CPU by process
+    is printed per phase). It depends only on CPU per request, which a loaded machine changes
+    far less than throughput: it tells the code's share of a miss.
     """
-    per_one = one["server_ms"] + one["client_ms"]
-    per_eight = eight["server_ms"] + eight["client_ms"]
-    return cores * per_one / per_eight
+    return cores * (server1 + client1) / (server8 + client8)
 
 
 def summary_lines(workers: int, rounds: int, m: dict) -> list[str]:
@@ -445,6 +448,10 @@ def summary_lines(workers: int, rounds: int, m: dict) -> list[str]:
     if "ms1" not in m:
         return lines + ["  (no /proc here: CPU figures unavailable)"]
     growth = m["ms8"] / m["ms1"]
+    # From the medians printed here (not medians of per-round figures), so a reader can redo
+    # the arithmetic from the lines above.
+    projected = _projected(cpus, m["ms1"], m["client1"], m["ms8"], m["client8"])
+    ceiling = m["available"] * 1000 / m["ms1"] / m["rps1"]
     lines += [
         f"  server CPU      {m['ms1']:5.2f} ms/request with 1 client, {m['ms8']:5.2f} with 8 "
         f"(x{growth:.2f}; client CPU {m['client1']:.2f} / {m['client8']:.2f} ms)",
@@ -452,16 +459,16 @@ def summary_lines(workers: int, rounds: int, m: dict) -> list[str]:
         f"(of {cpus} on an idle machine); the server used {m['cores1']:.2f} cores with 1 "
         f"client, {m['cores8']:.2f} with 8",
         f"  code's share    at these CPU costs, {cpus} idle cores would give 8 clients "
-        f"{m['projected']:.2f}x one client; the cores available now allowed {m['ceiling']:.2f}x",
+        f"{projected:.2f}x one client; the cores available now allowed {ceiling:.2f}x",
     ]
     if m["ratio"] >= SCALE_TARGET:
         verdict = "met"
-    elif m["projected"] >= SCALE_TARGET and m["ceiling"] < SCALE_TARGET:
+    elif projected >= SCALE_TARGET and ceiling < SCALE_TARGET:
         verdict = (
             "missed for want of CPU: the machine gave too little to reach the target, while "
             "the server's CPU per request would reach it on idle cores (re-run it quietly)"
         )
-    elif m["projected"] >= SCALE_TARGET:
+    elif projected >= SCALE_TARGET:
         verdict = (
             "missed while the CPU costs would allow it: the scheduler or the clients' waits "
             "(re-run it quietly; more rounds with --rounds)"
