@@ -6,12 +6,17 @@ connection (the engine opens one per thread). The TLS handshake runs on the conn
 thread, not on the accepting one, so a slow client cannot hold the others up.
 
 Threads share one GIL, and the engine's Python work (parsing, shaping records) holds it, so on
-their own they cannot use a second core. With ``workers=N`` (POSIX) the server forks N-1 more
-processes after binding; all of them accept from the one listening socket (made non-blocking,
-so a process that loses the race for a connection goes back to waiting), and a worker leaves a
-new connection to a less busy one (:mod:`crmtui.rest.balance`): keep-alive connections stay
-where they land, so an uneven split would leave a core idle. Workers share the request log
-(whole lines appended with ``O_APPEND``) and a folder of paging cursor notes
+their own they cannot use a second core; worse, ``sqlite3`` lets go of the GIL on every row,
+so several busy connection threads hand it back and forth mid-query, at a cost in CPU. The
+threads of a process therefore take turns for the CPU-bound part of a request (the engine and
+the JSON encoding: :mod:`crmtui.rest.gate`); reading requests and writing answers overlap.
+
+With ``workers=N`` (POSIX) the server forks N-1 more processes after binding; all of them
+accept from the one listening socket (made non-blocking, so a process that loses the race for
+a connection goes back to waiting), and a worker leaves a new connection to a less busy one
+(:mod:`crmtui.rest.balance`): keep-alive connections stay where they land, so an uneven split
+would leave a core idle. Workers share the request log (whole lines appended with
+``O_APPEND``) and a folder of paging cursor notes
 (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies with the parent
 (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
 """
@@ -36,6 +41,7 @@ from urllib.parse import parse_qsl, urlsplit
 from crmtui.errors import ConfigError
 from crmtui.rest.api import Reply, RestApi
 from crmtui.rest.balance import ConnectionBalance
+from crmtui.rest.gate import ComputeGate
 from crmtui.rest.log import RequestLog, format_time
 
 
@@ -53,9 +59,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.rfile.read(length)  # a write's body: read so the connection stays usable
         split = urlsplit(self.path)
         params = dict(parse_qsl(split.query, keep_blank_values=True))
-        reply = self.server.api.handle(self.command, split.path, params, dict(self.headers))
-        data = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"), default=str)
-        payload = data.encode("utf-8")
+        with self.server.gate:  # the CPU-bound part: one connection thread at a time
+            reply = self.server.api.handle(self.command, split.path, params, dict(self.headers))
+            data = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"), default=str)
+            payload = data.encode("utf-8")
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json;charset=UTF-8")
         self.send_header("Content-Length", str(len(payload)))
@@ -106,6 +113,7 @@ class _Server(ThreadingHTTPServer):
         self.tls = tls
         self.request_log = request_log
         self.balance: ConnectionBalance | None = None
+        self.gate = ComputeGate()
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
         super().__init__(address, _Handler)
@@ -210,6 +218,7 @@ class RestServer:
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the child, measured by the benchmark
                 balance.become(slot)
+                self._httpd.gate.reset_after_fork()
                 _serve_as_worker(self._httpd)
             self._children.append(pid)
 
