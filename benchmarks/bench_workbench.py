@@ -30,6 +30,7 @@ import json
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -69,58 +70,131 @@ def _text(size: int, seed: int = 1) -> str:
 # -- (a) the value viewer ------------------------------------------------------------------
 
 
-async def _open_times(texts: dict[str, str], opens: int) -> dict[str, list[float]]:
-    """Open times per text, plus ``bare``: a one-label modal, Textual's own floor."""
-    from textual.app import App
+def viewer_home(cache: Path, size: int) -> tuple[Path, str]:
+    """A CRMTUI_HOME whose sample org has one chat transcript of ``size`` characters.
+
+    Returns the home and the Id of the Case whose transcript it is (the first policy-violation
+    instance's case). Built once under ``cache``.
+    """
+    import os
+    import sqlite3
+
+    home = cache / "viewer-home"
+    os.environ["CRMTUI_HOME"] = str(home)
+    from crmtui.org.sample import ensure_sample
+    from crmtui.org.task_match import load_sources
+
+    org = ensure_sample()
+    tasks = load_sources(None, None, force=False, progress=lambda *_: None).tasks
+    inst = next(i for i in tasks if i.task == "policy_violation_identification")
+    case_id = inst.context_ids["Case Id"]
+    conn = sqlite3.connect(org.path)
+    with conn:
+        conn.execute(
+            "UPDATE LiveChatTranscript SET Body = ? WHERE CaseId = ?", (_text(size), case_id)
+        )
+    conn.close()
+    return home, case_id
+
+
+async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str, list[float]]:
+    """Wall and CPU milliseconds from the ``v`` key to the viewer's first frame.
+
+    The real play app on the sample org at 160x48, a policy-violation instance open, the
+    record panel of its chat transcript focused on the 100 KB Body: each round posts the key
+    (as the terminal driver does), waits until the viewer screen has been laid out and
+    drawn (Textual runs ``call_after_refresh`` callbacks once the screen has no layout or
+    repaint pending), then closes it with Escape. Beside it, a one-label modal pushed over
+    the same play screen: what Textual itself costs to show any modal there.
+    """
+    from textual import events
     from textual.screen import ModalScreen
     from textual.widgets import Label
 
-    from crmtui.play.cells import ValueRef
+    from crmtui.config import PlayConfig
+    from crmtui.factory import build_play_app
+    from crmtui.play.views import RecordView
+    from crmtui.play.workspace import load_workspace
+    from crmtui.ui import scenes
     from crmtui.ui.screens.viewer import ValueViewerScreen
 
-    class Timed(ValueViewerScreen):
-        # CSS_PATH is relative to the defining module: point at the real stylesheet.
-        CSS_PATH = str(
-            Path(__file__).resolve().parents[1] / "crmtui" / "ui" / "screens" / "viewer.tcss"
-        )
+    painted: list[asyncio.Future[float]] = []
 
-        def __init__(self, text: str, painted: asyncio.Future[float]) -> None:
-            super().__init__(text, ValueRef("record", "Body", "LiveChatTranscript", "570x"))
-            self.painted = painted
+    def mark(screen: Any) -> None:
+        if painted and not painted[-1].done():
+            future = painted[-1]
+            screen.call_after_refresh(lambda: future.set_result(time.perf_counter()))
 
-        def on_mount(self) -> None:
-            super().on_mount()
-            self.call_after_refresh(lambda: self.painted.set_result(time.perf_counter()))
+    # The viewer screen is built by the play screen: hook its mount from outside.
+    original_mount = ValueViewerScreen.__dict__.get("on_mount")
+
+    def on_mount(self: ValueViewerScreen) -> None:
+        if original_mount is not None:
+            original_mount(self)
+        mark(self)
+
+    ValueViewerScreen.on_mount = on_mount  # type: ignore[attr-defined]
 
     class Bare(ModalScreen[None]):
-        """A modal with one label: what Textual itself costs to show any screen."""
-
-        def __init__(self, painted: asyncio.Future[float]) -> None:
-            super().__init__()
-            self.painted = painted
-
         def compose(self) -> Any:
             yield Label("a modal screen")
 
         def on_mount(self) -> None:
-            self.call_after_refresh(lambda: self.painted.set_result(time.perf_counter()))
+            mark(self)
 
-    class Bench(App[None]):
-        pass
+    home, case_id = viewer_home(cache, 100_000)
+    with tempfile.TemporaryDirectory(prefix="wb-bench-") as tmp:
+        config = PlayConfig(annotator="bench", recordings=Path(tmp), fsync=False)
+        app = build_play_app(config, workspace=load_workspace(config))
+        times: dict[str, list[float]] = {"big": [], "big_cpu": [], "bare": [], "bare_cpu": []}
+        async with app.run_test(size=(160, 48)) as pilot:
+            idx = scenes._first_of(pilot, "policy_violation_identification")
+            screen = await scenes._open(pilot, idx)
+            chat = _chat_id(app, case_id)
+            screen.query_one("#record-browser").show(RecordView("LiveChatTranscript", chat))
+            panel = screen.query_one("#record-panel")
+            await scenes.wait_for(pilot, lambda: panel.row_count > 0)
+            panel.focus()
+            panel.move_cursor(row=[f.name for f in panel.detail.fields].index("Body"))
+            await scenes.settle(pilot)
+            loop = asyncio.get_running_loop()
+            for round_ in range(opens + 1):  # the first round warms up CSS and imports
+                for name in ("big", "bare"):
+                    painted.append(loop.create_future())
+                    if profiler is not None and round_ and name == "big":
+                        profiler.enable()
+                    cpu, started = time.process_time(), time.perf_counter()
+                    if name == "big":
+                        app.post_message(events.Key("v", "v"))
+                    else:
+                        app.push_screen(Bare())
+                    done = await painted[-1]
+                    cpu_ms = (time.process_time() - cpu) * 1000
+                    if profiler is not None:
+                        profiler.disable()
+                    assert isinstance(app.screen, ValueViewerScreen if name == "big" else Bare)
+                    if name == "big":
+                        assert len(app.screen.text) == 100_000
+                    if round_:
+                        times[name].append((done - started) * 1000)
+                        times[f"{name}_cpu"].append(cpu_ms)
+                    if name == "big":
+                        await pilot.press("escape")
+                    else:
+                        app.pop_screen()
+                    await scenes.settle(pilot, 1)
+    if original_mount is None:
+        del ValueViewerScreen.on_mount  # type: ignore[attr-defined]
+    else:
+        ValueViewerScreen.on_mount = original_mount  # type: ignore[attr-defined]
+    return times
 
-    times: dict[str, list[float]] = {name: [] for name in [*texts, "bare"]}
-    app = Bench()
-    async with app.run_test(size=(160, 48)) as pilot:
-        for _ in range(opens + 1):  # the first round warms up CSS parsing and imports
-            for name, text in [*texts.items(), ("bare", None)]:
-                painted: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-                started = time.perf_counter()
-                app.push_screen(Timed(text, painted) if text is not None else Bare(painted))
-                done = await painted
-                times[name].append((done - started) * 1000)
-                app.pop_screen()
-                await pilot.pause()
-    return {name: values[1:] for name, values in times.items()}
+
+def _chat_id(app: Any, case_id: str) -> str:
+    from crmtui.query import run
+
+    soql = f"SELECT Id FROM LiveChatTranscript WHERE CaseId = '{case_id}'"
+    return str(run(app.workspace.org, soql).records[0]["Id"])
 
 
 def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
@@ -133,24 +207,34 @@ def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         wrap(big, 150)
         find_all(big, "refund")
         pure.append((time.perf_counter() - started) * 1000)
-    times = asyncio.run(_open_times({"small": _text(6_000), "big": big}, args.opens))
-    small, large = statistics.median(times["small"]), statistics.median(times["big"])
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    times = asyncio.run(_open_times(args.cache, args.opens, profiler))
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
+    large, bare = statistics.median(times["big"]), statistics.median(times["bare"])
+    large_cpu, bare_cpu = statistics.median(times["big_cpu"]), statistics.median(times["bare_cpu"])
     data = {
         "viewer_open_100kb": round(large, 2),
-        "viewer_open_6kb_screenful": round(small, 2),
-        "viewer_size_cost": round(large - small, 2),
-        "bare_modal": round(statistics.median(times["bare"]), 2),
+        "viewer_open_100kb_cpu": round(large_cpu, 2),
+        "viewer_open_100kb_runs": [round(t, 1) for t in times["big"]],
+        "bare_modal": round(bare, 2),
+        "bare_modal_cpu": round(bare_cpu, 2),
         "wrap_and_find_100kb": round(statistics.median(pure), 2),
         "runs": len(times["big"]),
     }
     target = TARGETS_MS["viewer_open_100kb"]
     rows: list[Row] = [
-        ("viewer: open 100 KB, first frame", f"{large:.1f} ms", f"< {target:.0f} ms",
-         "ok" if large < target else "MISSED", f"median of {len(times['big'])}"),
-        ("viewer: open 6 KB (one screenful)", f"{small:.1f} ms", "", "", "baseline"),
-        ("viewer: cost of the 100 KB", f"{large - small:.1f} ms", "", "", "difference"),
-        ("a bare one-label modal (Textual's floor)", f"{statistics.median(times['bare']):.1f} ms",
-         "", "", "same run"),
+        ("viewer: v key to first frame, 100 KB value", f"{large:.1f} ms", f"< {target:.0f} ms",
+         "ok" if large < target else "MISSED",
+         f"median of {len(times['big'])}, CPU {large_cpu:.1f} ms"),
+        ("a one-label modal over the same play screen", f"{bare:.1f} ms", "", "",
+         f"Textual's floor, CPU {bare_cpu:.1f} ms"),
         ("wrap 100 KB to 150 cols + find a word", f"{statistics.median(pure):.2f} ms", "", "",
          "pure core"),
     ]  # fmt: skip
@@ -227,6 +311,9 @@ def main() -> None:
     parser.add_argument("--computes", type=int, default=9, help="computations to time")
     parser.add_argument(
         "--cache", type=Path, default=Path("/tmp/crmtui-bench"), help="where orgs are cached"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the viewer opens (to stderr)"
     )
     parser.add_argument("--only", default=",".join(PARTS), help="comma list of parts to run")
     args = parser.parse_args()
