@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from crmtui.query.boundary import check_text, guarded
@@ -64,6 +64,27 @@ def _column(rows: list[tuple[Any, ...]], out: Output) -> list[Any]:
     return values
 
 
+def _narrowed(
+    conn: Any, sql: str, params: Sequence[Any], outs: list[Output]
+) -> tuple[str, list[Output]]:
+    """The plan's SQL selecting only the cells ``outs`` read, and ``outs`` re-indexed.
+
+    Every records plan selects the Id first (and parents' Ids for parent fields); turning
+    71,000 Ids into Python strings nobody reads cost a fifth of a computation. A CTE names
+    the plan's result columns by position, and SQLite flattens it into one scan.
+    """
+    width = len(conn.execute(f"SELECT * FROM ({sql}) LIMIT 0", params).description)
+    cells = sorted({o.col for o in outs} | {c for o in outs for c in o.rel_id_cols})
+    at = {cell: i for i, cell in enumerate(cells)}
+    names = ", ".join(f"c{i}" for i in range(width))
+    picked = ", ".join(f"c{cell}" for cell in cells)
+    narrowed = f"WITH q({names}) AS ({sql}) SELECT {picked} FROM q"
+    moved = [
+        replace(o, col=at[o.col], rel_id_cols=tuple(at[c] for c in o.rel_id_cols)) for o in outs
+    ]
+    return narrowed, moved
+
+
 def read_columns(
     org: Any,
     text: str,
@@ -106,8 +127,10 @@ def read_columns(
             gc.disable()
         try:
             with guarded():
-                rows = _fetch(conn, plan.sql, plan.params)
-                values = [_column(rows, outputs[name]) for name in wanted]
+                outs = [outputs[name] for name in wanted]
+                sql, outs = _narrowed(conn, plan.sql, plan.params, outs)
+                rows = _fetch(conn, sql, plan.params)
+                values = [_column(rows, out) for out in outs]
         finally:
             if paused:
                 gc.enable()
