@@ -41,26 +41,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.ptyproc import PtyProcess, crmtui_argv, terminal_env  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from coldstart import cold_starts, prepare_sample  # noqa: E402
+from coldstart import env as _env  # noqa: E402
 
-FIRST_FRAME_MARK = b"Annotator:"
 PAGE = 200
 DEEP_PAGE = 1_000
 
 #: crmtui's cold start over a bare Textual app's, measured in the same run.
 TARGET_RATIO = 2.0
-
-BARE_APP = """
-from textual.app import App
-from textual.widgets import Footer, Label
-
-class Bare(App):
-    def compose(self):
-        yield Label("Annotator: bare")
-        yield Footer()
-
-Bare().run()
-"""
 
 TARGETS_MS = {
     "cold_start": 1500.0,
@@ -74,42 +63,6 @@ TARGETS_MS = {
 
 
 # -- (a) cold start in a pseudo-terminal ---------------------------------------------------
-
-
-def _env(home: Path) -> dict[str, str]:
-    return terminal_env(home, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
-
-
-def prepare_sample(home: Path) -> None:
-    """Build the sample org in ``home`` once (a child process, so this one stays clean)."""
-    code = "from crmtui.org.sample import ensure_sample; ensure_sample()"
-    subprocess.run([sys.executable, "-c", code], env=_env(home), check=True)
-
-
-def _spawn_until_mark(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    child = PtyProcess(argv, env=env, cwd=cwd)
-    try:
-        seen = child.wait_for(FIRST_FRAME_MARK, timeout=60)
-        assert child.first_byte is not None
-        return seen, child.first_byte - child.started
-    finally:
-        child.quit()
-
-
-def bench_cold_start(home: Path, runs: int) -> dict[str, Any]:
-    """Spawn ``crmtui play`` and a bare Textual app ``runs`` times each, interleaved;
-    seconds to the first frame (the picker for crmtui) and to the first byte."""
-    to_picker, to_first_byte, bare = [], [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory(prefix="crmtui-bench-play-") as tmp:
-            bare.append(
-                _spawn_until_mark([sys.executable, "-c", BARE_APP], _env(home), Path(tmp))[0]
-            )
-            argv = [*crmtui_argv(), "play", "--annotator", "bench", "--recordings", tmp]
-            seen, first = _spawn_until_mark(argv, _env(home), Path(tmp))
-            to_picker.append(seen)
-            to_first_byte.append(first)
-    return {"picker_s": to_picker, "first_byte_s": to_first_byte, "bare_s": bare}
 
 
 def _child_seconds(code: str, repeat: int = 3) -> float:
@@ -406,12 +359,15 @@ def report_start(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
     """(a) Cold start to the picker, with a breakdown of fresh-interpreter costs."""
     home = args.cache / "play-home"
     prepare_sample(home)
-    start = bench_cold_start(home, args.starts)
+    start = cold_starts(home, args.starts)
     breakdown = bench_start_breakdown(home)
     picker_ms = [s * 1000 for s in start["picker_s"]]
     bare_ms = [s * 1000 for s in start["bare_s"]]
     first_byte_ms = _median(start["first_byte_s"]) * 1000
     ratio = _median(picker_ms) / _median(bare_ms)
+    picker_cpu = [s * 1000 for s in start["picker_cpu_s"]]
+    bare_cpu = [s * 1000 for s in start["bare_cpu_s"]]
+    cpu_ratio = _median(picker_cpu) / _median(bare_cpu) if bare_cpu else float("nan")
     result = {
         "median": _median(picker_ms),
         "runs": picker_ms,
@@ -419,6 +375,9 @@ def report_start(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         "bare_runs": bare_ms,
         "ratio_to_bare": ratio,
         "ratio_target_met": ratio <= TARGET_RATIO,
+        "cpu_median": _median(picker_cpu) if picker_cpu else None,
+        "bare_cpu_median": _median(bare_cpu) if bare_cpu else None,
+        "cpu_ratio_to_bare": cpu_ratio,
         "first_byte_median": first_byte_ms,
         **{k.removesuffix("_s") + "_ms": v * 1000 for k, v in breakdown.items()},
     }
@@ -432,6 +391,14 @@ def report_start(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
             f"runs: {', '.join(f'{ms:.0f}' for ms in bare_ms)}",
         ),
         ("  ratio crmtui / bare", f"{ratio:.2f}x", f"<= {TARGET_RATIO:g}x", verdict, ""),
+        (
+            "  CPU to first frame: crmtui / bare",
+            f"{cpu_ratio:.2f}x",
+            "",
+            "",
+            f"{_median(picker_cpu) if picker_cpu else 0:.0f} / "
+            f"{_median(bare_cpu) if bare_cpu else 0:.0f} ms CPU",
+        ),
         _row("  first byte on the tty", first_byte_ms),
         _row("  python -c pass (whole process)", breakdown["python_s"] * 1000),
         # In one fresh interpreter, step by step (what crmtui adds to a bare app).

@@ -15,9 +15,10 @@ Two measurements, each against the target from the workbench issue (#9)::
 (b) ``compute``: on the ``full`` org (71,000 OrderItems; built once with
     ``build_org(scale="full")`` and cached under ``--cache``), ``run_compute`` of
     sum(Quantity) per Product2Id over every OrderItem, through the engine (the browser
-    view's full-row SOQL), median of ``--computes`` runs, target < 200 ms; beside it the
-    engine's own time for that query (the floor the computation adds to), and
-    avg(ClosedDate - CreatedDate) per OwnerId over every Case.
+    view's SOQL without paging, selecting the two columns), median of ``--computes`` runs
+    with its CPU time, target < 200 ms; beside it the engine's time to return that query
+    as records (``run``: what computing cost before it read columns straight from the
+    rows), and avg(ClosedDate - CreatedDate) per OwnerId over every Case.
 
 Prints a table, then one JSON line with every number (``"bench": "workbench"``).
 """
@@ -30,6 +31,7 @@ import json
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -69,58 +71,131 @@ def _text(size: int, seed: int = 1) -> str:
 # -- (a) the value viewer ------------------------------------------------------------------
 
 
-async def _open_times(texts: dict[str, str], opens: int) -> dict[str, list[float]]:
-    """Open times per text, plus ``bare``: a one-label modal, Textual's own floor."""
-    from textual.app import App
+def viewer_home(cache: Path, size: int) -> tuple[Path, str]:
+    """A CRMTUI_HOME whose sample org has one chat transcript of ``size`` characters.
+
+    Returns the home and the Id of the Case whose transcript it is (the first policy-violation
+    instance's case). Built once under ``cache``.
+    """
+    import os
+    import sqlite3
+
+    home = cache / "viewer-home"
+    os.environ["CRMTUI_HOME"] = str(home)
+    from crmtui.org.sample import ensure_sample
+    from crmtui.org.task_match import load_sources
+
+    org = ensure_sample()
+    tasks = load_sources(None, None, force=False, progress=lambda *_: None).tasks
+    inst = next(i for i in tasks if i.task == "policy_violation_identification")
+    case_id = inst.context_ids["Case Id"]
+    conn = sqlite3.connect(org.path)
+    with conn:
+        conn.execute(
+            "UPDATE LiveChatTranscript SET Body = ? WHERE CaseId = ?", (_text(size), case_id)
+        )
+    conn.close()
+    return home, case_id
+
+
+async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str, list[float]]:
+    """Wall and CPU milliseconds from the ``v`` key to the viewer's first frame.
+
+    The real play app on the sample org at 160x48, a policy-violation instance open, the
+    record panel of its chat transcript focused on the 100 KB Body: each round posts the key
+    (as the terminal driver does), waits until the viewer screen has been laid out and
+    drawn (Textual runs ``call_after_refresh`` callbacks once the screen has no layout or
+    repaint pending), then closes it with Escape. Beside it, a one-label modal pushed over
+    the same play screen: what Textual itself costs to show any modal there.
+    """
+    from textual import events
     from textual.screen import ModalScreen
     from textual.widgets import Label
 
-    from crmtui.play.cells import ValueRef
+    from crmtui.config import PlayConfig
+    from crmtui.factory import build_play_app
+    from crmtui.play.views import RecordView
+    from crmtui.play.workspace import load_workspace
+    from crmtui.ui import scenes
     from crmtui.ui.screens.viewer import ValueViewerScreen
 
-    class Timed(ValueViewerScreen):
-        # CSS_PATH is relative to the defining module: point at the real stylesheet.
-        CSS_PATH = str(
-            Path(__file__).resolve().parents[1] / "crmtui" / "ui" / "screens" / "viewer.tcss"
-        )
+    painted: list[asyncio.Future[float]] = []
 
-        def __init__(self, text: str, painted: asyncio.Future[float]) -> None:
-            super().__init__(text, ValueRef("record", "Body", "LiveChatTranscript", "570x"))
-            self.painted = painted
+    def mark(screen: Any) -> None:
+        if painted and not painted[-1].done():
+            future = painted[-1]
+            screen.call_after_refresh(lambda: future.set_result(time.perf_counter()))
 
-        def on_mount(self) -> None:
-            super().on_mount()
-            self.call_after_refresh(lambda: self.painted.set_result(time.perf_counter()))
+    # The viewer screen is built by the play screen: hook its mount from outside.
+    original_mount = ValueViewerScreen.__dict__.get("on_mount")
+
+    def on_mount(self: ValueViewerScreen) -> None:
+        if original_mount is not None:
+            original_mount(self)
+        mark(self)
+
+    ValueViewerScreen.on_mount = on_mount  # type: ignore[attr-defined]
 
     class Bare(ModalScreen[None]):
-        """A modal with one label: what Textual itself costs to show any screen."""
-
-        def __init__(self, painted: asyncio.Future[float]) -> None:
-            super().__init__()
-            self.painted = painted
-
         def compose(self) -> Any:
             yield Label("a modal screen")
 
         def on_mount(self) -> None:
-            self.call_after_refresh(lambda: self.painted.set_result(time.perf_counter()))
+            mark(self)
 
-    class Bench(App[None]):
-        pass
+    home, case_id = viewer_home(cache, 100_000)
+    with tempfile.TemporaryDirectory(prefix="wb-bench-") as tmp:
+        config = PlayConfig(annotator="bench", recordings=Path(tmp), fsync=False)
+        app = build_play_app(config, workspace=load_workspace(config))
+        times: dict[str, list[float]] = {"big": [], "big_cpu": [], "bare": [], "bare_cpu": []}
+        async with app.run_test(size=(160, 48)) as pilot:
+            idx = scenes._first_of(pilot, "policy_violation_identification")
+            screen = await scenes._open(pilot, idx)
+            chat = _chat_id(app, case_id)
+            screen.query_one("#record-browser").show(RecordView("LiveChatTranscript", chat))
+            panel = screen.query_one("#record-panel")
+            await scenes.wait_for(pilot, lambda: panel.row_count > 0)
+            panel.focus()
+            panel.move_cursor(row=[f.name for f in panel.detail.fields].index("Body"))
+            await scenes.settle(pilot)
+            loop = asyncio.get_running_loop()
+            for round_ in range(opens + 1):  # the first round warms up CSS and imports
+                for name in ("big", "bare"):
+                    painted.append(loop.create_future())
+                    if profiler is not None and round_ and name == "big":
+                        profiler.enable()
+                    cpu, started = time.process_time(), time.perf_counter()
+                    if name == "big":
+                        app.post_message(events.Key("v", "v"))
+                    else:
+                        app.push_screen(Bare())
+                    done = await painted[-1]
+                    cpu_ms = (time.process_time() - cpu) * 1000
+                    if profiler is not None:
+                        profiler.disable()
+                    assert isinstance(app.screen, ValueViewerScreen if name == "big" else Bare)
+                    if name == "big":
+                        assert len(app.screen.text) == 100_000
+                    if round_:
+                        times[name].append((done - started) * 1000)
+                        times[f"{name}_cpu"].append(cpu_ms)
+                    if name == "big":
+                        await pilot.press("escape")
+                    else:
+                        app.pop_screen()
+                    await scenes.settle(pilot, 1)
+    if original_mount is None:
+        del ValueViewerScreen.on_mount  # type: ignore[attr-defined]
+    else:
+        ValueViewerScreen.on_mount = original_mount  # type: ignore[attr-defined]
+    return times
 
-    times: dict[str, list[float]] = {name: [] for name in [*texts, "bare"]}
-    app = Bench()
-    async with app.run_test(size=(160, 48)) as pilot:
-        for _ in range(opens + 1):  # the first round warms up CSS parsing and imports
-            for name, text in [*texts.items(), ("bare", None)]:
-                painted: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-                started = time.perf_counter()
-                app.push_screen(Timed(text, painted) if text is not None else Bare(painted))
-                done = await painted
-                times[name].append((done - started) * 1000)
-                app.pop_screen()
-                await pilot.pause()
-    return {name: values[1:] for name, values in times.items()}
+
+def _chat_id(app: Any, case_id: str) -> str:
+    from crmtui.query import run
+
+    soql = f"SELECT Id FROM LiveChatTranscript WHERE CaseId = '{case_id}'"
+    return str(run(app.workspace.org, soql).records[0]["Id"])
 
 
 def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
@@ -133,24 +208,34 @@ def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         wrap(big, 150)
         find_all(big, "refund")
         pure.append((time.perf_counter() - started) * 1000)
-    times = asyncio.run(_open_times({"small": _text(6_000), "big": big}, args.opens))
-    small, large = statistics.median(times["small"]), statistics.median(times["big"])
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+    times = asyncio.run(_open_times(args.cache, args.opens, profiler))
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(40)
+    large, bare = statistics.median(times["big"]), statistics.median(times["bare"])
+    large_cpu, bare_cpu = statistics.median(times["big_cpu"]), statistics.median(times["bare_cpu"])
     data = {
         "viewer_open_100kb": round(large, 2),
-        "viewer_open_6kb_screenful": round(small, 2),
-        "viewer_size_cost": round(large - small, 2),
-        "bare_modal": round(statistics.median(times["bare"]), 2),
+        "viewer_open_100kb_cpu": round(large_cpu, 2),
+        "viewer_open_100kb_runs": [round(t, 1) for t in times["big"]],
+        "bare_modal": round(bare, 2),
+        "bare_modal_cpu": round(bare_cpu, 2),
         "wrap_and_find_100kb": round(statistics.median(pure), 2),
         "runs": len(times["big"]),
     }
     target = TARGETS_MS["viewer_open_100kb"]
     rows: list[Row] = [
-        ("viewer: open 100 KB, first frame", f"{large:.1f} ms", f"< {target:.0f} ms",
-         "ok" if large < target else "MISSED", f"median of {len(times['big'])}"),
-        ("viewer: open 6 KB (one screenful)", f"{small:.1f} ms", "", "", "baseline"),
-        ("viewer: cost of the 100 KB", f"{large - small:.1f} ms", "", "", "difference"),
-        ("a bare one-label modal (Textual's floor)", f"{statistics.median(times['bare']):.1f} ms",
-         "", "", "same run"),
+        ("viewer: v key to first frame, 100 KB value", f"{large:.1f} ms", f"< {target:.0f} ms",
+         "ok" if large < target else "MISSED",
+         f"median of {len(times['big'])}, CPU {large_cpu:.1f} ms"),
+        ("a one-label modal over the same play screen", f"{bare:.1f} ms", "", "",
+         f"Textual's floor, CPU {bare_cpu:.1f} ms"),
         ("wrap 100 KB to 150 cols + find a word", f"{statistics.median(pure):.2f} ms", "", "",
          "pure core"),
     ]  # fmt: skip
@@ -173,13 +258,19 @@ def full_org(cache: Path) -> Path:
     return path
 
 
+CPU_MS: dict[int, float] = {}
+
+
 def _median_ms(fn: Any, runs: int) -> tuple[float, Any]:
+    """Median wall ms of ``fn()`` (its median CPU ms goes to ``CPU_MS[id(fn)]``)."""
     fn()  # warm-up: grammar and plan cached, pages in the OS cache
-    times, last = [], None
+    times, cpu, last = [], [], None
     for _ in range(runs):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         last = fn()
         times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - cpu_started) * 1000)
+    CPU_MS[id(fn)] = statistics.median(cpu)
     return statistics.median(times), last
 
 
@@ -192,15 +283,25 @@ def bench_compute(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
     org = Org.open(full_org(args.cache))
     items = ComputeSpec("sum", group_by="Product2Id", field="Quantity")
     query = view_query(org.schema, TableView("OrderItem"), items)
-    ms_items, run_items = _median_ms(lambda: run_compute(org, query, items), args.computes)
-    ms_engine, _ = _median_ms(lambda: run(org, query), args.computes)
+
+    def compute_items() -> Any:
+        return run_compute(org, query, items)
+
+    def engine_items() -> Any:
+        return run(org, query)
+
+    ms_items, run_items = _median_ms(compute_items, args.computes)
+    ms_engine, _ = _median_ms(engine_items, args.computes)
+    cpu_items, cpu_engine = CPU_MS[id(compute_items)], CPU_MS[id(engine_items)]
     cases = ComputeSpec("avg", group_by="OwnerId", start="CreatedDate", end="ClosedDate")
     case_query = view_query(org.schema, TableView("Case"), cases)
     ms_cases, run_cases = _median_ms(lambda: run_compute(org, case_query, cases), args.computes)
     target = TARGETS_MS["compute_orderitems_by_product"]
     data = {
         "compute_orderitems_by_product": round(ms_items, 2),
+        "compute_orderitems_by_product_cpu": round(cpu_items, 2),
         "engine_query_alone": round(ms_engine, 2),
+        "engine_query_alone_cpu": round(cpu_engine, 2),
         "orderitems": run_items.result.input_rows,
         "products": len(run_items.result.rows),
         "compute_case_duration_by_owner": round(ms_cases, 2),
@@ -209,9 +310,9 @@ def bench_compute(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
     rows: list[Row] = [
         (f"compute: sum(Quantity) by Product2Id, {run_items.result.input_rows:,} OrderItems",
          f"{ms_items:.1f} ms", f"< {target:.0f} ms", "ok" if ms_items < target else "MISSED",
-         f"{len(run_items.result.rows)} groups, median of {args.computes}"),
-        ("  the engine's query alone (its rows)", f"{ms_engine:.1f} ms", "", "",
-         f"compute = {ms_items / ms_engine:.2f}x"),
+         f"{len(run_items.result.rows)} groups, median of {args.computes}, CPU {cpu_items:.1f} ms"),
+        ("  the engine's query as records (run)", f"{ms_engine:.1f} ms", "", "",
+         f"compute = {ms_items / ms_engine:.2f}x, CPU {cpu_engine:.1f} ms"),
         (f"compute: avg(Closed - Created) by OwnerId, {run_cases.result.input_rows:,} Cases",
          f"{ms_cases:.1f} ms", "", "", f"{len(run_cases.result.rows)} groups"),
     ]  # fmt: skip
@@ -227,6 +328,9 @@ def main() -> None:
     parser.add_argument("--computes", type=int, default=9, help="computations to time")
     parser.add_argument(
         "--cache", type=Path, default=Path("/tmp/crmtui-bench"), help="where orgs are cached"
+    )
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the viewer opens (to stderr)"
     )
     parser.add_argument("--only", default=",".join(PARTS), help="comma list of parts to run")
     args = parser.parse_args()

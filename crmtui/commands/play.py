@@ -100,13 +100,16 @@ def play(
         idle_threshold=idle,
         force=force,
     )
+    from crmtui.org.sample import sample_ready
+
     workspace = None
-    if force or any(value is not None for value in (tasks, org, task, idx)):
+    if force or any(value is not None for value in (tasks, org, task, idx)) or sample_ready():
         from crmtui.play.workspace import load_workspace
 
         # Explicit choices are checked here, so a mistake (a missing org, an unknown idx) is
-        # one Error: line at the command line; the bare command shows the loading screen,
-        # which builds the sample on first use with a progress bar.
+        # one Error: line at the command line. So is the built sample (a fraction of a
+        # second to open): the picker is then the first screen. Only the first use, which
+        # builds the sample, shows the loading screen and its progress bar.
         workspace = load_workspace(config)
     build_play_app(config, workspace=workspace).run()
 

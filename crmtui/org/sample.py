@@ -55,6 +55,17 @@ def ensure_sample(progress: Progress | None = None) -> Org:
     return Org.open(result.path)
 
 
+def sample_ready() -> bool:
+    """Whether the sample org is built and current (opening it will not rebuild it)."""
+    path = paths.org_path(paths.SAMPLE_ORG_NAME)
+    if not path.exists():
+        return False
+    try:
+        return Org.open(path).meta.get("format_version") == FORMAT_VERSION
+    except OrgError:
+        return False
+
+
 def open_org_or_sample(
     spec: str | os.PathLike[str] | None = None, progress: Progress | None = None
 ) -> Org:

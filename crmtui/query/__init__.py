@@ -27,10 +27,12 @@ from crmtui.query.dispatch import run
 from crmtui.query.errors import QueryError
 from crmtui.query.observation import format_observation, observation_rows
 from crmtui.query.results import QueryResult
+from crmtui.query.soql.columns import ColumnRead, read_columns
 from crmtui.query.soql.engine import compile_soql, execute_soql
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
+    "ColumnRead",
     "QueryBudget",
     "QueryError",
     "QueryResult",
@@ -38,5 +40,6 @@ __all__ = [
     "execute_soql",
     "format_observation",
     "observation_rows",
+    "read_columns",
     "run",
 ]

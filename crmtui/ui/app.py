@@ -134,6 +134,11 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
         )
         self.push_screen(self.picker)
+        # After the picker's first frame: the resume check imports the recorder and the
+        # dialogs, which cost a cold start more than drawing the picker does.
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
         if not self._offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
 

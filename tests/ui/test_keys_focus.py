@@ -129,6 +129,9 @@ async def test_a_burst_of_keys_after_an_f_key_lands_in_the_new_widget(
         for char in "May":
             app.post_message(events.Key(char, char))
         app.post_message(events.Key("ctrl+s", None))
-        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        # Until its buttons are mounted: leaving mid-mount fails the dialog's on_mount.
+        await _wait(
+            pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#yes")
+        )
         assert "Submit the answer [b]May[/b]?" in app.screen.question
         assert screen.query_one("#console-editor").text == "S"

@@ -10,12 +10,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Select
+from textual.widgets import DataTable, Label, Select
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
 from crmtui.play.policy import PickerPolicy
 from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
+from crmtui.ui.widgets.footer import KeyFooter
 
 
 def _excerpt(query: str, width: int = 110) -> str:
@@ -89,7 +90,7 @@ class PickerScreen(Screen[None]):
             )
             yield Label("", id="picker-summary")
         yield ContentTable(id="picker-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_resize(self, event: Any) -> None:
         # Below 130 columns the task filter narrows so the right/wrong/unfinished counts fit.

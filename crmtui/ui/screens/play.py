@@ -13,7 +13,7 @@ from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
@@ -38,6 +38,7 @@ from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE
 from crmtui.ui.widgets.console import QueryConsole
+from crmtui.ui.widgets.footer import KeyFooter
 from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
@@ -131,7 +132,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
                         yield NotesPane(self.session.scratch.notes, id="notes-pane")
                 yield AnswerBox(id="answer-box")
         yield Static("", id="too-small")
-        yield Footer()
+        yield KeyFooter()
 
     def _history(self) -> QueryHistory:
         """The annotator's query history, shared by every instance (kept under CRMTUI_HOME)."""

@@ -28,6 +28,8 @@ class ValueViewerScreen(ModalScreen[None]):
     """Read one value whole: wrapped, scrollable, searchable."""
 
     CSS_PATH = "viewer.tcss"
+    # Focused as the screen is composed (not from on_mount): no repaint after the first frame.
+    AUTO_FOCUS = "ValueView"
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+f,slash", "find", "Find"),
@@ -63,9 +65,6 @@ class ValueViewerScreen(ModalScreen[None]):
             # the whole view): opening a value stays instant.
             yield Horizontal(id="viewer-find")
             yield Label(HINT, id="viewer-hint")
-
-    def on_mount(self) -> None:
-        self.query_one(ValueView).focus()
 
     @property
     def view(self) -> ValueView:

@@ -73,14 +73,28 @@ class ValueView(ScrollView, can_focus=True):
 
     # -- layout ----------------------------------------------------------------------------
 
-    def _rewrap(self, width: int) -> None:
+    def _rewrap(self, width: int, *, quiet: bool = False) -> None:
         if width == self._wrapped_at or width <= 0:
             return
         self._wrapped_at = width
         self.rows = wrap(self.text, width)
         self._starts = [start for start, _ in self.rows]
+        if quiet:  # during layout: the caller updates the scroll extents itself
+            self.set_reactive(ValueView.virtual_size, Size(width, len(self.rows)))
+            return
         self.virtual_size = Size(width, len(self.rows))
         self.refresh()
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        # Wrap for the new width while the screen is being laid out, before the scroll
+        # extents are set: the first layout already knows the text's height, so opening a
+        # value costs one layout and one frame, not a second pass once the text is drawn.
+        # (The vertical scrollbar's gutter is stable, so the text width is known here.)
+        width = size.width - self.styles.gutter.width - self.styles.scrollbar_size_vertical
+        self._rewrap(width, quiet=True)
+        return super()._size_updated(size, self.virtual_size, container_size, layout)
 
     def on_resize(self) -> None:
         self._rewrap(self.scrollable_content_region.width)
