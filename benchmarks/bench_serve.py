@@ -174,6 +174,7 @@ class Client:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     pending: list[Key] = field(default_factory=list)
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"answer": [], "console": []})
+    trace: list[tuple[float, str, float]] = field(default_factory=list)
     started_s: float = 0.0
     step: str = "sign in"
     closed: bool = False
@@ -195,6 +196,7 @@ class Client:
                     drawn = n
             for key in self.pending[:drawn]:
                 self.latencies[key.target].append((now - key.sent) * 1000)
+                self.trace.append((key.sent, key.target, (now - key.sent) * 1000))
             del self.pending[:drawn]
         self.changed.set()
 
@@ -468,9 +470,9 @@ def pct(values: list[float], q: float) -> float:
 def summary(result: dict, args: Any) -> bool:
     """Print the figures; whether the latency target was met."""
     clients = result["clients"]
-    if os.environ.get("BENCH_DEBUG"):
-        for c in clients:
-            print(c.name, {t: [round(ms) for ms in v] for t, v in c.latencies.items()})
+    if os.environ.get("BENCH_TRACE"):  # every key: (session, sent at, target, ms)
+        rows = [(c.name, *key) for c in clients for key in c.trace]
+        Path(os.environ["BENCH_TRACE"]).write_text(json.dumps(rows))
     every = [ms for c in clients for ms in c.latencies["answer"] + c.latencies["console"]]
     starts = [c.started_s for c in clients]
     cpu, idle = result["cpu"], result["cpu"]["idle"]
