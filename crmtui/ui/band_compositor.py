@@ -25,14 +25,14 @@ from textual.strip import Strip
 
 
 class BandCompositor(Compositor):
-    """A :class:`Compositor` whose partial updates render only the changed rows."""
+    """A :class:`Compositor` whose partial updates render only what they change."""
 
-    _bands: list[tuple[int, int]] | None = None
+    _bands: list[Region] | None = None
 
     def render_partial_update(self) -> Any:
-        # The rows each changed area covers, merged: a status bar tick in the same frame as
-        # a key renders row 0 and the box's rows, not everything in between.
-        self._bands = _row_bands(self._dirty_regions)
+        # The changed areas, those sharing rows merged: a status bar tick in the same frame
+        # as a key renders row 0 and the box's rows, not everything in between.
+        self._bands = _bands(self._dirty_regions)
         try:
             return super().render_partial_update()
         finally:
@@ -44,29 +44,45 @@ class BandCompositor(Compositor):
         if crop is None or not self._bands:
             yield from super()._get_renders(crop)
             return
-        overlaps = crop.overlaps
-        for widget, (region, clip) in self.visible_widgets.items():
-            if not overlaps(clip):  # as Textual decides which widgets take part
-                continue
-            x, y, width, height = region.intersection(clip)
-            if not width:
-                continue
-            for top, bottom in self._bands:
-                first, last = max(y, top), min(y + height, bottom)
-                if last <= first:
+        widgets = self.visible_widgets.items()
+        for band in self._bands:
+            # Front to back, as Textual paints: the first strip for a cell wins, so a
+            # widget whose part of the band is already covered would be thrown away.
+            covered: dict[int, list[tuple[int, int]]] = {}
+            for widget, (region, clip) in widgets:
+                x, y, width, height = region.intersection(clip).intersection(band)
+                if not width or not height:
+                    continue  # nothing of it is in this changed area
+                rows = range(y, y + height)
+                if all(_covers(covered.get(row, ()), x, x + width) for row in rows):
                     continue
-                # The widget's visible columns, in these rows only. Yielded as the clip, so
-                # the caller places the strips on exactly these rows and columns.
-                rows = Region(x - region.x, first - region.y, width, last - first)
-                yield region, Region(x, first, width, last - first), widget.render_lines(rows)
+                for row in rows:
+                    covered.setdefault(row, []).append((x, x + width))
+                # The widget's visible columns in the band's rows (cut-aligned: the band only
+                # narrows which widgets take part), yielded as the clip so the caller places
+                # the strips on exactly those rows and columns.
+                x, _, width, _ = region.intersection(clip)
+                lines = Region(x - region.x, y - region.y, width, height)
+                yield region, Region(x, y, width, height), widget.render_lines(lines)
 
 
-def _row_bands(regions: Iterable[Region]) -> list[tuple[int, int]]:
-    """The rows ``regions`` cover, as merged ``(top, bottom)`` ranges (bottom exclusive)."""
-    bands: list[tuple[int, int]] = []
-    for top, bottom in sorted((r.y, r.bottom) for r in regions if r.height):
-        if bands and top <= bands[-1][1]:
-            bands[-1] = (bands[-1][0], max(bands[-1][1], bottom))
+def _bands(regions: Iterable[Region]) -> list[Region]:
+    """``regions`` with those that share a row merged into their bounding region."""
+    bands: list[Region] = []
+    for region in sorted((r for r in regions if r.width and r.height), key=lambda r: r.y):
+        if bands and region.y < bands[-1].bottom:
+            bands[-1] = bands[-1].union(region)
         else:
-            bands.append((top, bottom))
+            bands.append(region)
     return bands
+
+
+def _covers(spans: Iterable[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether the ``spans`` (x ranges, end exclusive) cover ``start`` to ``end``."""
+    for left, right in sorted(spans):
+        if left > start:
+            return False
+        start = max(start, right)
+        if start >= end:
+            return True
+    return start >= end
