@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
+import random
 import shlex
 import signal
 import sys
@@ -28,11 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-_ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()=>]")
-
-
-def _text(raw: bytes) -> str:
-    return _ANSI.sub(b"", raw).decode("utf-8", "replace")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.serve.terminal import Terminal  # noqa: E402
 
 
 def _cpu_s(pid: int) -> float:
@@ -68,14 +65,14 @@ def _app_pid(shell_pid: int) -> int:
 
 
 class Screen:
-    """Collects the app's output and waits for text to appear in it."""
+    """Applies the app's output to a terminal grid and waits for text to appear on it."""
 
-    def __init__(self) -> None:
-        self.raw = bytearray()
+    def __init__(self, width: int, height: int) -> None:
+        self.terminal = Terminal(width, height)
         self.changed = asyncio.Event()
 
     async def write_bytes(self, data: bytes) -> bool:
-        self.raw += data
+        self.terminal.feed(data)
         self.changed.set()
         return True
 
@@ -85,11 +82,28 @@ class Screen:
     async def close(self) -> None:
         self.changed.set()
 
-    async def wait_for(self, needle: str, since: int = 0, timeout: float = 60) -> None:
-        async with asyncio.timeout(timeout):
-            while needle not in _text(bytes(self.raw[since:])):
-                self.changed.clear()
-                await self.changed.wait()
+    async def wait_for(
+        self, needle: str, row: int | None = None, more_than: int = 0, timeout: float = 60
+    ) -> None:
+        """Until ``needle`` is on the screen more than ``more_than`` times, or on ``row`` if
+        given (-1: the cursor's row)."""
+
+        def shown() -> bool:
+            term = self.terminal
+            if row is None:
+                return term.text.count(needle) > more_than
+            return needle in term.line(term.y if row == -1 else row)
+
+        try:
+            async with asyncio.timeout(timeout):
+                while not shown():
+                    self.changed.clear()
+                    await self.changed.wait()
+        except TimeoutError:
+            line = self.terminal.line(self.terminal.y).strip()[:100]
+            raise SystemExit(
+                f"Error: {needle!r} not on screen within {timeout:g} s (cursor row: {line!r})"
+            ) from None
 
 
 async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
@@ -103,7 +117,7 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
         prefix = [sys.executable, "-m", "crmtui.cli"]
     command = prefix + ["play", "--study", str(folder)]
     command += ["--annotator", annotator]
-    screen = Screen()
+    screen = Screen(args.width, args.height)
     service = AppService(
         " ".join(shlex.quote(c) for c in command),
         write_bytes=screen.write_bytes,
@@ -118,10 +132,14 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
     await service.send_bytes(b"n")
     await screen.wait_for("Task context")
     await asyncio.sleep(1.0)
-    focus, banner = (b"a", "Submit answer") if args.target == "answer" else (b"c", "Run query")
-    mark = len(screen.raw)
-    await service.send_bytes(focus)
-    await screen.wait_for(banner, since=mark)
+    # F4 moves the text cursor to the answer box's row (its Submit button beside it); F3
+    # makes the footer offer the console's keys.
+    if args.target == "answer":
+        await service.send_bytes(b"\x1bOS")
+        await screen.wait_for("Submit", row=-1)
+    else:
+        await service.send_bytes(b"\x1bOR")
+        await screen.wait_for("Run query", row=args.height - 1)
     await asyncio.sleep(1.0)
 
     gap = 1.0 / args.rate
@@ -130,20 +148,21 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
     idle_cpu = _cpu_s(pid) - idle_before
 
     letters = "bcdghjkmpqrtvwxz"
-    typed = ""
+    rng = random.Random(1)  # random letters: no 8-letter run repeats, each key is new text
+    typed = "▊  " if args.target == "answer" else "▊ "  # the box's left edge, then the text
     latencies = []
     if args.profile:
         os.kill(pid, signal.SIGUSR1)
         await asyncio.sleep(0.2)
     cpu_before = _cpu_s(pid)
     wall = time.perf_counter()
-    for i in range(args.keys):
-        letter = letters[i % len(letters)]
+    for _ in range(args.keys):
+        letter = rng.choice(letters)
         typed += letter
-        mark = len(screen.raw)
+        before = screen.terminal.text.count(typed[-8:])
         sent = time.perf_counter()
         await service.send_bytes(letter.encode())
-        await screen.wait_for(typed[-6:], since=mark)
+        await screen.wait_for(typed[-8:], more_than=before)
         latencies.append((time.perf_counter() - sent) * 1000)
         await asyncio.sleep(max(0.0, gap - (time.perf_counter() - sent)))
     typing_s = time.perf_counter() - wall
@@ -151,7 +170,6 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
     if args.profile:
         os.kill(pid, signal.SIGUSR2)
         await asyncio.sleep(1.0)
-    out_bytes = len(screen.raw)
     await service.send_bytes(b"\x11")  # ctrl+q: the app quits and the profile is written
     await asyncio.wait_for(service._process.wait(), timeout=60)
     await service.stop()
@@ -163,7 +181,7 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
         f"typing vs {idle_cpu:.2f} s idle for as long -> {per_key:.1f} ms per key "
         f"({typing_cpu * 1000 / args.keys:.1f} ms gross); key-to-screen p50 "
         f"{latencies[len(latencies) // 2]:.0f} ms, p95 {latencies[int(len(latencies) * 0.95)]:.0f}"
-        f" ms; output {out_bytes:,} bytes in all; load average {os.getloadavg()[0]:.1f}"
+        f" ms; load average {os.getloadavg()[0]:.1f}"
     )
 
 

@@ -23,6 +23,7 @@ from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
 from crmtui.scoring.rules import matching_rule, metric_label
+from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
@@ -94,6 +95,8 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self, session: PlaySession, *, next_instance: Any = None, policy: PlayPolicy | None = None
     ) -> None:
         super().__init__()
+        # Partial updates (a key typed) render only the rows they change: see the module.
+        self._compositor = BandCompositor()
         self.session = session
         self.policy = policy or PlayPolicy()
         self._next_instance = next_instance
