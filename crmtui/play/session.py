@@ -118,6 +118,7 @@ class PlaySession:
             wall=wall,
             monotonic=clock,
             fsync=fsync,
+            sync_later=True,  # a person is typing: no event waits for the disk
         )
         return cls(
             instance=instance,
@@ -149,7 +150,7 @@ class PlaySession:
         """
         from crmtui.record.verify import load
 
-        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync)
+        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync, sync_later=True)
         drafts = fold_drafts(load(recorder.path).events)
         timer = ActiveTimer(
             clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000

@@ -1,7 +1,8 @@
 """The append-only recorder: one JSONL file per session, one hash-chained line per event.
 
 Every event is written with a single ``write`` to a file opened ``O_APPEND`` and (by default)
-``fsync``-ed before :meth:`Recorder.emit` returns, so a killed process leaves every emitted
+``fsync``-ed before :meth:`Recorder.emit` returns (or, with ``sync_later``, just after, on a
+background thread: :mod:`crmtui.record.syncer`), so a killed process leaves every emitted
 event intact and verifiable; at worst a power cut leaves a partial last line, which
 :func:`~crmtui.record.verify.verify` reports as truncated and :meth:`Recorder.resume` cuts
 off. The file is ``flock``-ed while a recorder holds it, so two processes cannot interleave
@@ -34,6 +35,7 @@ from crmtui.record.format import (
     sealed_line,
     slugify,
 )
+from crmtui.record.syncer import BackgroundSync
 from crmtui.record.verify import scan
 from crmtui.secrets import scrub, scrub_json
 
@@ -116,11 +118,14 @@ class Recorder:
         wall: WallClock,
         monotonic: MonotonicClock,
         fsync: bool,
+        sync_later: bool = False,
     ) -> None:
         self.path = path
         self.header = header
         self.fsync = fsync
         self._fd: int | None = fd
+        # Interactive sessions sync on a background thread: a keystroke never waits for the disk.
+        self._syncer = BackgroundSync(fd) if fsync and sync_later else None
         self._seq = seq
         self._last_hash = last_hash
         self._last_ms = last_ms
@@ -150,6 +155,7 @@ class Recorder:
         wall: WallClock | None = None,
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
+        sync_later: bool = False,
     ) -> Recorder:
         """Start a new recording and write its header.
 
@@ -170,6 +176,9 @@ class Recorder:
             wall: Wall clock returning an aware UTC datetime.
             monotonic: Monotonic clock in seconds.
             fsync: ``fsync`` after every event (default; see benchmarks/bench_record.py).
+            sync_later: With ``fsync``, sync on a background thread just after each write
+                instead of before :meth:`emit` returns (interactive sessions: a killed
+                process still loses nothing; a machine crash can lose the last events).
 
         Raises:
             PayloadError: If a header field is missing or malformed.
@@ -224,6 +233,7 @@ class Recorder:
             wall=wall,
             monotonic=monotonic,
             fsync=fsync,
+            sync_later=sync_later,
         )
         recorder._write(canonical_json(header) + "\n")
         if fsync:
@@ -238,6 +248,7 @@ class Recorder:
         wall: WallClock | None = None,
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
+        sync_later: bool = False,
     ) -> Recorder:
         """Reopen an unfinished recording and append a ``resume`` event continuing the chain.
 
@@ -248,7 +259,7 @@ class Recorder:
             RecordingError: If the file is corrupt (before its last line), already ended,
                 or held by another live recorder.
         """
-        recorder, gap_ms, discarded = cls._reopen(path, wall, monotonic, fsync)
+        recorder, gap_ms, discarded = cls._reopen(path, wall, monotonic, fsync, sync_later)
         payload: dict[str, Any] = {"reopened": True, "gap_ms": gap_ms}
         if discarded:
             payload["discarded_bytes"] = discarded
@@ -262,6 +273,7 @@ class Recorder:
         wall: WallClock | None,
         monotonic: MonotonicClock | None,
         fsync: bool,
+        sync_later: bool = False,
     ) -> tuple[Recorder, int, int]:
         wall = wall or _utc_now
         monotonic = monotonic or time.monotonic
@@ -301,6 +313,7 @@ class Recorder:
             wall=wall,
             monotonic=monotonic,
             fsync=fsync,
+            sync_later=sync_later,
         )
         return recorder, max(0, int(gap.total_seconds() * 1000)), discarded
 
@@ -340,7 +353,9 @@ class Recorder:
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
-            if self.fsync:
+            if self._syncer is not None:
+                self._syncer.request()
+            elif self.fsync:
                 os.fsync(self._fd)
         except OSError as exc:
             raise RecordingError(f"cannot write event: {exc.strerror}", path=self.path) from exc
@@ -409,7 +424,16 @@ class Recorder:
 
     def _release(self) -> None:
         with self._lock:
-            if self._fd is not None:
+            if self._fd is None:
+                return
+            syncer, self._syncer = self._syncer, None
+            try:
+                if syncer is not None:
+                    syncer.close()  # the last sync, before the flock goes
+            except OSError as exc:
+                message = f"cannot sync recording: {exc.strerror}"
+                raise RecordingError(message, path=self.path) from exc
+            finally:
                 os.close(self._fd)  # also drops the flock
                 self._fd = None
 
@@ -426,6 +450,9 @@ class Recorder:
             self.close("error" if exc_type is not None else "finished")
 
     def __del__(self) -> None:  # a forgotten recorder must not leak its descriptor
+        syncer = getattr(self, "_syncer", None)
+        if syncer is not None:
+            syncer.abandon()
         fd = getattr(self, "_fd", None)
         if fd is not None:
             with contextlib.suppress(OSError):
