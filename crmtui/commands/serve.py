@@ -61,8 +61,9 @@ def serve(
       crmtui serve --study pilot --host 0.0.0.0 --port 8443 \\
           --certfile cert.pem --keyfile key.pem
     """
-    from crmtui.serve import ServeOptions, check_options, serve_study
+    from crmtui.serve import ServeOptions, check_options
     from crmtui.study import load_study
+    from crmtui.ui.web import serve_study
 
     options = ServeOptions(
         host=host,

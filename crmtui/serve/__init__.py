@@ -1,10 +1,11 @@
-"""Serving a study to annotators' web browsers (``crmtui serve``), through textual-serve.
+"""Serving a study to annotators' web browsers (``crmtui serve``): the options and checks.
 
-Public API: :class:`ServeOptions`, :func:`serve_study`, :func:`check_options`; the aiohttp
-server itself is :class:`crmtui.serve.server.StudyServer`. No textual import here: the app
-runs in child processes (``crmtui play --study``).
+Public API: :class:`ServeOptions`, :func:`check_options`, :func:`is_loopback`; the sign-in and
+full pages are :mod:`crmtui.serve.pages`. The server itself, built on textual-serve, is
+:mod:`crmtui.ui.web` (:class:`~crmtui.ui.web.StudyServer`, :func:`~crmtui.ui.web.serve_study`).
+No textual import here: the app runs in child processes (``crmtui play --study``).
 """
 
-from crmtui.serve.run import ServeOptions, check_options, is_loopback, serve_study
+from crmtui.serve.run import ServeOptions, check_options, is_loopback
 
-__all__ = ["ServeOptions", "check_options", "is_loopback", "serve_study"]
+__all__ = ["ServeOptions", "check_options", "is_loopback"]

@@ -1,13 +1,9 @@
-"""Starting the study server: address checks, TLS, the bound port, a clean stop."""
+"""The study server's options: address checks and TLS (the server itself: :mod:`crmtui.ui.web`)."""
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
-import logging
-import signal
 import ssl
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,49 +79,3 @@ def ssl_context(options: ServeOptions) -> ssl.SSLContext | None:
     except (OSError, ssl.SSLError) as exc:
         raise ConfigError(f"cannot load the TLS certificate or key: {exc}") from exc
     return context
-
-
-def serve_study(
-    study: object,
-    options: ServeOptions,
-    on_ready: Callable[[str], None] = print,
-) -> None:
-    """Serve ``study`` until SIGINT/SIGTERM, then end every session cleanly.
-
-    Args:
-        study: A :class:`~crmtui.study.definition.Study`.
-        options: Address, TLS and cap.
-        on_ready: Called with the server's URL once it listens.
-    """
-    from aiohttp import web
-
-    from crmtui.serve.server import StudyServer
-
-    check_options(options)
-    context = ssl_context(options)
-    server = StudyServer(
-        study,  # type: ignore[arg-type]
-        host=options.host,
-        port=options.port,
-        max_sessions=options.max_sessions,
-        secure=context is not None,
-    )
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-
-    async def main() -> None:
-        runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, options.host, options.port, ssl_context=context)
-        await site.start()
-        port = runner.addresses[0][1]
-        scheme = "https" if context else "http"
-        host = f"[{options.host}]" if ":" in options.host else options.host
-        on_ready(f"{scheme}://{host}:{port}")
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-        await runner.cleanup()
-
-    asyncio.run(main())

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from crmtui.errors import ConfigError
 from crmtui.serve import ServeOptions, check_options, is_loopback
-from crmtui.serve.server import COOKIE_NAME, LiveSession, StudyServer, child_command
+from crmtui.ui.web import COOKIE_NAME, LiveSession, StudyServer, child_command
 
 
 async def _client(study: Any, **kwargs: Any) -> TestClient:

@@ -65,7 +65,7 @@ def test_core_packages_do_not_load_textual() -> None:
     code = (
         "import sys, importlib, pkgutil, crmtui\n"
         "for pkg in ('data', 'org', 'query', 'record', 'scoring', 'play', 'agent', 'review',\n"
-        "            'study', 'study.report', 'study.render', 'serve', 'serve.server'):\n"
+        "            'study', 'study.report', 'study.render', 'serve', 'ui.web'):\n"
         "    importlib.import_module('crmtui.' + pkg)\n"
         "print('textual' in sys.modules)"
     )

@@ -1,5 +1,8 @@
 """``crmtui serve``: the play app in annotators' browsers, through textual-serve, signed in.
 
+The options and their checks are :mod:`crmtui.serve`; this module is the server itself and
+:func:`serve_study`, which runs it.
+
 :class:`StudyServer` subclasses textual-serve's :class:`~textual_serve.server.Server` and
 replaces its routes with guarded ones:
 
@@ -25,22 +28,25 @@ import contextlib
 import json
 import logging
 import shlex
+import signal
 import sys
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-# textual-serve is a separate package (an aiohttp server that runs the app in a child process);
-# it does not import textual, so this process never loads it (tests/unit/test_boundaries.py
-# checks that importing crmtui.serve.server leaves textual out of sys.modules).
+# textual-serve runs the app in a child process and does not import textual itself, so the
+# server process never loads it (tests/unit/test_boundaries.py checks sys.modules); it lives
+# under ui/ because it is the browser's way into the Textual app.
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crmtui.serve import pages
+from crmtui.serve.run import ServeOptions, check_options, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
 from crmtui.study.tokens import (
     COOKIE_MAX_AGE_S,
@@ -409,3 +415,47 @@ def _int(value: Any, default: int) -> int:
         return int(value)
     except (TypeError, ValueError):
         return default
+
+
+def serve_study(
+    study: object,
+    options: ServeOptions,
+    on_ready: Callable[[str], None] = print,
+) -> None:
+    """Serve ``study`` until SIGINT/SIGTERM, then end every session cleanly.
+
+    Args:
+        study: A :class:`~crmtui.study.definition.Study`.
+        options: Address, TLS and cap.
+        on_ready: Called with the server's URL once it listens.
+    """
+    from aiohttp import web
+
+    check_options(options)
+    context = ssl_context(options)
+    server = StudyServer(
+        study,  # type: ignore[arg-type]
+        host=options.host,
+        port=options.port,
+        max_sessions=options.max_sessions,
+        secure=context is not None,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    async def main() -> None:
+        runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, options.host, options.port, ssl_context=context)
+        await site.start()
+        port = runner.addresses[0][1]
+        scheme = "https" if context else "http"
+        host = f"[{options.host}]" if ":" in options.host else options.host
+        on_ready(f"{scheme}://{host}:{port}")
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await runner.cleanup()
+
+    asyncio.run(main())
