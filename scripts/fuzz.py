@@ -58,6 +58,16 @@ from tests.property.fuzz_inputs import (  # noqa: E402
 from tests.property.fuzzgen import FAILURES, QueryFuzzer, classify  # noqa: E402
 
 TODAY = dt.date(2024, 5, 1)
+
+
+def _print_outcomes(outcomes: Any, failure_kinds: Any, failed: int) -> None:
+    """One line per outcome, most common first, failures marked; then the failure count."""
+    for outcome, count in outcomes.most_common():
+        marker = "  <- FAILURE" if outcome in failure_kinds else ""
+        print(f"  {count:>8,}  {outcome}{marker}")
+    print(f"failures: {failed}")
+
+
 #: Failure outcomes of the non-engine targets.
 FAILED = frozenset(INPUT_FAILURES) | frozenset(AGENT_FAILURES)
 
@@ -157,10 +167,7 @@ def fuzz_engine(args: argparse.Namespace) -> dict[str, Any]:
         f"{args.count:,} queries in {elapsed:.0f} s "
         f"(seed {args.seed}, {jobs} job(s), org {built.path})"
     )
-    for outcome, count in outcomes.most_common():
-        marker = "  <- FAILURE" if outcome in FAILURES else ""
-        print(f"  {count:>8,}  {outcome}{marker}")
-    print(f"failures: {failed}")
+    _print_outcomes(outcomes, FAILURES, failed)
     for outcome, examples in failures.items():
         for example in examples:
             print(f"  {outcome} [{example['org']}] {example['detail'][:200]}")
@@ -274,10 +281,7 @@ def _run_cases(name: str, count: int, case: Any, keep: int) -> dict[str, Any]:
     elapsed = time.perf_counter() - started
     failed = sum(outcomes[f] for f in FAILED)
     print(f"{name}: {count:,} inputs in {elapsed:.0f} s")
-    for outcome, n in outcomes.most_common():
-        marker = "  <- FAILURE" if outcome in FAILED else ""
-        print(f"  {n:>8,}  {outcome}{marker}")
-    print(f"failures: {failed}")
+    _print_outcomes(outcomes, FAILED, failed)
     for outcome, examples in failures.items():
         for example in examples:
             print(f"  {outcome} {example['detail'][:200]}\n      {example['input'][:200]}")
