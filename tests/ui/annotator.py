@@ -79,9 +79,7 @@ class Annotator:
         target = [objects.get_option_at_index(i).id for i in range(objects.option_count)].index(
             name
         )
-        if objects.highlighted is None:
-            await self.press("down")
-        current = objects.highlighted or 0
+        current = objects.highlighted or 0  # the list starts on its first object
         key = "down" if target > current else "up"
         await self.press(*[key] * abs(target - current))
         await self.press("enter")

@@ -22,6 +22,7 @@ from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.records_table import RecordsTable
 
+from .annotator import Annotator
 from .test_play_flow import SIZE, _recording, _wait
 
 PARAGRAPH = " ".join(
@@ -76,14 +77,8 @@ async def test_hostile_console_queries_and_search_keep_the_session(
         assert status.startswith("2 rows")
 
         # The browser's / search with a pasted paragraph.
-        await pilot.press("f2")
-        objects = screen.query_one("#object-list")
-        await _wait(pilot, lambda: objects.option_count == 16)
-        objects.focus()
-        objects.highlighted = [o.id for o in objects._options].index("Case")
-        await pilot.press("enter")
+        await Annotator(pilot).open_object("Case")
         table = screen.query_one(RecordsTable)
-        await _wait(pilot, lambda: table.row_count > 0)
         table.focus()
         await pilot.press("slash")
         await _wait(pilot, lambda: isinstance(app.screen, TextPromptScreen))
