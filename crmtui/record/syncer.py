@@ -4,10 +4,11 @@ Every event is written with one ``write`` before :meth:`Recorder.emit` returns: 
 it survives the process being killed (the kernel holds it). What ``fsync`` adds is surviving
 a machine crash or a power cut, and it can take tens of milliseconds when many processes
 sync at once. An interactive session cannot wait for that on every keystroke's event: 20
-served annotators typing measured console keystroke p95 643 ms with a sync per event against
-209 ms with none (benchmarks/bench_serve.py). :class:`BackgroundSync` syncs after each write
-on its own thread instead, coalescing writes that arrive while a sync runs, and syncs once
-more, in the caller's thread, when the recording is released.
+served annotators typing measured keystroke p95 474 ms (console 643 ms) with a sync before
+every event returned, against 25 ms with the sync here (benchmarks/bench_serve.py).
+:class:`BackgroundSync` syncs after each write on its own thread instead, coalescing writes
+that arrive while a sync runs, and syncs once more, in the caller's thread, when the
+recording is released.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ class BackgroundSync:
     duplicate.
 
     Attributes:
-        syncs: Completed background syncs (for tests and diagnostics).
         error: The last ``OSError`` a background sync raised, if any (re-raised by
             :meth:`close`).
     """
@@ -35,7 +35,6 @@ class BackgroundSync:
         self._wanted = threading.Event()
         self._stopping = False
         self._abandoned = False
-        self.syncs = 0
         self.error: OSError | None = None
         self._thread = threading.Thread(target=self._run, name="recording-sync", daemon=True)
         self._thread.start()
@@ -55,7 +54,6 @@ class BackgroundSync:
             self._wanted.clear()
             try:
                 os.fsync(self._fd)
-                self.syncs += 1
             except OSError as exc:  # kept for close(); the write itself already succeeded
                 self.error = exc
 
