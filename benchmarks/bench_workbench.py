@@ -6,12 +6,12 @@ Two measurements, each against the target from the workbench issue (#9)::
     .venv/bin/python benchmarks/bench_workbench.py --only viewer --opens 15
 
 (a) ``viewer``: a 100 KB value (2,000 lines of chat-like text) opened in the value viewer
-    inside a headless Textual app at 160x48: the time from ``push_screen`` until the
-    viewer's first frame has been drawn, median of ``--opens`` runs, target < 50 ms. The
-    same is measured for a 6 KB value, one screenful (what drawing a full modal of text
-    costs whatever the value's size), and the difference is reported as the price of the
-    value's size. The pure part (wrapping the 100 KB to the screen width and finding every
-    match of a word) is timed on its own.
+    of the real play app at 160x48: the time from the ``v`` key until the viewer's first
+    frame showing the value has been composed, median of ``--opens`` runs, target < 50 ms;
+    the app's first open (its viewer mounted ahead, while the record is read) on its own
+    line, and beside them a one-label modal built and pushed over the same screen (what a
+    new screen costs in Textual). The pure part (wrapping the 100 KB to the screen width
+    and finding every match of a word) is timed on its own.
 (b) ``compute``: on the ``full`` org (71,000 OrderItems; built once with
     ``build_org(scale="full")`` and cached under ``--cache``), ``run_compute`` of
     sum(Quantity) per Product2Id over every OrderItem, through the engine (the browser
@@ -98,18 +98,20 @@ def viewer_home(cache: Path, size: int) -> tuple[Path, str]:
     return home, case_id
 
 
-async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str, list[float]]:
+async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str, Any]:
     """Wall and CPU milliseconds from the ``v`` key to the viewer's first frame.
 
     The real play app on the sample org at 160x48, a policy-violation instance open, the
     record panel of its chat transcript focused on the 100 KB Body: each round posts the key
-    (as the terminal driver does), waits until the viewer screen has been laid out and
-    drawn (Textual runs ``call_after_refresh`` callbacks once the screen has no layout or
-    repaint pending), then closes it with Escape. Beside it, a one-label modal pushed over
-    the same play screen: what Textual itself costs to show any modal there.
+    (as the terminal driver does), waits until a frame of the viewer showing that text has
+    been composed (the viewer screen's compositor refresh, which in a terminal is the write
+    of the frame), then closes it with Escape. Beside it, a one-label modal pushed over the
+    same play screen: what Textual itself costs to build and show any modal there. The
+    first open (the viewer mounted ahead while the annotator reads, as in the app) is
+    reported on its own; the median is over the ``opens`` rounds after it.
     """
     from textual import events
-    from textual.screen import ModalScreen
+    from textual.screen import ModalScreen, Screen
     from textual.widgets import Label
 
     from crmtui.config import PlayConfig
@@ -117,37 +119,44 @@ async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str
     from crmtui.play.views import RecordView
     from crmtui.play.workspace import load_workspace
     from crmtui.ui import scenes
-    from crmtui.ui.screens.viewer import ValueViewerScreen
+    from crmtui.ui.screens.viewer import VIEWER, ValueViewerScreen
+    from crmtui.ui.widgets.value_view import ValueView
 
     painted: list[asyncio.Future[float]] = []
 
-    def mark(screen: Any) -> None:
-        if painted and not painted[-1].done():
-            future = painted[-1]
-            screen.call_after_refresh(lambda: future.set_result(time.perf_counter()))
+    def viewer_drawn(screen: Any) -> bool:
+        views = screen.query(ValueView)
+        if not views:
+            return False
+        view = views.first()
+        visible = view in screen._compositor.visible_widgets and view.region.height > 5
+        return visible and bool(view.rows) and len(view.text) == 100_000
 
-    # The viewer screen is built by the play screen: hook its mount from outside.
-    original_mount = ValueViewerScreen.__dict__.get("on_mount")
+    def bare_drawn(screen: Any) -> bool:
+        return any(w in screen._compositor.visible_widgets for w in screen.query(Label))
 
-    def on_mount(self: ValueViewerScreen) -> None:
-        if original_mount is not None:
-            original_mount(self)
-        mark(self)
+    def hook(cls: type[Screen[Any]], drawn: Any) -> None:
+        original = cls._compositor_refresh
 
-    ValueViewerScreen.on_mount = on_mount  # type: ignore[attr-defined]
+        def refresh(self: Screen[Any]) -> None:
+            original(self)
+            pending = painted and not painted[-1].done()
+            if pending and self is self.app.screen and drawn(self):
+                painted[-1].set_result(time.perf_counter())
+
+        cls._compositor_refresh = refresh  # type: ignore[method-assign]
 
     class Bare(ModalScreen[None]):
         def compose(self) -> Any:
             yield Label("a modal screen")
 
-        def on_mount(self) -> None:
-            mark(self)
-
+    hook(ValueViewerScreen, viewer_drawn)
+    hook(Bare, bare_drawn)
     home, case_id = viewer_home(cache, 100_000)
     with tempfile.TemporaryDirectory(prefix="wb-bench-") as tmp:
         config = PlayConfig(annotator="bench", recordings=Path(tmp), fsync=False)
         app = build_play_app(config, workspace=load_workspace(config))
-        times: dict[str, list[float]] = {"big": [], "big_cpu": [], "bare": [], "bare_cpu": []}
+        times: dict[str, Any] = {"big": [], "big_cpu": [], "bare": [], "bare_cpu": []}
         async with app.run_test(size=(160, 48)) as pilot:
             idx = scenes._first_of(pilot, "policy_violation_identification")
             screen = await scenes._open(pilot, idx)
@@ -157,9 +166,14 @@ async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str
             await scenes.wait_for(pilot, lambda: panel.row_count > 0)
             panel.focus()
             panel.move_cursor(row=[f.name for f in panel.detail.fields].index("Body"))
+            # The annotator reads the transcript's record first: the viewer is mounted then.
+            await scenes.wait_for(
+                pilot,
+                lambda: app.is_screen_installed(VIEWER) and app.get_screen(VIEWER).is_mounted,
+            )
             await scenes.settle(pilot)
             loop = asyncio.get_running_loop()
-            for round_ in range(opens + 1):  # the first round warms up CSS and imports
+            for round_ in range(opens + 1):
                 for name in ("big", "bare"):
                     painted.append(loop.create_future())
                     if profiler is not None and round_ and name == "big":
@@ -174,20 +188,20 @@ async def _open_times(cache: Path, opens: int, profiler: Any = None) -> dict[str
                     if profiler is not None:
                         profiler.disable()
                     assert isinstance(app.screen, ValueViewerScreen if name == "big" else Bare)
-                    if name == "big":
-                        assert len(app.screen.text) == 100_000
-                    if round_:
-                        times[name].append((done - started) * 1000)
+                    wall_ms = (done - started) * 1000
+                    if not round_:
+                        times[f"{name}_first"] = wall_ms
+                    else:
+                        times[name].append(wall_ms)
                         times[f"{name}_cpu"].append(cpu_ms)
                     if name == "big":
                         await pilot.press("escape")
                     else:
                         app.pop_screen()
-                    await scenes.settle(pilot, 1)
-    if original_mount is None:
-        del ValueViewerScreen.on_mount  # type: ignore[attr-defined]
-    else:
-        ValueViewerScreen.on_mount = original_mount  # type: ignore[attr-defined]
+                    # The play screen redraws whole when it is back (40-80 ms): done before
+                    # the next open, as it is for a person, who reads before pressing v.
+                    await scenes.settle(pilot, 4)
+    del ValueViewerScreen._compositor_refresh  # type: ignore[attr-defined]
     return times
 
 
@@ -224,6 +238,7 @@ def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         "viewer_open_100kb": round(large, 2),
         "viewer_open_100kb_cpu": round(large_cpu, 2),
         "viewer_open_100kb_runs": [round(t, 1) for t in times["big"]],
+        "viewer_first_open_100kb": round(times["big_first"], 2),
         "bare_modal": round(bare, 2),
         "bare_modal_cpu": round(bare_cpu, 2),
         "wrap_and_find_100kb": round(statistics.median(pure), 2),
@@ -234,8 +249,11 @@ def bench_viewer(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         ("viewer: v key to first frame, 100 KB value", f"{large:.1f} ms", f"< {target:.0f} ms",
          "ok" if large < target else "MISSED",
          f"median of {len(times['big'])}, CPU {large_cpu:.1f} ms"),
-        ("a one-label modal over the same play screen", f"{bare:.1f} ms", "", "",
-         f"Textual's floor, CPU {bare_cpu:.1f} ms"),
+        ("viewer: the first open of the app", f"{times['big_first']:.1f} ms",
+         f"< {target:.0f} ms", "ok" if times["big_first"] < target else "MISSED",
+         "mounted ahead, while the record is read"),
+        ("a one-label modal built and pushed there", f"{bare:.1f} ms", "", "",
+         f"a new screen's cost, CPU {bare_cpu:.1f} ms"),
         ("wrap 100 KB to 150 cols + find a word", f"{statistics.median(pure):.2f} ms", "", "",
          "pure core"),
     ]  # fmt: skip

@@ -48,7 +48,10 @@ def _goto_commands() -> Any:
 class CrmtuiApp(WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
-    CSS_PATH = "app.tcss"
+    # The tools opened over the play screen bring their styles with the app: Textual
+    # restyles every widget of every open screen when a pushed screen adds new CSS, which
+    # made the first value viewer of a session take 200 ms to appear (bench_workbench.py).
+    CSS_PATH = ["app.tcss", "screens/viewer.tcss", "screens/compute.tcss"]
     TITLE = "crmtui"
     COMMANDS = App.COMMANDS | {_schema_commands, _goto_commands}
     HELP_GROUP = "Anywhere"

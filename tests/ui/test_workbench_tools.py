@@ -11,7 +11,7 @@ from crmtui.factory import build_play_app
 from crmtui.play.session import PlaySession
 from crmtui.record.verify import load
 from crmtui.ui.screens.dialogs import ConfirmScreen
-from crmtui.ui.screens.viewer import ValueViewerScreen
+from crmtui.ui.screens.viewer import VIEWER, ValueViewerScreen
 from crmtui.ui.widgets.notes import NotesPane
 from tests.ui.annotator import Annotator
 
@@ -87,6 +87,46 @@ async def test_reading_in_the_viewer_is_activity_not_idle(
     assert (
         viewed.payload["field"] == "FAQ_Answer__c" and viewed.payload["object"] == "Knowledge__kav"
     )
+
+
+async def test_one_viewer_is_mounted_ahead_and_shows_each_value_afresh(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """The app's viewer is ready before the first v; a second value opens at its own top,
+    with the first value's find closed and its highlights gone."""
+    idx = next(i.idx for i in workspace.tasks if i.task == "knowledge_qa")
+    app = build_play_app(_config(tmp_path, idx), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        await a.until(lambda: app.is_screen_installed(VIEWER) and app.get_screen(VIEWER).is_mounted)
+        await a.open_object("Knowledge__kav")
+        await a.press("enter")
+        panel = await a.shown_record()
+        names = [f.name for f in panel.detail.fields]
+        await a.cursor_to_row(panel, names.index("FAQ_Answer__c"))
+        first = await a.view_value()
+        assert first is app.get_screen(VIEWER)
+        answer = panel.detail.fields[names.index("FAQ_Answer__c")].value
+        word = answer.split()[0]
+        await a.press("slash")
+        await a.type(word)
+        await a.press("enter")
+        assert first.view.matches
+        await a.close_dialog()
+        await a.cursor_to_row(panel, names.index("Title"))
+        second = await a.view_value()
+        title = panel.detail.fields[names.index("Title")].value
+        assert second is first
+        assert second.text == title and second.view.text == title.strip()
+        assert "Knowledge__kav.Title" in str(second.query_one("#viewer-title").render())
+        assert second.view.matches == [] and second.view.scroll_offset.y == 0
+        assert not second.query_one("#viewer-find").has_class("open")
+        assert second.find_box is not None and second.find_box.value == ""
+        assert second.focused is second.view
+        await a.press("y")  # copies the value shown now, into this session's recording
+        assert app.clipboard == title
+        await a.close_dialog()
 
 
 async def test_the_register_goes_into_the_console_editor(

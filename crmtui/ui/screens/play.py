@@ -163,6 +163,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self.set_interval(1.0, self._tick)
         self._tick()
         self.query_one("#object-list").focus()
+        self.prepare_tools()
 
     def _restore(self, drafts: Drafts) -> None:
         """Put back what a resumed session's recording holds (nothing for a new one)."""

@@ -3,14 +3,21 @@
 Opened from every table (browser table, record view, related list, console results,
 compute results). It is given the value's text and where it came from; copying goes
 through the ``on_copy`` callback so the screen that opened it records the copy.
+
+One viewer screen serves an app (:func:`open_value`): it is installed once, mounted ahead
+of its first use (:func:`prepare_viewer`) and shown again with each new value. Building a
+screen is most of what showing one costs in Textual (composing, styling and laying out its
+widgets: ~100 ms at 160x48, benchmarks/bench_workbench.py); a mounted screen shown with a
+new text draws its first frame in ~20 ms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -20,6 +27,9 @@ from crmtui.play.cells import ValueRef
 from crmtui.ui.widgets.value_view import ValueView
 
 CopyCallback = Callable[[ValueRef, str], None]
+
+#: The name the app's one viewer screen is installed under.
+VIEWER = "value-viewer"
 
 HINT = "↑↓ PgUp PgDn scroll · / or Ctrl+F find · Enter/n next · N previous · y copy · Esc close"
 
@@ -40,26 +50,47 @@ class ValueViewerScreen(ModalScreen[None]):
 
     def __init__(
         self,
-        text: str,
-        ref: ValueRef,
+        text: str = "",
+        ref: ValueRef | None = None,
         *,
         on_copy: CopyCallback | None = None,
         on_activity: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         self.text = text
-        self.ref = ref
+        self.ref = ref or ValueRef("table")
         self.on_copy = on_copy
         # Reading is work: keys, clicks and scrolling here keep the session's clock active.
         self.on_activity = on_activity
 
+    def show_value(
+        self,
+        text: str,
+        ref: ValueRef,
+        *,
+        on_copy: CopyCallback | None = None,
+        on_activity: Callable[[], None] | None = None,
+    ) -> None:
+        """Show ``text`` (from ``ref``) from its top, the find box closed; before a push."""
+        self.text, self.ref = text, ref
+        self.on_copy, self.on_activity = on_copy, on_activity
+        if not self.is_mounted or not self.query("#viewer-text"):
+            return  # composed from these attributes
+        self.query_one("#viewer-title", Label).update(self._title())
+        self.view.set_text(text)
+        box = self.find_box
+        if box is not None:
+            box.value = ""
+            self.query_one("#viewer-find").remove_class("open")
+        self.set_focus(self.view)
+
+    def _title(self) -> str:
+        lines = self.text.count("\n") + 1 if self.text else 0
+        return f"{self.ref.label} · {len(self.text):,} chars · {lines:,} lines"
+
     def compose(self) -> ComposeResult:
         with Vertical(id="viewer-box"):
-            lines = self.text.count("\n") + 1 if self.text else 0
-            yield Label(
-                f"{self.ref.label} · {len(self.text):,} chars · {lines:,} lines",
-                id="viewer-title",
-            )
+            yield Label(self._title(), id="viewer-title")
             yield ValueView(self.text, id="viewer-text")
             # The find box is mounted on the first / (an Input costs more to mount than
             # the whole view): opening a value stays instant.
@@ -156,3 +187,36 @@ class ValueViewerScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def open_value(
+    app: App[Any],
+    text: str,
+    ref: ValueRef,
+    *,
+    on_copy: CopyCallback | None = None,
+    on_activity: Callable[[], None] | None = None,
+) -> ValueViewerScreen:
+    """Show ``text`` in the app's one value viewer, over the current screen."""
+    viewer = _installed(app)
+    viewer.show_value(text, ref, on_copy=on_copy, on_activity=on_activity)
+    app.push_screen(VIEWER)
+    return viewer
+
+
+async def prepare_viewer(app: App[Any]) -> None:
+    """Install the app's value viewer and mount it now, so its first open is as quick."""
+    viewer = _installed(app)
+    if not viewer.is_running:
+        # Textual mounts an installed screen on its first push; App._get_screen is the step
+        # of push_screen that does it, without showing the screen (no public equivalent).
+        _, mounted = app._get_screen(VIEWER)
+        await mounted
+
+
+def _installed(app: App[Any]) -> ValueViewerScreen:
+    if not app.is_screen_installed(VIEWER):
+        app.install_screen(ValueViewerScreen(), VIEWER)
+    viewer = app.get_screen(VIEWER)
+    assert isinstance(viewer, ValueViewerScreen)
+    return viewer

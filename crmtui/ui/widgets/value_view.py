@@ -46,16 +46,36 @@ class ValueView(ScrollView, can_focus=True):
 
     def __init__(self, text: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.text = normalize(text)
-        self._ascii = self.text.isascii()
         self.rows: list[tuple[int, int]] = []
         self._starts: list[int] = []
-        self._wrapped_at = -1
         self.matches: list[int] = []
         self.match_length = 0
         self.current = -1
+        self._take(text)
         # Styles looked up once per style change, not once per row drawn.
         self._styles: tuple[Style, Style, Style] | None = None
+
+    def _take(self, text: str) -> None:
+        self.text = normalize(text)
+        self._ascii = self.text.isascii()
+        self._wrapped_at = -1
+        self.matches = []
+        self.match_length = 0
+        self.current = -1
+
+    def set_text(self, text: str) -> None:
+        """Show ``text`` instead, from its top, with no find highlights.
+
+        Wrapped at once for the current width when the view has been laid out, so a reused
+        viewer draws the new value in its next frame without a second layout.
+        """
+        self._take(text)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        width = self.scrollable_content_region.width
+        if width > 0:
+            self._rewrap(width)
+        else:
+            self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
