@@ -123,6 +123,7 @@ async def test_one_viewer_is_mounted_ahead_and_shows_each_value_afresh(
         assert second.view.matches == [] and second.view.scroll_offset.y == 0
         assert not second.query_one("#viewer-find").has_class("open")
         assert second.find_box is not None and second.find_box.value == ""
+        assert str(second.query_one("#viewer-matches").render()) == ""
         assert second.focused is second.view
         await a.press("y")  # copies the value shown now, into this session's recording
         assert app.clipboard == title

@@ -81,6 +81,7 @@ class ValueViewerScreen(ModalScreen[None]):
         box = self.find_box
         if box is not None:
             box.value = ""
+            self.query_one("#viewer-matches", Label).update("")
             self.query_one("#viewer-find").remove_class("open")
         self.set_focus(self.view)
 
