@@ -13,9 +13,10 @@ from textual import work
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.message import Message
-from textual.widgets import DataTable, Label, TextArea
+from textual.widgets import DataTable, Static, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
@@ -30,6 +31,34 @@ class QueryConsole(Vertical):
     """Write and run SOQL or SOSL against the org; results appear in a table below."""
 
     HELP_GROUP = "Console"
+    # The play, watch and replay screens size the editor; the message's behaviour is the
+    # console's own: a short status line normally, every row below the editor for an error.
+    DEFAULT_CSS = """
+    QueryConsole #console-message {
+        height: auto;
+        max-height: 9;
+    }
+    QueryConsole #console-message:focus {
+        background-tint: $accent 8%;
+    }
+    QueryConsole #console-status {
+        width: 1fr;
+        height: auto;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    QueryConsole #console-status.error {
+        color: $error;
+        text-style: bold;
+    }
+    QueryConsole.-failed #console-results {
+        display: none;
+    }
+    QueryConsole.-failed #console-message {
+        height: 1fr;
+        max-height: 100%;
+    }
+    """
     # Priority: the editor (a TextArea) binds F6 itself; inside the console these win.
     BINDINGS = [
         Binding("f5", "run_query", "Run query", priority=True),
@@ -111,12 +140,19 @@ class QueryConsole(Vertical):
         self._running: tuple[str, float] | None = None
         # Set to stop the query in flight (Escape, or a new query replacing it).
         self._cancel: threading.Event | None = None
+        # The error shown (query, error): drawn again when the width changes (F10, resize),
+        # since its caret line is cut to the width.
+        self._error: tuple[str, CrmtuiError] | None = None
 
     def compose(self) -> ComposeResult:
         yield SoqlEditor.create(schema=self.org.schema, id="console-editor")
-        yield Label(
-            "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it", id="console-status"
-        )
+        # The status and errors scroll: an error fills the rows below the editor (the results
+        # are empty then) and whatever still does not fit is reached with Tab and the arrows.
+        with VerticalScroll(id="console-message", can_focus=True):
+            yield Static(
+                "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it",
+                id="console-status",
+            )
         yield ResultsTable(id="console-results", zebra_stripes=True, cursor_type="cell")
 
     @property
@@ -246,22 +282,36 @@ class QueryConsole(Vertical):
 
         text = Text(str(error), style="bold")
         line, column = getattr(error, "line", None), getattr(error, "column", None)
-        width = max(20, self.size.width - 4)
-        for source in caret_lines(query, line, column, width):
+        for source in caret_lines(query, line, column, self._caret_width()):
             text.append("\n")
             text.append(source, style="not bold")
         hint = did_you_mean(self.org.schema, query, error)
         if hint:
             text.append(f"\n{hint}", style="not bold italic")
-        label = self.query_one("#console-status", Label)
-        label.update(text)
-        label.set_class(True, "error")
+        self._status(text, error=True)
+        self._error = (query, error)
+
+    def _caret_width(self) -> int:
+        # The message's padding and its scrollbar: the cut query line never wraps, or its
+        # caret would point at the wrong character.
+        return max(20, self.size.width - 4)
+
+    def on_resize(self, event: Resize) -> None:
+        if self._error is not None:
+            self.call_after_refresh(self._redraw_error)
+
+    def _redraw_error(self) -> None:
+        if self._error is not None:
+            self.show_error(*self._error)
 
     def set_status(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (errors in the error style)."""
         self._status(text, error)
 
-    def _status(self, text: str, error: bool = False) -> None:
-        label = self.query_one("#console-status", Label)
-        label.update(text)
-        label.set_class(error, "error")
+    def _status(self, text: str | Text, error: bool = False) -> None:
+        self._error = None
+        self.query_one("#console-status", Static).update(text)
+        self.query_one("#console-status").set_class(error, "error")
+        # A failed query has no results: its message takes their rows (see the .tcss).
+        self.set_class(error, "-failed")
+        self.query_one("#console-message", VerticalScroll).scroll_home(animate=False)
