@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Select
+from textual.widgets.data_table import ColumnKey
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.cells import ValueRef
@@ -76,10 +77,20 @@ def _fmt(value: Any) -> Text | str:
 
 
 class ComputeTable(CellTable):
-    """A computed table: ``s`` sorts by the column under the cursor (again: descending)."""
+    """A computed table: ``s`` sorts by the column under the cursor (again: the other way).
+
+    The sorted column's header carries ▲ or ▼, so every ``s`` shows what it did.
+    """
 
     cell_source = "compute"
     BINDINGS = [Binding("s", "sort_column", "Sort")]
+
+    class Sorted(Message):
+        """The rows were sorted by ``column`` (a column name)."""
+
+        def __init__(self, column: str, descending: bool) -> None:
+            self.column, self.descending = column, descending
+            super().__init__()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
@@ -106,20 +117,31 @@ class ComputeTable(CellTable):
         self._fill(rows)
         self.set_raw(columns, rows)
         self.sorted_by = (column, descending)
+        for i, name in enumerate(columns):
+            mark = (" ▼" if descending else " ▲") if i == column else ""
+            self.columns[ColumnKey(str(i))].label = Text(name + mark)
+        self._require_update_dimensions = True
+        self.refresh()
+        self.post_message(self.Sorted(columns[column], descending))
+
+    def _next_order(self, column: int) -> bool:
+        """Descending if ``column`` is already in ascending order (the computed table comes
+        sorted by its groups, where an ascending sort would change nothing), else ascending."""
+        if self.sorted_by is not None and self.sorted_by[0] == column:
+            return not self.sorted_by[1]
+        return sort_rows(self.raw_rows, column) == self.raw_rows
 
     def action_sort_column(self) -> None:
-        """Sort by the column under the cursor; again for descending."""
+        """Sort by the column under the cursor; again for the other way."""
         if not self.raw_columns:
             return
         column = self.cursor_coordinate.column
-        descending = self.sorted_by == (column, False)
-        self.sort_by(column, descending)
+        self.sort_by(column, self._next_order(column))
         self.move_cursor(row=0, column=column, animate=False)
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
-        descending = self.sorted_by == (event.column_index, False)
-        self.sort_by(event.column_index, descending)
+        self.sort_by(event.column_index, self._next_order(event.column_index))
 
 
 class ComputeScreen(ModalScreen[None]):
@@ -305,9 +327,20 @@ class ComputeScreen(ModalScreen[None]):
         self.last_run = run
         table = self.query_one(ComputeTable)
         table.show(run.result.columns, run.result.rows)
-        self._status(f"{run.result.summary()} · {run.ms:,.0f} ms")
+        self._status(self._summary())
+        # The result is what the user came for: s, y, v and the arrows work at once.
         table.focus()
+        table.move_cursor(row=0, column=0, animate=False)
         self.hooks.computed(run, self.source)
+
+    def _summary(self) -> str:
+        run = self.last_run
+        return f"{run.result.summary()} · {run.ms:,.0f} ms" if run is not None else ""
+
+    def on_compute_table_sorted(self, event: ComputeTable.Sorted) -> None:
+        event.stop()
+        order = "descending" if event.descending else "ascending"
+        self._status(f"{self._summary()} · sorted by {event.column}, {order}")
 
     def on_compute_screen__failed(self, event: _Failed) -> None:
         event.stop()
