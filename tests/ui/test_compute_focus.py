@@ -1,6 +1,6 @@
 """After a computation the result table has the focus, and every key on it works at once:
-``s`` (which always changes something: the result comes sorted by its groups), arrows,
-``y``, ``v``. Focus is visible on every control of the compute tool."""
+``s`` (which always changes something: the result comes sorted by its groups, and its header
+says so), arrows, ``y``, ``v``. Focus is visible on every control of the compute tool."""
 
 from __future__ import annotations
 
@@ -57,8 +57,9 @@ async def test_the_result_has_the_focus_and_its_keys_work_at_once(
         assert app.focused is table
         assert table.cursor_coordinate == (0, 0)
         groups = _column(table, 0)
-        assert groups == sorted(groups, key=str)  # the result comes sorted by its groups
-        # The first s: descending, since ascending would change nothing.
+        # The result comes sorted by its groups and says so.
+        assert groups == sorted(groups, key=str) and _headers(table)[0].endswith("▲")
+        # So the first s there sorts descending: every s changes something.
         await a.press("s")
         assert _column(table, 0) == groups[::-1]
         assert _headers(table)[0].endswith("▼")
@@ -69,11 +70,13 @@ async def test_the_result_has_the_focus_and_its_keys_work_at_once(
         await a.press("right")
         column = table.cursor_coordinate.column
         assert column == 1
-        await a.press("s")
-        mark = _headers(table)[column][-1]
+        await a.press("s")  # ascending first, then the other way
         values = _column(table, column)
-        assert mark in "▲▼" and values == sorted(values, reverse=mark == "▼")
+        assert values == sorted(values) and _headers(table)[column].endswith("▲")
         assert not _headers(table)[0].endswith(("▲", "▼"))
+        await a.press("s")
+        assert _column(table, column) == sorted(values, reverse=True)
+        assert _headers(table)[column].endswith("▼")
         # y and v on the cell under the cursor.
         await a.press("down")
         await a.press("y")

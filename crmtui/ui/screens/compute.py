@@ -97,18 +97,35 @@ class ComputeTable(CellTable):
         self.sorted_by: tuple[int, bool] | None = None
 
     def show(self, columns: list[str], rows: list[list[Any]]) -> None:
-        """Show a computed table (raw values kept for copying)."""
+        """Show a computed table (raw values kept for copying).
+
+        A result comes ordered by its groups (the first column): its header says so, and
+        the first ``s`` there sorts the other way, so every ``s`` changes something.
+        """
         self.clear(columns=True)
         for i, name in enumerate(columns):
             self.add_column(name, key=str(i))
         self._fill(rows)
         self.set_raw(columns, rows)
         self.sorted_by = None
+        if columns and rows and sort_rows(rows, 0) == [list(r) for r in rows]:
+            self.sorted_by = (0, False)
+        self._mark_headers()
 
     def _fill(self, rows: list[list[Any]]) -> None:
         self.clear()
         for row in rows:
             self.add_row(*(_fmt(v) for v in row))
+
+    def _mark_headers(self) -> None:
+        """▲ or ▼ on the header of the column the rows are ordered by."""
+        for i, name in enumerate(self.raw_columns):
+            mark = ""
+            if self.sorted_by is not None and self.sorted_by[0] == i:
+                mark = " ▼" if self.sorted_by[1] else " ▲"
+            self.columns[ColumnKey(str(i))].label = Text(name + mark)
+        self._require_update_dimensions = True
+        self.refresh()
 
     def sort_by(self, column: int, descending: bool) -> None:
         """Order the rows by ``column`` (empty values last)."""
@@ -117,19 +134,12 @@ class ComputeTable(CellTable):
         self._fill(rows)
         self.set_raw(columns, rows)
         self.sorted_by = (column, descending)
-        for i, name in enumerate(columns):
-            mark = (" ▼" if descending else " ▲") if i == column else ""
-            self.columns[ColumnKey(str(i))].label = Text(name + mark)
-        self._require_update_dimensions = True
-        self.refresh()
+        self._mark_headers()
         self.post_message(self.Sorted(columns[column], descending))
 
     def _next_order(self, column: int) -> bool:
-        """Descending if ``column`` is already in ascending order (the computed table comes
-        sorted by its groups, where an ascending sort would change nothing), else ascending."""
-        if self.sorted_by is not None and self.sorted_by[0] == column:
-            return not self.sorted_by[1]
-        return sort_rows(self.raw_rows, column) == self.raw_rows
+        """Whether the next sort by ``column`` is descending: ascending first, then flips."""
+        return self.sorted_by == (column, False)
 
     def action_sort_column(self) -> None:
         """Sort by the column under the cursor; again for the other way."""
