@@ -147,8 +147,9 @@ class QueryConsole(Vertical):
     def compose(self) -> ComposeResult:
         yield SoqlEditor.create(schema=self.org.schema, id="console-editor")
         # The status and errors scroll: an error fills the rows below the editor (the results
-        # are empty then) and whatever still does not fit is reached with Tab and the arrows.
-        with VerticalScroll(id="console-message", can_focus=True):
+        # are empty and hidden then) and whatever still does not fit is reached with Tab and
+        # the arrows.
+        with VerticalScroll(id="console-message", can_focus=False):
             yield Static(
                 "F5 runs the query · Ctrl+↑/↓ recalls history · F6 searches it",
                 id="console-status",
@@ -314,4 +315,9 @@ class QueryConsole(Vertical):
         self.query_one("#console-status").set_class(error, "error")
         # A failed query has no results: its message takes their rows (see the .tcss).
         self.set_class(error, "-failed")
-        self.query_one("#console-message", VerticalScroll).scroll_home(animate=False)
+        message = self.query_one("#console-message", VerticalScroll)
+        # Tab goes from the editor to the error (to scroll it), else to the results.
+        if message.has_focus and not error:
+            self.query_one("#console-results").focus()
+        message.can_focus = error
+        message.scroll_home(animate=False)
