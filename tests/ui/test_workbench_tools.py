@@ -193,3 +193,19 @@ async def test_back_from_a_followed_link_returns_to_the_row_it_left(
         await a.press("right_square_bracket")  # forward: the linked record, from its top
         await a.until(lambda: panel.detail is not None and panel.detail.record_id != case_id)
         assert panel.cursor_row == 0
+
+
+async def test_a_search_that_finds_nothing_says_every_word_must_match(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        screen = await a.started()
+        await a.open_object("Knowledge__kav")
+        await a.press("slash")
+        await a.type("refund zzqxv")
+        await a.press("enter")
+        status = screen.query_one("#browser-status")
+        await a.until(lambda: "try fewer words" in str(status.render()))
+        assert "no Knowledge__kav holds every word of 'refund zzqxv'" in str(status.render())

@@ -258,8 +258,14 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self._submitted = True
         if self.policy.reveal:
             metric = metric_label(self.session.instance.reward_metric, score.method)
-            self.query_one(AnswerBox).show_result(
-                score.reward, self.session.instance.answer, metric
+            gold = self.session.instance.answer
+            self.query_one(AnswerBox).show_result(score.reward, gold, metric)
+            # Whole, whatever the terminal's width (the result line is cut at 80 columns).
+            self.notify(
+                f"reward {score.reward:.2f} ({metric})\ngold: {gold}",
+                title="Submitted",
+                markup=False,
+                timeout=10,
             )
         else:
             self.query_one(AnswerBox).show_submitted()

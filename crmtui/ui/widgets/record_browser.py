@@ -330,7 +330,13 @@ class RecordBrowser(Vertical):
                 table.move_cursor(row=current.cursor_row)
             else:
                 self._load_page(event.view, len(table.ids), table.next_cursor)
-        self._set_status(f"{len(table.ids):,} of {table.total:,} rows loaded")
+        status = f"{len(table.ids):,} of {table.total:,} rows loaded"
+        if not table.total and isinstance(current, TableView) and current.search:
+            # SOSL finds records holding every word: say so, an empty table alone does not.
+            status += f" · no {current.object} holds every word of '{current.search}'"
+            if len(current.search.split()) > 1:
+                status += ": try fewer words"
+        self._set_status(status)
 
     def on_record_browser__record_loaded(self, event: _RecordLoaded) -> None:
         event.stop()

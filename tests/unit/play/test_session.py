@@ -157,3 +157,19 @@ def test_resume_restores_drafts_history_and_active_time(tmp_path: Path) -> None:
     resumed.close("quit")
     types = [e.type for e in load(session.path).events]
     assert types[-2:] == ["resume", "end"]
+
+
+@pytest.mark.parametrize(
+    ("reason", "label"),
+    [("quit", "quit"), ("abandoned", "abandoned"), ("time_limit", "time's up")],
+)
+def test_the_picker_names_how_an_unsubmitted_session_ended(
+    tmp_path: Path, reason: str, label: str
+) -> None:
+    from crmtui.play.progress import actor_progress
+
+    session = _session(tmp_path, Clock())
+    session.close(reason)
+    assert session.end_reason == reason
+    status = actor_progress(tmp_path, "ann")[INSTANCE.idx]
+    assert status.finished and status.reason == reason and status.label == label
