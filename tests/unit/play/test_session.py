@@ -173,3 +173,15 @@ def test_the_picker_names_how_an_unsubmitted_session_ended(
     assert session.end_reason == reason
     status = actor_progress(tmp_path, "ann")[INSTANCE.idx]
     assert status.finished and status.reason == reason and status.label == label
+
+
+def test_a_session_recorded_live_elsewhere_is_not_offered_for_resume(tmp_path: Path) -> None:
+    """The resume prompt skips a session another process is recording (it holds the lock):
+    both of its answers would be refused, and the asked-for instance was dropped."""
+    from crmtui.record.sessions import find_unfinished
+
+    session = _session(tmp_path, Clock())
+    session.start()
+    assert find_unfinished(tmp_path, "ann") == []  # live: its recorder holds the lock
+    session.suspend()  # the process went away without ending it
+    assert find_unfinished(tmp_path, "ann") == [session.path]
