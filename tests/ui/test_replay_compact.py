@@ -71,7 +71,7 @@ async def test_80x24_puts_the_side_columns_in_tabs(human_path: Path) -> None:
         assert tabs.active == "tab-context"
         context = screen.query_one("#context-panel")
         assert context.has_focus and context.region.height >= 6
-        assert context.context_ids == screen.query_one("#metadata-panel").context_ids
+        assert context.task_ids == screen.query_one("#metadata-panel").task_ids
         assert context.query_one("#metadata-text").virtual_size.height >= 5
         # The timeline's three lines and the footer's keys fit in 80 columns.
         timeline = screen.query_one(Timeline)

@@ -200,9 +200,17 @@ class ReplayScreen(ReplayLayout, Screen[None]):
                 f"({self.header['tasks_source']}) is not at hand.*"
             )
             optional = None
+        aided = self.header["mode"] == "aided"
         for panel in self.query(MetadataPanel):
             panel.show(
-                required, optional, self.header.get("today"), schema, self.header["mode"] == "aided"
+                required,
+                optional,
+                self.header.get("today"),
+                schema,
+                aided,
+                query=inst["query"],
+                # The Task tab (compact layout): the query region above it has two lines.
+                with_query=panel.id == "context-panel",
             )
         self.query_one(QueryPanel).show(inst["query"])
 
