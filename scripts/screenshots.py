@@ -2,6 +2,9 @@
 
 Usage: python scripts/screenshots.py [--out assets] [SCENE ...]
 
+SCENE is a play scene of ``crmtui.ui.scenes`` or one of :data:`VIEWER_SHOTS` (replay,
+replay-80x24, compare, report); without any, every screenshot is taken.
+
 Builds the small sample org into a temporary CRMTUI_HOME, then drives the app through the
 scripted scenes in ``crmtui.ui.scenes`` (the same ones the snapshot tests use) with frozen
 clocks, so the pictures are reproducible.
@@ -37,11 +40,17 @@ async def _shoot(name: str, out: Path, workspace: object, recordings: Path) -> P
     return path
 
 
-async def _shoot_app(app: object, name: str, out: Path, keys: tuple[str, ...] = ()) -> Path:
+async def _shoot_app(
+    app: object,
+    name: str,
+    out: Path,
+    keys: tuple[str, ...] = (),
+    size: tuple[int, int] = (160, 48),
+) -> Path:
     """Screenshot an app (replay, compare, report) after pressing ``keys``."""
     from crmtui.ui.scenes import settle
 
-    async with app.run_test(size=(160, 48)) as pilot:  # type: ignore[attr-defined]
+    async with app.run_test(size=size) as pilot:  # type: ignore[attr-defined]
         await settle(pilot)
         for key in keys:
             await pilot.press(key)
@@ -102,7 +111,11 @@ async def _shoot_watch(workspace: object, out: Path, recordings: Path) -> Path:
     return out / "watch.svg"
 
 
-def _viewer_shots(recordings: Path, out: Path) -> list[Path]:
+#: The screens over the example recordings (not play scenes); name them to shoot only them.
+VIEWER_SHOTS = ("replay", "replay-80x24", "compare", "report")
+
+
+def _viewer_shots(recordings: Path, out: Path, only: tuple[str, ...] = VIEWER_SHOTS) -> list[Path]:
     """Replay, compare and report screens over the example recordings."""
     from crmtui.commands.compare import build_comparison
     from crmtui.factory import build_compare_app, build_replay_app, build_report_app
@@ -113,19 +126,21 @@ def _viewer_shots(recordings: Path, out: Path) -> list[Path]:
         print(f"no example recordings under {recordings}: run scripts/make_examples.py first")
         return []
     idx = int(human[0].name.split("-idx")[1].split("-")[0])
-    shots = [
-        asyncio.run(_shoot_app(build_replay_app(human[0], start=5), "replay", out)),
-        asyncio.run(
-            _shoot_app(
-                build_compare_app(build_comparison((recordings,), idx, None, True)),
-                "compare",
-                out,
-                ("d",),
-            )
+    shots = {
+        "replay": lambda: _shoot_app(build_replay_app(human[0], start=5), "replay", out),
+        # The compact layout: the side columns as tabs, the Browse tab at a record.
+        "replay-80x24": lambda: _shoot_app(
+            build_replay_app(human[0], start=3), "replay-80x24", out, ("f2",), (80, 24)
         ),
-        asyncio.run(_shoot_app(build_report_app(report_folder(recordings)), "report", out)),
-    ]
-    return shots
+        "compare": lambda: _shoot_app(
+            build_compare_app(build_comparison((recordings,), idx, None, True)),
+            "compare",
+            out,
+            ("d",),
+        ),
+        "report": lambda: _shoot_app(build_report_app(report_folder(recordings)), "report", out),
+    }
+    return [asyncio.run(shots[name]()) for name in only]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,6 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     built = build_org(home / "sample.db", seed=7, scale="small", name="sample")
     workspace = Workspace(Org.open(built.path), load_tasks(str(built.tasks_path)), "sample")
     args.out.mkdir(parents=True, exist_ok=True)
+    viewers = tuple(name for name in args.scenes if name in VIEWER_SHOTS)
+    if viewers:
+        for path in _viewer_shots(args.recordings.resolve(), args.out, viewers):
+            print(f"wrote {path}")
+        args.scenes = [name for name in args.scenes if name not in VIEWER_SHOTS]
+        if not args.scenes:
+            return 0
     for name in args.scenes or list(SCENES):
         # A scene's app is closed from outside, which leaves its instance to resume: each scene
         # gets its own recordings folder so the next one starts at the picker, not a dialog.

@@ -227,9 +227,10 @@ def load_sources(
     own = own_tasks_path(org)
     if tasks_spec is None and own is not None:
         if own == paths.org_tasks_path(paths.SAMPLE_ORG_NAME):
-            # The sample's loader reads crmtui's own JSON without importing datasets.
             return Sources(org, load_tasks(None, sample_tasks=sample_tasks_path), "sample")
-        return Sources(org, load_tasks(str(own)), str(own))
+        # crmtui wrote this file when it built or imported the org: read it with the json
+        # module, as the sample's, rather than paying 1-2 s to import datasets and pandas.
+        return Sources(org, load_tasks(str(own), via_datasets=False), str(own))
     tasks = load_tasks(tasks_spec, sample_tasks=sample_tasks_path)
     label = tasks_spec or "sample"
     given = Path(tasks_spec).expanduser() if tasks_spec else None

@@ -25,13 +25,21 @@ class InstanceStatus:
     reward: float | None
     finished: bool
     path: Path
+    reason: str | None = None
 
     @property
     def label(self) -> str:
-        """A short status for lists: ``✔ 1.00``, ``✘ 0.00``, ``open`` or ``abandoned``."""
+        """A short status for lists: ``✔ 1.00``, ``✘ 0.00``, ``unfinished``, or how an
+        unsubmitted session ended (``abandoned``, ``quit``, ``time's up``)."""
         if self.reward is not None:
             return f"{'✔' if self.reward >= 1 else '✘'} {self.reward:.2f}"
-        return "abandoned" if self.finished else "unfinished"
+        if not self.finished:
+            return "unfinished"
+        return _ENDED.get(self.reason or "", "abandoned")
+
+
+#: How a session that ended without an answer is shown, by its end reason.
+_ENDED = {"quit": "quit", "time_limit": "time's up"}
 
 
 def actor_progress(
@@ -72,6 +80,7 @@ def _status(
         return None
     reward: float | None = None
     finished = False
+    reason: str | None = None
     for line in lines[1:]:
         if '"type":"submit"' not in line and '"type":"end"' not in line:
             continue
@@ -83,10 +92,11 @@ def _status(
             reward = event.get("payload", {}).get("reward")
         elif event.get("type") == "end":
             finished = True
+            reason = event.get("payload", {}).get("reason")
     idx = header.get("instance", {}).get("idx")
     if not isinstance(idx, int):
         return None
-    return str(header.get("started_at", "")), InstanceStatus(idx, reward, finished, path)
+    return str(header.get("started_at", "")), InstanceStatus(idx, reward, finished, path, reason)
 
 
 @dataclass(frozen=True)

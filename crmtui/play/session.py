@@ -64,6 +64,8 @@ class PlaySession:
     scorer: Scorer = default_scorer
     debounce_s: float = ANSWER_DEBOUNCE_S
     score: SessionScore | None = None
+    #: Why the session ended (its ``end`` event's reason), once closed here.
+    end_reason: str | None = None
     #: What a resumed session restores (empty for a new one).
     drafts: Drafts = field(default_factory=Drafts)
     #: The notes a resumed session starts from (the recording's last ``note_edit``).
@@ -318,6 +320,7 @@ class PlaySession:
         self.flush_pending(force=True)
         reward = self.score.reward if self.score else None
         self.recorder.close(reason, reward)
+        self.end_reason = reason
 
     def suspend(self) -> None:
         """Save pending work and release the recording without an ``end`` event.

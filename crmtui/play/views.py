@@ -56,11 +56,20 @@ class TableView:
 
 @dataclass(frozen=True)
 class RecordView:
-    """One record with all its fields and related lists."""
+    """One record with all its fields and related lists, and the row its cursor was on.
+
+    The cursor is not part of the view's identity (two visits of one record are the same
+    view): it is where Back returns to, so the next Enter follows the link it left by.
+    """
 
     object: str
     record_id: str
+    cursor_row: int = field(default=0, compare=False)
     kind: str = field(default="record", init=False)
+
+    def with_cursor(self, row: int) -> RecordView:
+        """The same record with its cursor on ``row``."""
+        return replace(self, cursor_row=max(0, row))
 
 
 View = TableView | RecordView

@@ -12,6 +12,11 @@ from crmtui.record.errors import RecordingError
 from crmtui.record.format import FORMAT_NAME
 from crmtui.record.verify import scan
 
+try:  # POSIX only; elsewhere no recording looks held.
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 _BLOCK = 65536
 
 
@@ -57,7 +62,9 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
 
     This is a quick check of each file's first and last line, meant for the "resume or
     close?" prompt; :meth:`Recorder.resume` verifies the whole chain before appending.
-    Files that are not crmtui recordings are ignored.
+    Files that are not crmtui recordings are ignored, and so are sessions a live process is
+    still recording (it holds the file's lock: another terminal, another ``crmtui run``):
+    they are not unfinished, only elsewhere.
 
     Args:
         directory: Folder to search (missing folder -> empty list).
@@ -83,6 +90,8 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
             last = _last_line(path)
         except OSError:
             continue
+        if held_elsewhere(path):
+            continue
         if last is None:
             # A partial last line (crash mid-write): rare, so let the full check decide.
             try:
@@ -95,3 +104,20 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
         if last_obj is None or last_obj.get("type") != ev.END or last_obj.get("kind") == "header":
             found.append(path)
     return found
+
+
+def held_elsewhere(path: Path) -> bool:
+    """Whether a live recorder holds ``path`` (the exclusive lock of crmtui.record.recorder)."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also lets go of the shared lock, if it was taken
+    return False

@@ -12,6 +12,7 @@ nothing is ever fetched from the hub.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -50,13 +51,26 @@ class RewardCheck:
 
 
 class TaskLookup:
-    """Finds recorded instances in local task files, reading each file at most once."""
+    """Finds recorded instances in local task files, reading each file at most once.
+
+    The one place replay, compare and report look instances up. Files are read with the
+    json module (pyarrow for Parquet), never through ``datasets``: a lookup must not pay
+    for importing datasets and pandas (1-2 s) to find one row of a local file.
+    """
 
     def __init__(self) -> None:
         self._sets: dict[Path, Any] = {}
 
-    def candidates(self, header: dict[str, Any]) -> list[Path]:
-        """Task files that may hold the header's instance (never a hub source)."""
+    def candidates(
+        self, header: dict[str, Any], org_path: str | os.PathLike[str] | None = None
+    ) -> list[Path]:
+        """Task files that may hold the header's instance (never a hub source).
+
+        Args:
+            header: The recording's header.
+            org_path: The org actually opened for the recording (its tasks file is looked
+                at too), when it differs from the recorded one.
+        """
         from crmtui import paths
 
         found: list[Path] = []
@@ -65,9 +79,11 @@ class TaskLookup:
             found.append(paths.org_tasks_path(paths.SAMPLE_ORG_NAME))
         elif source and not source.startswith("hf:"):
             found.append(Path(source).expanduser())
-        org_path = (header.get("org") or {}).get("path")
-        if org_path:
-            found.append(Path(org_path).expanduser().with_suffix(".tasks.json"))
+        for org in (org_path, (header.get("org") or {}).get("path")):
+            if org:
+                beside = Path(org).expanduser().with_suffix(".tasks.json")
+                if beside not in found:
+                    found.append(beside)
         return found
 
     def _tasks(self, path: Path) -> Any:
@@ -80,10 +96,10 @@ class TaskLookup:
                 self._sets[path] = None
         return self._sets[path]
 
-    def find(self, header: dict[str, Any]) -> Any:
-        """The instance with the header's idx and query, or None."""
+    def find(self, header: dict[str, Any], org_path: str | os.PathLike[str] | None = None) -> Any:
+        """The instance with the header's idx and query, or None (see :meth:`candidates`)."""
         wanted = header["instance"]
-        for path in self.candidates(header):
+        for path in self.candidates(header, org_path):
             tasks = self._tasks(path)
             if tasks is None or wanted["idx"] not in tasks:
                 continue

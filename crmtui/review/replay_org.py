@@ -162,34 +162,13 @@ def find_instance(recording: Recording, org: Any = None) -> Any:
     """The recorded instance from a local task file, or None (never fetches anything).
 
     Looks at the header's tasks source when it is a file, the sample tasks when the source
-    is ``sample`` and they exist, and the tasks file written beside a built org. The instance
-    must have the recorded idx and query.
+    is ``sample``, and the tasks files beside the opened and the recorded org (see
+    :class:`~crmtui.review.recheck.TaskLookup`: read without importing ``datasets``). The
+    instance must have the recorded idx and query.
     """
-    from crmtui import paths
-    from crmtui.errors import CrmtuiError
+    from crmtui.review.recheck import TaskLookup
 
-    header = recording.header
-    source = str(header.get("tasks_source") or "")
-    candidates: list[Path] = []
-    if source == paths.SAMPLE_ORG_NAME:
-        candidates.append(paths.org_tasks_path(paths.SAMPLE_ORG_NAME))
-    elif source and not source.startswith("hf:"):
-        candidates.append(Path(source).expanduser())
-    if org is not None and getattr(org, "path", None) is not None:
-        candidates.append(Path(org.path).with_suffix(".tasks.json"))
-    wanted = recording.instance
-    for candidate in candidates:
-        if not candidate.is_file():
-            continue
-        try:
-            from crmtui.data.loaders import load_tasks
-
-            instance = load_tasks(str(candidate)).get(wanted["idx"])
-        except CrmtuiError:
-            continue
-        if instance.query == wanted["query"]:
-            return instance
-    return None
+    return TaskLookup().find(recording.header, getattr(org, "path", None))
 
 
 def prepare_replay(

@@ -243,7 +243,13 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             # every recording to know its outcome.
             reward = session.score.reward if session.score is not None else None
             self.picker.mark(
-                InstanceStatus(session.instance.idx, reward, session.recorder.closed, session.path)
+                InstanceStatus(
+                    session.instance.idx,
+                    reward,
+                    session.recorder.closed,
+                    session.path,
+                    session.end_reason,
+                )
             )
 
     def _next_instance(self) -> None:

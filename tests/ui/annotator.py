@@ -251,7 +251,11 @@ class Annotator:
         await self.press("y")
 
     async def close_dialog(self) -> None:
-        """Escape back to the play screen."""
+        """Escape back to the play screen (a viewer's open find box takes one Escape more)."""
+        viewer = self.app.screen
+        if isinstance(viewer, ValueViewerScreen) and viewer.find_open:
+            await self.press("escape")
+            assert self.app.screen is viewer and not viewer.find_open
         await self.press("escape")
         await self.until(lambda: isinstance(self.app.screen, PlayScreen))
 

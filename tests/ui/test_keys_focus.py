@@ -133,5 +133,5 @@ async def test_a_burst_of_keys_after_an_f_key_lands_in_the_new_widget(
         await _wait(
             pilot, lambda: isinstance(app.screen, ConfirmScreen) and app.screen.query("#yes")
         )
-        assert "Submit the answer [b]May[/b]?" in app.screen.question
+        assert "Submit this answer?\n\n  [b]May[/b]\n" in app.screen.question
         assert screen.query_one("#console-editor").text == "S"

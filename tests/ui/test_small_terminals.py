@@ -50,8 +50,8 @@ async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock,
         context = screen.query_one("#context-panel")
         assert context.has_focus and context.region.height > 8
         text = context.query_one("#metadata-text")
-        painted = "".join(text.render_line(y).text for y in range(8))
-        assert "Routing" in painted
+        painted = "".join(text.render_line(y).text for y in range(context.region.height))
+        assert painted.startswith("Query") and "Routing" in painted
         await pilot.press("f2")
         assert tabs.active == "tab-browse"
 
@@ -78,3 +78,47 @@ async def test_below_the_minimum_a_notice_replaces_the_instance(
         assert not screen.query_one("#play-body").display
         notice = str(screen.query_one("#too-small").render())
         assert "60x18" in notice and "70x20" in notice
+
+
+async def test_the_task_tab_shows_the_whole_query_and_y_copies_its_id(
+    workspace, play_config, clock, wall
+):
+    """At 80x24 the query region has two lines: the Task tab (Ctrl+O) shows the query whole,
+    and ``y`` there copies the Id the query names when the context names none (a trend
+    question's product)."""
+    from crmtui.play.cells import context_ids
+
+    inst = next(
+        i for i in workspace.tasks if context_ids(i.query) and not context_ids(i.metadata.required)
+    )
+    wanted = context_ids(inst.query)[0]
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app, inst.idx)
+        query = screen.query_one("#query-panel")
+        assert query.max_scroll_y > 0  # two lines do not hold it
+        await pilot.press("ctrl+o")
+        context = screen.query_one("#context-panel")
+        assert context.has_focus
+        text = context.query_one("#metadata-text")
+        painted = " ".join(text.render_line(y).text.strip() for y in range(text.size.height))
+        words = " ".join(inst.query.split())
+        assert words[-40:] in " ".join(painted.split())
+        await pilot.press("y")
+        register = screen.session.scratch.register
+        assert register is not None and register.text == wanted
+        assert register.ref.source == "context"
+
+
+async def test_y_on_the_query_region_copies_the_id_it_names(workspace, play_config, clock, wall):
+    from crmtui.play.cells import context_ids
+
+    inst = next(i for i in workspace.tasks if context_ids(i.query))
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await _open(pilot, app, inst.idx)
+        await pilot.click("#query-panel")
+        assert screen.focused is screen.query_one("#query-panel")
+        await pilot.press("y")
+        register = screen.session.scratch.register
+        assert register is not None and register.text == context_ids(inst.query)[0]

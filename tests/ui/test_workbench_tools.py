@@ -113,6 +113,9 @@ async def test_one_viewer_is_mounted_ahead_and_shows_each_value_afresh(
         await a.type(word)
         await a.press("enter")
         assert first.view.matches
+        await a.press("escape")  # closes the find box only, and its highlights
+        assert app.screen is first and not first.find_open and not first.view.matches
+        assert first.focused is first.view
         await a.close_dialog()
         await a.cursor_to_row(panel, names.index("Title"))
         second = await a.view_value()
@@ -150,3 +153,59 @@ async def test_the_register_goes_into_the_console_editor(
         await a.press("ctrl+t")
         await a.type("'")
         assert editor.text == f"SELECT Subject FROM Case WHERE Id = '{case_id}'"
+
+
+async def test_leaving_an_instance_asks_with_cancel_focused(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """A stray Enter after Escape does not abandon the instance: the dialog starts on Cancel."""
+    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        screen = await a.started()
+        await a.press("escape")
+        await a.until(lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.screen.focused is app.screen.query_one("#no")
+        await a.press("enter")
+        await a.until(lambda: app.screen is screen)
+        assert not screen.session.recorder.closed
+
+
+async def test_back_from_a_followed_link_returns_to_the_row_it_left(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """``[`` after following a link puts the record view's cursor back on that link's row,
+    so the next Down/Enter goes on from there (it went back to the Id row)."""
+    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        await a.open_object("Case")
+        await a.open_record_row(0)
+        panel = a.play.query_one("#record-panel")
+        case_id = panel.detail.record_id
+        row = max(i for i, link in enumerate(panel._links) if link)  # the last link, far down
+        assert row > 1
+        await a.follow_panel_row(row)
+        await a.press("left_square_bracket")
+        await a.until(lambda: panel.detail is not None and panel.detail.record_id == case_id)
+        await a.until(lambda: panel.cursor_row == row)
+        await a.press("right_square_bracket")  # forward: the linked record, from its top
+        await a.until(lambda: panel.detail is not None and panel.detail.record_id != case_id)
+        assert panel.cursor_row == 0
+
+
+async def test_a_search_that_finds_nothing_says_every_word_must_match(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        screen = await a.started()
+        await a.open_object("Knowledge__kav")
+        await a.press("slash")
+        await a.type("refund zzqxv")
+        await a.press("enter")
+        status = screen.query_one("#browser-status")
+        await a.until(lambda: "try fewer words" in str(status.render()))
+        assert "no Knowledge__kav holds every word of 'refund zzqxv'" in str(status.render())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,10 @@ from crmtui.review.replay_org import open_recorded_org
 from crmtui.review.report import report_folder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "recordings"
-FILES = sorted(EXAMPLES.rglob("*.jsonl")) if EXAMPLES.is_dir() else []
+#: The shipped examples' folders only: `crmtui` run from the checkout records the user's own
+#: sessions beside them (recordings/<annotator>/, git-ignored), and those are no examples.
+EXAMPLE_ACTORS = ("example-annotator", "openai-scripted-model")
+FILES = sorted(p for actor in EXAMPLE_ACTORS for p in (EXAMPLES / actor).glob("*.jsonl"))
 
 
 @pytest.mark.skipif(not FILES, reason="no example recordings in this checkout")
@@ -30,8 +34,10 @@ def test_examples_verify_and_replay_against_the_rebuilt_sample() -> None:
 
 
 @pytest.mark.skipif(not FILES, reason="no example recordings in this checkout")
-def test_examples_report_has_a_human_and_two_model_strategies() -> None:
-    report = report_folder(EXAMPLES)
+def test_examples_report_has_a_human_and_two_model_strategies(tmp_path: Path) -> None:
+    for actor in EXAMPLE_ACTORS:
+        shutil.copytree(EXAMPLES / actor, tmp_path / actor)
+    report = report_folder(tmp_path)
     labels = sorted((row.kind, row.strategy or "") for row in report.rows)
     assert labels == [("human", ""), ("model", "react"), ("model", "tool_call")]
     assert not report.skipped

@@ -16,13 +16,20 @@ from crmtui.ui.keys import KeyCommand, help_renderable
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Ask a yes/no question; dismisses with True for yes."""
+    """Ask a yes/no question; dismisses with True for yes.
+
+    The focused button is the one Enter presses: ``safe="no"`` starts on the no button for a
+    yes that loses work (leaving an instance), so a stray Enter does nothing harmful.
+    """
 
     BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes")]
 
-    def __init__(self, question: str, yes: str = "Yes", no: str = "Cancel") -> None:
+    def __init__(
+        self, question: str, yes: str = "Yes", no: str = "Cancel", *, safe: str = "yes"
+    ) -> None:
         super().__init__()
         self.question, self.yes_label, self.no_label = question, yes, no
+        self.safe = safe
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -32,7 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.no_label, id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#no" if self.safe == "no" else "#yes", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

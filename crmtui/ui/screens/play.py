@@ -154,6 +154,9 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
                 today,
                 self.session.org.schema,
                 self.session.aided,
+                query=inst.query,
+                # The Task tab (compact layout): the query region above it has two lines.
+                with_query=panel.id == "context-panel",
             )
         self.query_one(TabbedContent).active = "tab-browse"
         self.apply_layout(self.size.width, self.size.height)
@@ -232,8 +235,11 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
         rule = matching_rule(self.session.instance.reward_metric)
+        # The answer on a line of its own: inside the sentence it read as part of it.
         question = (
-            f"Submit the answer [b]{escape(answer)}[/b]?" if answer else "Submit an EMPTY answer?"
+            f"Submit this answer?\n\n  [b]{escape(answer)}[/b]\n"
+            if answer
+            else "Submit an EMPTY answer?"
         )
         question += f"\nYou cannot change it afterwards.\n\n[dim]Scored by {escape(rule)}.[/dim]"
 
@@ -252,8 +258,14 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self._submitted = True
         if self.policy.reveal:
             metric = metric_label(self.session.instance.reward_metric, score.method)
-            self.query_one(AnswerBox).show_result(
-                score.reward, self.session.instance.answer, metric
+            gold = self.session.instance.answer
+            self.query_one(AnswerBox).show_result(score.reward, gold, metric)
+            # Whole, whatever the terminal's width (the result line is cut at 80 columns).
+            self.notify(
+                f"reward {score.reward:.2f} ({metric})\ngold: {gold}",
+                title="Submitted",
+                markup=False,
+                timeout=10,
             )
         else:
             self.query_one(AnswerBox).show_submitted()
@@ -395,6 +407,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
             ConfirmScreen(
                 "Leave this instance without submitting?\nThe session is recorded as abandoned.",
                 yes="Leave",
+                safe="no",
             ),
             done,
         )

@@ -102,7 +102,12 @@ class PlayWorkbench(Screen[None]):
         """Copy ``text`` to the clipboard and the register, and record the copy."""
         self.app.copy_to_clipboard(text)
         if self._record(self.session.scratch.copied, ref, text, what):
-            self.notify(f"{_preview(text)}\nfrom {ref.label}", title="Copied · Ctrl+T inserts it")
+            # Short-lived: it sits over the answer box's result line.
+            self.notify(
+                f"{_preview(text)}\nfrom {ref.label}",
+                title="Copied · Ctrl+T inserts it",
+                timeout=2.5,
+            )
 
     def action_insert_register(self) -> None:
         """Insert the last copied value at the cursor of the focused text field."""

@@ -13,7 +13,6 @@ import datetime as dt
 from typing import Any
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -52,7 +51,9 @@ from crmtui.ui.widgets.notes import NotesPane
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.replay_transcript import ReplayTranscript
-from crmtui.ui.widgets.timeline import Timeline, format_ms
+from crmtui.ui.widgets.timeline import Timeline
+
+from .replay_layout import ReplayLayout, fill_event_table
 
 
 def _key(name: str, action: str, label: str, show: bool = True) -> Binding:
@@ -68,8 +69,12 @@ def recorded_outcome(step: QueryStep) -> str:
     return f"{rows} in {step.ms:.0f} ms"
 
 
-class ReplayScreen(Screen[None]):
-    """Step through a recorded session: the play regions, a timeline and the event list."""
+class ReplayScreen(ReplayLayout, Screen[None]):
+    """Step through a recorded session: the play regions, a timeline and the event list.
+
+    At 80x24 (the compact layout, :mod:`.replay_layout`) the task context and the event
+    list are tabs beside Browse and Console instead of side columns.
+    """
 
     CSS_PATH = ["play.tcss", "replay.tcss"]
     BINDINGS = [
@@ -77,15 +82,16 @@ class ReplayScreen(Screen[None]):
         _key("right", "step(1)", "Next"),
         _key("home", "jump_start", "Start", show=False),
         _key("end", "jump_end", "End", show=False),
-        _key("space", "toggle_play", "Play/pause"),
+        _key("space", "toggle_play", "Play"),
         _key("plus", "speed(1)", "Faster", show=False),
         _key("equals_sign", "speed(1)", "Faster", show=False),
         _key("minus", "speed(-1)", "Slower", show=False),
-        _key("q", "next_query", "Next query"),
-        _key("e", "next_error", "Next error"),
+        _key("q", "next_query", "Query"),
+        _key("e", "next_error", "Error"),
         _key("s", "jump_submit", "Submit"),
         _key("c", "next_scratch", "Next view/copy/compute", show=False),
         Binding("escape", "leave", "Quit"),
+        *ReplayLayout.LAYOUT_BINDINGS,
     ]
 
     def __init__(self, source: ReplaySource, *, start: int = 0) -> None:
@@ -113,8 +119,9 @@ class ReplayScreen(Screen[None]):
         actor = self.header["actor"]
         inst = self.header["instance"]
         who = actor["id"] + (f" ({actor['strategy']})" if actor.get("strategy") else "")
-        label = f"REPLAY · idx {inst['idx']} · {inst['task']} · {actor['kind']}: {who}"
-        yield StatusBar(label, id="status-bar")
+        self.long_label = f"REPLAY · idx {inst['idx']} · {inst['task']} · {actor['kind']}: {who}"
+        self.short_label = f"REPLAY · idx {inst['idx']} · {actor['id']}"
+        yield StatusBar(self.long_label, id="status-bar")
         yield Static(self._warning(), id="replay-warning")
         with Horizontal(id="replay-body"):
             yield MetadataPanel(id="metadata-panel")
@@ -122,6 +129,9 @@ class ReplayScreen(Screen[None]):
                 yield QueryPanel(id="query-panel")
                 yield Label("", id="replay-view")
                 with TabbedContent(id="work-tabs"):
+                    # The side columns as tabs, for the compact layout (80x24).
+                    with TabPane("Task", id="tab-context"):
+                        yield MetadataPanel(id="context-panel")
                     with TabPane("Browse", id="tab-browse"):
                         if self.org is not None:
                             yield RecordBrowser(self.org, self.today, id="record-browser")
@@ -138,6 +148,12 @@ class ReplayScreen(Screen[None]):
                         yield ComputeTable(id="replay-compute")
                     with TabPane("Notes", id="tab-notes"):
                         yield NotesPane(id="notes-pane")
+                    with TabPane("Events", id="tab-events"):
+                        yield ContentTable(
+                            id="event-list-compact", cursor_type="row", zebra_stripes=True
+                        )
+                        if self.replay.is_model:
+                            yield ReplayTranscript(id="replay-transcript-compact")
                 yield AnswerBox(id="answer-box")
             with Vertical(id="replay-side"):
                 yield ContentTable(id="event-list", cursor_type="row", zebra_stripes=True)
@@ -145,9 +161,6 @@ class ReplayScreen(Screen[None]):
                     yield ReplayTranscript(id="replay-transcript")
         yield Timeline(id="timeline")
         yield Footer()
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(self.size.width < 150, "narrow")
 
     def _warning(self) -> str:
         return "" if self.source.check.ok else f"⚠ {self.source.check.message}"
@@ -167,6 +180,9 @@ class ReplayScreen(Screen[None]):
             self.go(max(0, min(self._start, len(self.events) - 1)))
         else:
             self.query_one(Timeline).set_label("this recording has no events yet")
+        self.apply_layout(self.size.width, self.size.height)
+        if self.layout_name == "compact":
+            self.action_show_events()
 
     def _show_context(self) -> None:
         inst = self.header["instance"]
@@ -184,18 +200,22 @@ class ReplayScreen(Screen[None]):
                 f"({self.header['tasks_source']}) is not at hand.*"
             )
             optional = None
-        self.query_one(MetadataPanel).show(
-            required, optional, self.header.get("today"), schema, self.header["mode"] == "aided"
-        )
+        aided = self.header["mode"] == "aided"
+        for panel in self.query(MetadataPanel):
+            panel.show(
+                required,
+                optional,
+                self.header.get("today"),
+                schema,
+                aided,
+                query=inst["query"],
+                # The Task tab (compact layout): the query region above it has two lines.
+                with_query=panel.id == "context-panel",
+            )
         self.query_one(QueryPanel).show(inst["query"])
 
     def _fill_events(self) -> None:
-        table = self.query_one("#event-list", DataTable)
-        table.border_title = f"Events ({len(self.events)})"
-        table.add_columns("#", "time", "type", "summary")
-        table.add_rows(
-            (str(e.seq), format_ms(e.ms), e.type, summarize(e)[:80]) for e in self.events
-        )
+        fill_event_table(self.query_one("#event-list", DataTable), self.events)
         marks: dict[int, str] = {}
         for position, event in enumerate(self.events):
             if is_error(event):
@@ -230,25 +250,30 @@ class ReplayScreen(Screen[None]):
         self._show_answer(frame)
         self._show_scratch(frame)
         if self.replay.is_model:
-            self.query_one(ReplayTranscript).show(self.replay.transcript_at(index))
-        table = self.query_one("#event-list", DataTable)
-        if table.cursor_row != index:
-            table.move_cursor(row=index, animate=False)
+            lines = self.replay.transcript_at(index)
+            for transcript in self.transcripts():
+                transcript.show(lines)
+        for table in self.event_tables():
+            if table.cursor_row != index:
+                table.move_cursor(row=index, animate=False)
         timeline = self.query_one(Timeline)
         timeline.position = index
         timeline.set_label(f"#{frame.event.seq} {frame.event.type} · {summarize(frame.event)}")
-        if frame.event.type in ev.BROWSE_TYPES:
-            self.query_one(TabbedContent).active = "tab-browse"
+        if self.keeps_tab():
+            if frame.event.type == ev.EDITOR_EDIT and self.org is not None:
+                self.query_one(QueryConsole).set_text(frame.editor)
+        elif frame.event.type in ev.BROWSE_TYPES:
+            self.switch_tab("tab-browse")
         elif frame.event.type == ev.RUN_QUERY:
-            self.query_one(TabbedContent).active = "tab-console"
+            self.switch_tab("tab-console")
         elif frame.event.type == ev.EDITOR_EDIT and self.org is not None:
             # What the annotator was typing (the last query's re-run shows otherwise).
-            self.query_one(TabbedContent).active = "tab-console"
+            self.switch_tab("tab-console")
             self.query_one(QueryConsole).set_text(frame.editor)
         elif frame.event.type == ev.NOTE_EDIT:
-            self.query_one(TabbedContent).active = "tab-notes"
+            self.switch_tab("tab-notes")
         elif frame.event.type in ev.SCRATCH_TYPES:
-            self.query_one(TabbedContent).active = "tab-scratch"
+            self.switch_tab("tab-scratch")
 
     def _show_status(self, frame: Frame) -> None:
         bar = self.query_one(StatusBar)
@@ -374,7 +399,7 @@ class ReplayScreen(Screen[None]):
         )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table.id == "event-list":
+        if event.data_table.id in ("event-list", "event-list-compact"):
             event.stop()
             self.go(event.cursor_row)
 

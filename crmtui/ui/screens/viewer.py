@@ -77,13 +77,8 @@ class ValueViewerScreen(ModalScreen[None]):
         if not self.is_mounted or not self.query("#viewer-text"):
             return  # composed from these attributes
         self.query_one("#viewer-title", Label).update(self._title())
+        self._close_find()
         self.view.set_text(text)
-        box = self.find_box
-        if box is not None:
-            box.value = ""
-            self.query_one("#viewer-matches", Label).update("")
-            self.query_one("#viewer-find").remove_class("open")
-        self.set_focus(self.view)
 
     def _title(self) -> str:
         lines = self.text.count("\n") + 1 if self.text else 0
@@ -134,6 +129,11 @@ class ValueViewerScreen(ModalScreen[None]):
         if box is not None and self.focused is box and event.key in ("down", "up"):
             event.stop()
             self._step(1 if event.key == "down" else -1)
+
+    @property
+    def find_open(self) -> bool:
+        """Whether the find box is shown (Esc closes it before the viewer)."""
+        return self.query_one("#viewer-find").has_class("open")
 
     @property
     def find_box(self) -> Input | None:
@@ -187,7 +187,20 @@ class ValueViewerScreen(ModalScreen[None]):
         self.notify(f"Copied {self.ref.label} ({len(self.text):,} characters)")
 
     def action_close(self) -> None:
+        """Esc: closes the find box when it is open, else the viewer."""
+        if self.find_open:
+            self._close_find()
+            return
         self.dismiss(None)
+
+    def _close_find(self) -> None:
+        box = self.find_box
+        if box is not None:
+            box.value = ""  # clears the highlights (Input.Changed) and the count
+            self.query_one("#viewer-matches", Label).update("")
+        self.view.find("")
+        self.query_one("#viewer-find").remove_class("open")
+        self.set_focus(self.view)
 
 
 def open_value(

@@ -37,11 +37,34 @@ def schema_text(schema: Schema) -> Text:
     return text
 
 
-class MetadataPanel(VerticalScroll):
+class _CopiesTaskIds:
+    """``y`` copies the record Ids the task names: the context's (the case, contact ... to work
+    on), then the query's (the product of a trend question); each ``y`` copies the next one."""
+
+    #: The Ids, in order; ``_next_id`` is the one ``y`` copies next.
+    task_ids: list[str]
+    _next_id: int
+
+    def name_ids(self, *texts: str) -> None:
+        """The Ids ``texts`` name, in order, each once."""
+        self.task_ids = list(dict.fromkeys(i for text in texts for i in context_ids(text)))
+        self._next_id = 0
+
+    def action_copy_context_id(self: Any) -> None:
+        """Copy the task's (next) Id, like ``y`` on a table cell."""
+        if not self.task_ids:
+            self.notify("The task names no record Id", severity="warning")
+            return
+        record_id = self.task_ids[self._next_id % len(self.task_ids)]
+        self._next_id += 1
+        self.post_message(CellTable.CopyWanted(ValueRef("context"), record_id, "value"))
+
+
+class MetadataPanel(_CopiesTaskIds, VerticalScroll):
     """System metadata: task context, today's date, optional domain details and the schema.
 
-    ``y`` copies the Id the task context names (the case, contact ... to work on); with
-    several, each ``y`` copies the next one.
+    In the compact layout's Task tab it shows the query first, whole (the query region
+    above the tabs has two lines there). ``y`` copies the Ids the task names.
     """
 
     HELP_GROUP = READ_COPY_COMPUTE
@@ -52,9 +75,7 @@ class MetadataPanel(VerticalScroll):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "System metadata"
-        #: The Ids in the task context, in order; ``_next_id`` is the one ``y`` copies next.
-        self.context_ids: list[str] = []
-        self._next_id = 0
+        self.name_ids()
 
     def compose(self) -> Any:
         yield Static(id="metadata-text")
@@ -66,11 +87,16 @@ class MetadataPanel(VerticalScroll):
         today: str | None,
         schema: Schema,
         aided: bool,
+        *,
+        query: str = "",
+        with_query: bool = False,
     ) -> None:
-        """Render the context for one instance."""
-        self.context_ids = context_ids(required)
-        self._next_id = 0
-        parts: list[Any] = [Text("Task context", style="bold reverse"), Markdown(required or "-")]
+        """Render the context for one instance (after the query, ``with_query``)."""
+        self.name_ids(required, query)
+        parts: list[Any] = []
+        if with_query:
+            parts += [Text("Query", style="bold reverse"), Markdown(query or "-"), Text("")]
+        parts += [Text("Task context", style="bold reverse"), Markdown(required or "-")]
         if today and "today's date" not in (required or "").lower():
             parts.append(Text(f"Today's date: {today}", style="bold yellow"))
         if aided and optional:
@@ -81,29 +107,24 @@ class MetadataPanel(VerticalScroll):
         parts += [Text("\nSchema", style="bold reverse"), schema_text(schema)]
         self.query_one("#metadata-text", Static).update(Group(*parts))
 
-    def action_copy_context_id(self) -> None:
-        """Copy the task context's (next) Id, like ``y`` on a table cell."""
-        if not self.context_ids:
-            self.notify("The task context names no record Id", severity="warning")
-            return
-        record_id = self.context_ids[self._next_id % len(self.context_ids)]
-        self._next_id += 1
-        ref = ValueRef("context")
-        self.post_message(CellTable.CopyWanted(ref, record_id, "value"))
 
+class QueryPanel(_CopiesTaskIds, VerticalScroll):
+    """The instance's query, as the agent would receive it; ``y`` copies the Ids it names."""
 
-class QueryPanel(VerticalScroll):
-    """The instance's query, as the agent would receive it."""
+    HELP_GROUP = READ_COPY_COMPUTE
+    BINDINGS = [Binding("y", "copy_context_id", "Copy Id", tooltip="the Id the query names")]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "Query"
+        self.name_ids()
 
     def compose(self) -> Any:
         yield Static(id="query-text")
 
     def show(self, query: str) -> None:
         """Render the query text."""
+        self.name_ids(query)
         self.query_one("#query-text", Static).update(Markdown(query))
 
 

@@ -284,6 +284,7 @@ class RecordBrowser(Vertical):
         current = self.history.current
         if not isinstance(current, RecordView):
             return
+        self._remember_cursor()
         view = RecordView(event.to_object, event.to_id)
         self.show(view)
         self._emit(
@@ -302,6 +303,7 @@ class RecordBrowser(Vertical):
         view = TableView(event.child, conditions=(condition,))
         if not self._check(view):
             return
+        self._remember_cursor()
         self.show(view)
         self._emit(
             "filter",
@@ -328,7 +330,13 @@ class RecordBrowser(Vertical):
                 table.move_cursor(row=current.cursor_row)
             else:
                 self._load_page(event.view, len(table.ids), table.next_cursor)
-        self._set_status(f"{len(table.ids):,} of {table.total:,} rows loaded")
+        status = f"{len(table.ids):,} of {table.total:,} rows loaded"
+        if not table.total and isinstance(current, TableView) and current.search:
+            # SOSL finds records holding every word: say so, an empty table alone does not.
+            status += f" · no {current.object} holds every word of '{current.search}'"
+            if len(current.search.split()) > 1:
+                status += ": try fewer words"
+        self._set_status(status)
 
     def on_record_browser__record_loaded(self, event: _RecordLoaded) -> None:
         event.stop()
@@ -339,7 +347,10 @@ class RecordBrowser(Vertical):
             self._set_status(missing)
             self.notify(missing, severity="warning", title="Record")
             return
-        self.query_one(RecordPanel).show(event.detail)
+        panel = self.query_one(RecordPanel)
+        panel.show(event.detail)
+        if event.view.cursor_row and event.view.cursor_row < panel.row_count:
+            panel.move_cursor(row=event.view.cursor_row)  # back where Back left it
         self._set_status(f"{event.detail.label} · {len(event.detail.related)} related lists")
 
     def on_record_browser__counts_loaded(self, event: _CountsLoaded) -> None:
@@ -378,9 +389,12 @@ class RecordBrowser(Vertical):
         return replace(view, cursor_row=0) if isinstance(view, TableView) else view
 
     def _remember_cursor(self) -> None:
+        """Keep the cursor's row in the current view, for Back to return to."""
         view = self.history.current
         if isinstance(view, TableView):
             self.history.replace(view.with_cursor(self.query_one(RecordsTable).cursor_row))
+        elif isinstance(view, RecordView):
+            self.history.replace(view.with_cursor(self.query_one(RecordPanel).cursor_row))
 
     def _render_view(self, view: View) -> None:
         self.query_one("#browser-crumb", Label).update(describe(view))

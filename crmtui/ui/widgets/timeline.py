@@ -23,8 +23,10 @@ MARK_STYLES = {
 }
 LEGEND = (
     "←/→ step · Home/End · Space play · +/- speed · q query · e error · s submit"
-    " · c view/copy/compute/notes"
+    " · c view/copy/compute/notes · F2 F3 F4 ^O tabs"
 )
+#: The legend for a narrow terminal (80 columns): the same keys, shorter words.
+SHORT_LEGEND = "←/→ step · Space play · +/- · q query · e error · s submit · c copy · F2 F3 F4"
 
 
 def format_ms(ms: int) -> str:
@@ -97,9 +99,14 @@ class Timeline(Widget):
         state = "▶ playing" if self.playing else "■ paused"
         ms = self.times[self.position] if 0 <= self.position < len(self.times) else 0
         where = f"{self.position + 1}/{self.total}" if self.total else "0/0"
-        text.append(f"\n{state} {where} · {format_ms(ms)} · ×{self.speed:g}  ", style="bold")
-        text.append(self.label)
-        text.append(f"\n{LEGEND}", style="dim")
+        status = f"{state} {where} · {format_ms(ms)} · ×{self.speed:g}  "
+        text.append(f"\n{status}", style="bold")
+        # One line: a long query wrapping here would push the key legend off the widget.
+        room = width - len(status)
+        label = " ".join(self.label.split())
+        text.append(label if len(label) <= room else label[: max(0, room - 1)] + "…")
+        legend = LEGEND if len(LEGEND) <= self.content_size.width else SHORT_LEGEND
+        text.append(f"\n{legend}", style="dim")
         return text
 
     def on_click(self, event: events.Click) -> None:

@@ -157,3 +157,31 @@ def test_resume_restores_drafts_history_and_active_time(tmp_path: Path) -> None:
     resumed.close("quit")
     types = [e.type for e in load(session.path).events]
     assert types[-2:] == ["resume", "end"]
+
+
+@pytest.mark.parametrize(
+    ("reason", "label"),
+    [("quit", "quit"), ("abandoned", "abandoned"), ("time_limit", "time's up")],
+)
+def test_the_picker_names_how_an_unsubmitted_session_ended(
+    tmp_path: Path, reason: str, label: str
+) -> None:
+    from crmtui.play.progress import actor_progress
+
+    session = _session(tmp_path, Clock())
+    session.close(reason)
+    assert session.end_reason == reason
+    status = actor_progress(tmp_path, "ann")[INSTANCE.idx]
+    assert status.finished and status.reason == reason and status.label == label
+
+
+def test_a_session_recorded_live_elsewhere_is_not_offered_for_resume(tmp_path: Path) -> None:
+    """The resume prompt skips a session another process is recording (it holds the lock):
+    both of its answers would be refused, and the asked-for instance was dropped."""
+    from crmtui.record.sessions import find_unfinished
+
+    session = _session(tmp_path, Clock())
+    session.start()
+    assert find_unfinished(tmp_path, "ann") == []  # live: its recorder holds the lock
+    session.suspend()  # the process went away without ending it
+    assert find_unfinished(tmp_path, "ann") == [session.path]
