@@ -3,6 +3,8 @@ viewer keeps the clock active, the register goes into the console editor too."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,18 @@ SIZE = (120, 36)
 
 def _config(tmp_path: Path, idx: int | None = None) -> PlayConfig:
     return PlayConfig(annotator="tester", recordings=tmp_path / "recordings", fsync=False, idx=idx)
+
+
+@asynccontextmanager
+async def _annotating(
+    workspace: Any, tmp_path: Path, clock: Any, wall: Any, idx: int = 0
+) -> AsyncIterator[Annotator]:
+    """The play app on instance ``idx``, its play screen started, driven by an Annotator."""
+    app = build_play_app(_config(tmp_path, idx), workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        a = Annotator(pilot)
+        await a.started()
+        yield a
 
 
 async def test_resuming_a_crashed_session_brings_the_notes_back(
@@ -159,10 +173,8 @@ async def test_leaving_an_instance_asks_with_cancel_focused(
     workspace: Any, tmp_path: Path, clock: Any, wall: Any
 ) -> None:
     """A stray Enter after Escape does not abandon the instance: the dialog starts on Cancel."""
-    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
-    async with app.run_test(size=SIZE) as pilot:
-        a = Annotator(pilot)
-        screen = await a.started()
+    async with _annotating(workspace, tmp_path, clock, wall) as a:
+        app, screen = a.app, a.play
         await a.press("escape")
         await a.until(lambda: isinstance(app.screen, ConfirmScreen))
         assert app.screen.focused is app.screen.query_one("#no")
@@ -176,10 +188,7 @@ async def test_back_from_a_followed_link_returns_to_the_row_it_left(
 ) -> None:
     """``[`` after following a link puts the record view's cursor back on that link's row,
     so the next Down/Enter goes on from there (it went back to the Id row)."""
-    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
-    async with app.run_test(size=SIZE) as pilot:
-        a = Annotator(pilot)
-        await a.started()
+    async with _annotating(workspace, tmp_path, clock, wall) as a:
         await a.open_object("Case")
         await a.open_record_row(0)
         panel = a.play.query_one("#record-panel")
@@ -198,10 +207,8 @@ async def test_back_from_a_followed_link_returns_to_the_row_it_left(
 async def test_a_search_that_finds_nothing_says_every_word_must_match(
     workspace: Any, tmp_path: Path, clock: Any, wall: Any
 ) -> None:
-    app = build_play_app(_config(tmp_path, 0), workspace=workspace, clock=clock, wall=wall)
-    async with app.run_test(size=SIZE) as pilot:
-        a = Annotator(pilot)
-        screen = await a.started()
+    async with _annotating(workspace, tmp_path, clock, wall) as a:
+        screen = a.play
         await a.open_object("Knowledge__kav")
         await a.press("slash")
         await a.type("refund zzqxv")
