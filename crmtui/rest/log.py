@@ -1,11 +1,13 @@
-"""The request log: one JSON line per request served, appended as it is answered.
+"""The request log: one JSON line per request served, appended just before it is answered
+(a response a client holds is always in the log, even if the server stops right after).
 
 Each line: ``t`` (UTC time the request arrived, ISO 8601 with milliseconds), ``method``,
 ``path``, ``endpoint`` (``query``, ``query_more``, ``search``, ``describe``, ...), ``query``
 (the SOQL/SOSL text, for query_more the text of the query being paged), ``status``, ``rows``
 (records in this response, when it carries records), ``total`` (a query's ``totalSize``),
-``error_code`` and ``ms`` (time spent answering). ``crmtui import-upstream --request-log``
-reads these lines back to give imported steps their times.
+``error_code`` and ``ms`` (time spent working out the answer, sending it excluded).
+``crmtui import-upstream --request-log`` reads these lines back to give imported steps their
+times.
 """
 
 from __future__ import annotations

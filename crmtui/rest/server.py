@@ -63,6 +63,9 @@ class _Handler(BaseHTTPRequestHandler):
             reply = self.server.api.handle(self.command, split.path, params, dict(self.headers))
             data = json.dumps(reply.body, ensure_ascii=False, separators=(",", ":"), default=str)
             payload = data.encode("utf-8")
+        # Logged before the answer goes out: a client holding a response may stop the server
+        # at once (a worker dies on SIGTERM), and its request must already be in the log.
+        self._log(arrived, start, split.path, reply)
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json;charset=UTF-8")
         self.send_header("Content-Length", str(len(payload)))
@@ -71,7 +74,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(payload)
-        self._log(arrived, start, split.path, reply)
 
     def _log(self, arrived: dt.datetime, start: float, path: str, reply: Reply) -> None:
         log = self.server.request_log
