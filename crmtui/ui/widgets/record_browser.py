@@ -121,8 +121,12 @@ class RecordBrowser(Vertical):
         return self.history.current
 
     def show(self, view: View, *, record_history: bool = True) -> None:
-        """Navigate to ``view`` (used by replay and tests as well as by key actions)."""
+        """Navigate to ``view`` (used by replay and tests as well as by key actions).
+
+        A new step keeps the cursor's row in the view it leaves, for Back to return to.
+        """
         if record_history:
+            self._remember_cursor()
             self.history.visit(view)
         else:
             self.history.replace(view)
@@ -139,7 +143,6 @@ class RecordBrowser(Vertical):
 
     def open_record(self, object_name: str, record_id: str) -> None:
         """Open one record by Id (go to record), recorded as ``open_record``."""
-        self._remember_cursor()
         view = RecordView(object_name, record_id)
         self.show(view)
         self._emit(
@@ -235,7 +238,6 @@ class RecordBrowser(Vertical):
 
     def on_object_list_object_chosen(self, event: ObjectList.ObjectChosen) -> None:
         event.stop()
-        self._remember_cursor()
         view = TableView(event.object_name)
         self.show(view)
         self._emit("open_object", object=view.object, query=equivalent_query(self.org.schema, view))
@@ -269,7 +271,6 @@ class RecordBrowser(Vertical):
         current = self.history.current
         if not isinstance(current, TableView):
             return
-        self._remember_cursor()
         view = RecordView(current.object, event.record_id)
         self.show(view)
         self._emit(
@@ -284,7 +285,6 @@ class RecordBrowser(Vertical):
         current = self.history.current
         if not isinstance(current, RecordView):
             return
-        self._remember_cursor()
         view = RecordView(event.to_object, event.to_id)
         self.show(view)
         self._emit(
@@ -303,7 +303,6 @@ class RecordBrowser(Vertical):
         view = TableView(event.child, conditions=(condition,))
         if not self._check(view):
             return
-        self._remember_cursor()
         self.show(view)
         self._emit(
             "filter",
