@@ -142,6 +142,9 @@ async def test_one_viewer_is_mounted_ahead_and_shows_each_value_afresh(
         assert second.find_box is not None and second.find_box.value == ""
         assert str(second.query_one("#viewer-matches").render()) == ""
         assert second.focused is second.view
+        await a.press("slash")  # the find box opens again, empty
+        assert second.find_open and second.focused is second.find_box
+        await a.press("escape")
         await a.press("y")  # copies the value shown now, into this session's recording
         assert app.clipboard == title
         await a.close_dialog()

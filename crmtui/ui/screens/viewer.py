@@ -166,11 +166,11 @@ class ValueViewerScreen(ModalScreen[None]):
 
     async def action_find(self) -> None:
         box = self.find_box
+        bar = self.query_one("#viewer-find")
         if box is None:
             box = Input(placeholder="find in text", id="viewer-find-input")
-            bar = self.query_one("#viewer-find")
             await bar.mount(box, Label("", id="viewer-matches"))
-            bar.add_class("open")
+        bar.add_class("open")  # again after Escape closed it, or in the next value
         box.focus()
 
     def action_next_match(self) -> None:
@@ -196,9 +196,9 @@ class ValueViewerScreen(ModalScreen[None]):
     def _close_find(self) -> None:
         box = self.find_box
         if box is not None:
-            box.value = ""  # clears the highlights (Input.Changed) and the count
+            box.value = ""
             self.query_one("#viewer-matches", Label).update("")
-        self.view.find("")
+        self.view.find("")  # now, not when the box's Changed message arrives
         self.query_one("#viewer-find").remove_class("open")
         self.set_focus(self.view)
 
