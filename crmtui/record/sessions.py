@@ -90,8 +90,6 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
             last = _last_line(path)
         except OSError:
             continue
-        if held_elsewhere(path):
-            continue
         if last is None:
             # A partial last line (crash mid-write): rare, so let the full check decide.
             try:
@@ -103,7 +101,9 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
         last_obj = _parse(last)
         if last_obj is None or last_obj.get("type") != ev.END or last_obj.get("kind") == "header":
             found.append(path)
-    return found
+    # Only the unfinished are checked for a live owner (an open and a lock each): the
+    # finished, most of a folder, are not.
+    return [path for path in found if not held_elsewhere(path)]
 
 
 def held_elsewhere(path: Path) -> bool:
