@@ -24,6 +24,11 @@ def _column(table: ComputeTable, column: int) -> list[Any]:
     return [row[column] for row in table.raw_rows]
 
 
+def _painted_header(table: ComputeTable) -> str:
+    """The header row as drawn on screen."""
+    return table.render_line(0).text
+
+
 def _headers(table: ComputeTable) -> list[str]:
     return [str(c.label) for c in table.ordered_columns]
 
@@ -110,3 +115,20 @@ async def test_focus_is_visible_on_every_control(
             while app.focused is not control:
                 await a.press("tab")
             assert looks(control) != unfocused[control], control
+
+
+async def test_the_sort_mark_fits_a_header_wider_than_its_cells() -> None:
+    """Two-letter states under ``Account.ShippingState``: the column is as wide as its header,
+    and the ▲ added to it must widen the column, not be cut off."""
+    from textual.app import App
+
+    class One(App[None]):
+        def compose(self) -> Any:
+            yield ComputeTable(id="t")
+
+    app = One()
+    async with app.run_test(size=(80, 10)) as pilot:
+        table = app.query_one(ComputeTable)
+        table.show(["Account.ShippingState", "n"], [["AZ", 3], ["CA", 1]])
+        await pilot.pause()
+        assert "Account.ShippingState ▲" in _painted_header(table)

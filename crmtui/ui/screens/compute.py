@@ -123,7 +123,11 @@ class ComputeTable(CellTable):
             mark = ""
             if self.sorted_by is not None and self.sorted_by[0] == i:
                 mark = " ▼" if self.sorted_by[1] else " ▲"
-            self.columns[ColumnKey(str(i))].label = Text(name + mark)
+            column = self.columns[ColumnKey(str(i))]
+            column.label = Text(name + mark)
+            # DataTable measured the label when the column was added: widen it for the mark
+            # (a header wider than its cells lost the mark).
+            column.content_width = max(column.content_width, column.label.cell_len)
         self._require_update_dimensions = True
         self.refresh()
 
