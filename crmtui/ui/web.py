@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import shlex
 import signal
@@ -45,7 +44,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from crmtui.serve import pages
+from crmtui.serve import pages, wire
 from crmtui.serve.run import ServeOptions, check_options, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
 from crmtui.study.tokens import (
@@ -192,6 +191,7 @@ class StudyServer(Server):
     # -- the aiohttp app -------------------------------------------------------------------
 
     async def _make_app(self) -> web.Application:
+        wire.quiet_refusals()  # an unparsable request: one log line, not a traceback
         app = web.Application(middlewares=[self._guard])
         app.add_routes(
             [
@@ -271,13 +271,12 @@ class StudyServer(Server):
         if self._full_for(annotator):
             return self._page(pages.full_page(self.study.name, self.max_sessions), 503)
         scheme = "wss" if self.secure else "ws"
-        font_size = request.query.get("fontsize", "16")
         return self._page(
             pages.app_page(
                 title=f"crmtui study {self.study.name} · {annotator}",
                 static_url="/static/",
                 websocket_url=f"{scheme}://{request.host}/ws",
-                font_size=int(font_size) if font_size.isdigit() else 16,
+                font_size=wire.font_size(request.query.get("fontsize")),
             )
         )
 
@@ -351,11 +350,12 @@ class StudyServer(Server):
             if previous is not None:
                 log.info("%s opened a new tab; closing the old session", annotator)
                 await self._end(previous)
-            websocket = web.WebSocketResponse(heartbeat=15)
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=wire.MAX_MESSAGE_BYTES)
             live.websocket = websocket
             await websocket.prepare(request)
-            width = _int(request.query.get("width"), 80)
-            height = _int(request.query.get("height"), 24)
+            # Held to the same caps as a resize: the first frame of a 10,000 x 4,000
+            # terminal was 160 MB.
+            width, height = wire.first_size(request.query.get("width"), request.query.get("height"))
             service = _AppProcess(
                 child_command(self.study.folder, annotator),
                 write_bytes=websocket.send_bytes,
@@ -368,7 +368,7 @@ class StudyServer(Server):
             log.info("%s: session started (%d live)", annotator, len(self.sessions))
             await service.start(width, height)
             try:
-                await self._process_messages(websocket, service)
+                await self._process_messages(websocket, service, annotator)
             finally:
                 await service.stop()
         except asyncio.CancelledError:
@@ -381,23 +381,34 @@ class StudyServer(Server):
         return websocket
 
     async def _process_messages(
-        self, websocket: web.WebSocketResponse, app_service: AppService
+        self, websocket: web.WebSocketResponse, app_service: AppService, annotator: str
     ) -> None:
-        """Forward the browser's keys, resizes and focus changes; ignore anything malformed."""
+        """Forward the browser's keys, resizes and focus changes; ignore anything else.
+
+        A message over :data:`~crmtui.serve.wire.MAX_MESSAGE_BYTES` makes aiohttp close the
+        websocket (code 1009, "message too big"); a malformed one is ignored, and said once
+        per session in the log.
+        """
+        noted = False
         async for message in websocket:
+            if message.type == WSMsgType.ERROR:
+                log.warning("%s: websocket closed: %s", annotator, websocket.exception())
+                break
             if message.type != WSMsgType.TEXT:
                 continue
-            try:
-                envelope = json.loads(message.data)
-                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-            except (ValueError, TypeError, IndexError, KeyError):
+            parsed = wire.parse_envelope(message.data)
+            if parsed is None:
+                if not noted:
+                    log.warning("%s: ignored a malformed websocket message", annotator)
+                    noted = True
                 continue
+            kind, data = parsed
             if kind == "stdin" and isinstance(data, str):
                 await app_service.send_bytes(data.encode("utf-8"))
             elif kind == "resize" and isinstance(data, dict):
-                width, height = _int(data.get("width"), 0), _int(data.get("height"), 0)
-                if 0 < width <= 1000 and 0 < height <= 500:
-                    await app_service.set_terminal_size(width, height)
+                size = wire.terminal_size(data.get("width"), data.get("height"))
+                if size is not None:
+                    await app_service.set_terminal_size(*size)
             elif kind == "ping":
                 await websocket.send_json(["pong", data])
             elif kind == "blur":
@@ -408,13 +419,6 @@ class StudyServer(Server):
     async def on_shutdown(self, app: web.Application) -> None:
         """End every session so each app closes its recording cleanly."""
         await asyncio.gather(*(self._end(live) for live in list(self.sessions.values())))
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 def serve_study(
