@@ -284,18 +284,41 @@ def add_annotator_cmd(name: str, annotator: str, count: int | None, url: str, fm
     "stop working.",
 )
 @click.option("--rotate-all", is_flag=True, help="New tokens for every annotator.")
+@click.option(
+    "--revoke",
+    "revoke",
+    multiple=True,
+    metavar="ANNOTATOR",
+    help="Take this annotator's token away (repeatable): their link and sign-ins stop "
+    "working and a running server ends their session within seconds; --rotate gives a new one.",
+)
 @_URL
 @_FORMAT
-def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, fmt: str) -> None:
-    """List who has a token, or rotate tokens (printing the new ones once).
+def tokens_cmd(
+    name: str,
+    rotate: tuple[str, ...],
+    rotate_all: bool,
+    revoke: tuple[str, ...],
+    url: str,
+    fmt: str,
+) -> None:
+    """List who has a token, rotate tokens (printing the new ones once) or revoke them.
 
     Tokens are stored only as salted hashes, so a lost token cannot be shown again:
-    rotate it.
+    rotate it. A rotated or revoked token also ends the annotator's live browser session
+    (saved, resumable) within a few seconds.
     """
-    from crmtui.study import TokenStore, load_study, rotate_tokens
+    from crmtui.study import TokenStore, load_study, revoke_tokens, rotate_tokens
 
     target = load_study(name)
     names = list(target.annotators) if rotate_all else list(rotate)
+    if revoke:
+        if names:
+            raise click.UsageError("--revoke cannot be combined with --rotate or --rotate-all")
+        revoke_tokens(name, list(revoke))
+        for who in revoke:
+            click.echo(f"{who}: token revoked (rotate it to give them a new one)")
+        return
     if names:
         updated, tokens = rotate_tokens(name, names)
         _print_tokens(updated.name, updated.folder, tokens, url, fmt, _counts(updated))
@@ -304,7 +327,8 @@ def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, f
     rows = [
         {
             "annotator": who,
-            "has_token": who in entries,
+            "has_token": who in entries and not entries[who].revoked,
+            "revoked": who in entries and entries[who].revoked,
             "created_at": entries[who].created_at if who in entries else None,
             "rotations": entries[who].generation - 1 if who in entries else None,
         }
@@ -314,11 +338,12 @@ def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, f
         click.echo(json.dumps({"study": target.name, "annotators": rows}, indent=2))
         return
     for row in rows:
-        state = (
-            f"token made {row['created_at']}, rotated {row['rotations']} time(s)"
-            if row["has_token"]
-            else "no token (rotate to make one)"
-        )
+        if row["has_token"]:
+            state = f"token made {row['created_at']}, rotated {row['rotations']} time(s)"
+        elif row["revoked"]:
+            state = f"token revoked {row['created_at']} (rotate to make a new one)"
+        else:
+            state = "no token (rotate to make one)"
         click.echo(f"{row['annotator']}: {state}")
 
 

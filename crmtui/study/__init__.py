@@ -7,7 +7,8 @@ server (``crmtui serve``) all call this package.
 Public API:
 
 * :func:`create_study`, :class:`StudyRequest`, :func:`add_annotator`,
-  :func:`rotate_tokens`, :func:`sign_in_link` — making and changing a study;
+  :func:`rotate_tokens`, :func:`revoke_tokens`, :func:`sign_in_link` — making and changing
+  a study;
 * :func:`load_study`, :class:`Study`, :class:`Settings`, :class:`StudyError` — reading one;
 * :func:`assign`, :func:`design`, :class:`Assignment` — who does what (pure);
 * :class:`TokenStore`, :func:`sign_cookie`, :func:`read_cookie`, :func:`load_secret` —
@@ -37,6 +38,7 @@ _EXPORTS = {
     "add_annotator": "create",
     "create_study": "create",
     "rotate_tokens": "create",
+    "revoke_tokens": "create",
     "sign_in_link": "create",
     "Settings": "definition",
     "Study": "definition",
@@ -77,6 +79,7 @@ __all__ = [
     "load_study",
     "read_cookie",
     "report_study",
+    "revoke_tokens",
     "rotate_tokens",
     "sign_cookie",
     "sign_in_link",
@@ -99,6 +102,7 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         StudyRequest,
         add_annotator,
         create_study,
+        revoke_tokens,
         rotate_tokens,
         sign_in_link,
     )

@@ -193,6 +193,20 @@ def rotate_tokens(
     return study, TokenStore(study.tokens_path).issue(annotators, now)
 
 
+def revoke_tokens(name: str, annotators: Sequence[str], now: dt.datetime | None = None) -> Study:
+    """Take these annotators' tokens away: their links, their sign-ins and (within seconds,
+    on every server) their live sessions end; a rotation gives them a new token.
+
+    Raises:
+        StudyError: An annotator is not in the study.
+    """
+    study = load_study(name)
+    for annotator in annotators:
+        study.assignment(annotator)
+    TokenStore(study.tokens_path).revoke(annotators, now)
+    return study
+
+
 def sign_in_link(base_url: str, token: str) -> str:
     """The link an annotator opens to sign in (``BASE/?token=...``)."""
     return f"{base_url.rstrip('/')}/?token={token}"

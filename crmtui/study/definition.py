@@ -5,6 +5,7 @@ Folder layout (``./studies/NAME`` unless ``CRMTUI_STUDIES`` or a path says other
     study.toml      the definition: sources, design, play settings, every assignment
     tokens.json     salted hashes of the access tokens (never the tokens), mode 0600
     server.key      the secret that signs sign-in cookies, mode 0600
+    signouts.jsonl  sign-ins ended by "Sign out" (cookie nonces), until they would expire
     recordings/     one folder per annotator, as ``crmtui play`` writes them
 
 ``study.toml`` is meant to be read by people; it is rewritten only by ``crmtui study``
@@ -33,6 +34,7 @@ from crmtui.study.assign import Assignment, Design
 DEFINITION_FILE = "study.toml"
 TOKENS_FILE = "tokens.json"
 SECRET_FILE = "server.key"
+SIGNOUTS_FILE = "signouts.jsonl"
 RECORDINGS_DIR = "recordings"
 STUDIES_ENV = "CRMTUI_STUDIES"
 
@@ -144,6 +146,11 @@ class Study:
     def secret_path(self) -> Path:
         """``server.key``."""
         return self.folder / SECRET_FILE
+
+    @property
+    def signouts_path(self) -> Path:
+        """``signouts.jsonl``: sign-ins ended before their cookie expired."""
+        return self.folder / SIGNOUTS_FILE
 
     @property
     def recordings(self) -> Path:
