@@ -130,6 +130,33 @@ _URL = click.option(
 )
 
 
+_QUALIFY = click.option(
+    "--qualify",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="Counted instances open only once K practice instances are answered right "
+    "(an annotator who can no longer reach K does not qualify).",
+)
+_INSTRUCTIONS = click.option(
+    "--instructions",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    metavar="FILE.md",
+    help="Instructions (and consent), Markdown: shown before the first instance and recorded "
+    "as accepted; an annotator who does not accept gets no instances.",
+)
+
+
+def _read_instructions(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"--instructions: cannot read {path} as UTF-8 text: {exc}") from exc
+
+
 @study.command("create")
 @click.argument("name")
 @click.option("--annotators", required=True, help="Comma-separated annotator names.")
@@ -184,6 +211,8 @@ _URL = click.option(
     show_default=True,
     help="Seconds without input recorded as idle.",
 )
+@_QUALIFY
+@_INSTRUCTIONS
 @_URL
 @_FORMAT
 def create(
@@ -202,6 +231,8 @@ def create(
     time_limit: str | None,
     reveal_gold: bool,
     idle: float,
+    qualify: int | None,
+    instructions: Path | None,
     url: str,
     fmt: str,
 ) -> None:
@@ -234,8 +265,13 @@ def create(
         practice=practice,
         practice_idx=_idx_list(practice_idx, "--practice-idx"),
         settings=Settings(
-            aided=aided, reveal_gold=reveal_gold, time_limit_s=_seconds(time_limit), idle_s=idle
+            aided=aided,
+            reveal_gold=reveal_gold,
+            time_limit_s=_seconds(time_limit),
+            idle_s=idle,
+            qualify=qualify,
         ),
+        instructions=_read_instructions(instructions),
     )
     made, tokens = create_study(request)
     if fmt == "table":
@@ -243,11 +279,69 @@ def create(
         click.echo(
             f"Created study {made.name} in {made.folder}: {len(design.types)} instances "
             f"({len(design.shared)} shared by {design.overlap}), {len(names)} annotators, "
-            f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}."
+            f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}"
+            + (f", {qualify} practice right to go on" if qualify else "")
+            + (", instructions to accept first" if instructions else "")
+            + "."
         )
     _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
     if fmt == "table":
         click.echo(f"Serve it with: crmtui serve --study {name}")
+
+
+@study.command("set")
+@click.argument("name")
+@click.option(
+    "--qualify",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="K",
+    help="Practice instances to answer right before the counted ones open (0: no gate).",
+)
+@click.option(
+    "--instructions",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    metavar="FILE.md",
+    help="Replace the instructions (annotators accept the new text before their next instance).",
+)
+@click.option("--no-instructions", is_flag=True, help="Remove the instructions page.")
+def set_cmd(
+    name: str, qualify: int | None, instructions: Path | None, no_instructions: bool
+) -> None:
+    """Change study NAME's qualification gate or instructions while it runs.
+
+    Running sessions see the change at the annotator's next instance; `study status`
+    and `report` show who qualified and who accepted which text.
+
+    \b
+    Examples:
+      crmtui study set pilot --qualify 2
+      crmtui study set pilot --instructions instructions-v2.md
+    """
+    from crmtui.study import load_study, set_instructions, set_qualify
+
+    if qualify is None and instructions is None and not no_instructions:
+        raise click.UsageError(
+            "nothing to change: give --qualify, --instructions or --no-instructions"
+        )
+    if instructions is not None and no_instructions:
+        raise click.UsageError("--instructions and --no-instructions contradict each other")
+    target = load_study(name)
+    if qualify is not None:
+        target = set_qualify(name, qualify or None)
+        click.echo(
+            f"Study {target.name}: counted instances open after {qualify} practice answer(s) right."
+            if qualify
+            else f"Study {target.name}: practice no longer gates the counted instances."
+        )
+    if instructions is not None or no_instructions:
+        set_instructions(name, None if no_instructions else _read_instructions(instructions))
+        click.echo(
+            f"Study {target.name}: instructions removed."
+            if no_instructions
+            else f"Study {target.name}: instructions replaced; annotators accept them again."
+        )
 
 
 @study.command("add-annotator")

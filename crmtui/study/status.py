@@ -38,6 +38,8 @@ class SessionFacts:
         end_reason: The ``end`` event's reason.
         active_ms: Elapsed minus paused and idle time.
         last_at: Wall time of its last event (or its start).
+        reward: The submission's reward (None: none, or not scored).
+        reward_metric: The instance's metric, from the header (decides what is right).
     """
 
     path: Path
@@ -49,6 +51,15 @@ class SessionFacts:
     end_reason: str | None
     active_ms: int
     last_at: str
+    reward: float | None = None
+    reward_metric: str | None = None
+
+    @property
+    def right(self) -> bool | None:
+        """Whether the submission was right (None: no scored submission)."""
+        from crmtui.scoring.rules import is_right
+
+        return is_right(self.reward, self.reward_metric or "exact_match")
 
 
 # Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
@@ -90,11 +101,13 @@ def read_facts(path: Path) -> SessionFacts | None:
             return None
         annotator, idx = str(header["actor"]["id"]), header["instance"]["idx"]
         started = str(header["started_at"])
+        metric = header["instance"].get("reward_metric")
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not isinstance(idx, int):
         return None
     submitted = finished = False
+    reward: float | None = None
     reason: str | None = None
     paused_at: int | None = None
     paused = idle = 0
@@ -105,6 +118,8 @@ def read_facts(path: Path) -> SessionFacts | None:
         line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
         if kind == "submit":
             submitted = True
+            end = body.find(b"\n", pos)
+            reward = _reward(body[body.rfind(b"\n", 0, pos) + 1 : None if end < 0 else end])
         elif kind == "end":
             finished = True
             found = _REASON.search(line)
@@ -133,7 +148,18 @@ def read_facts(path: Path) -> SessionFacts | None:
         end_reason=reason,
         active_ms=max(0, elapsed - paused - idle),
         last_at=last_at,
+        reward=reward,
+        reward_metric=metric if isinstance(metric, str) else None,
     )
+
+
+def _reward(line: bytes) -> float | None:
+    """The reward of a ``submit`` line (its payload may hold anything, so it is parsed)."""
+    try:
+        value = json.loads(line)["payload"]["reward"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 #: path -> ((size, mtime_ns), facts): lets a screen that re-reads every few seconds skip
