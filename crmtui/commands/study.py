@@ -496,18 +496,31 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     show_default=True,
     help="table: rich tables; json: everything; md: Markdown.",
 )
-def report_cmd(name: str, models: Path | None, fmt: str) -> None:
+@click.option(
+    "--bootstrap",
+    "resamples",
+    type=click.IntRange(min=1, max=100_000),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples of the shared instances for alpha's 95% interval.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap's generator."
+)
+def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: int) -> None:
     """The report over the study: the usual tables restricted to the annotators' counted
     instances (practice left out), agreement on the shared instances (pairwise and
-    Krippendorff's alpha, on correctness and on exact-match answers), each annotator's
-    accuracy and time distribution, and with --models humans versus models per instance.
+    Krippendorff's alpha with a seeded bootstrap 95% interval, on correctness and on
+    exact-match answers), the disagreeing instances for adjudication (each annotator's
+    answer and the gold), each annotator's accuracy and time distribution, who qualified and
+    who accepted the instructions, and with --models humans versus models per instance.
 
     Every recording is verified; tampered ones are skipped and listed.
     """
     from crmtui.study import load_study, report_study
     from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
 
-    result = report_study(load_study(name), models)
+    result = report_study(load_study(name), models, resamples=resamples, seed=seed)
     if fmt == "json":
         click.echo(study_report_json(result))
     elif fmt == "md":

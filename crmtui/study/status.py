@@ -6,7 +6,9 @@ parsed; hash chains are not checked (``crmtui study report`` and ``crmtui verify
 
 Per annotator, each counted instance is *done* (a session with a submission), *in progress*
 (a session without one yet, running or ended) or *left* (no session). Active time adds up
-every session's active time (pauses and idle periods removed, as in the report).
+every session's active time (pauses and idle periods removed, as in the report). Where the
+study has them, each annotator's qualification (``qualify``) and answer to the instructions
+are shown too.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.study import consent
 from crmtui.study.assign import coverage
 from crmtui.study.definition import Study
+from crmtui.study.qualify import Qualification, qualification
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,8 @@ class AnnotatorProgress:
         sessions: Number of sessions.
         timed_out: Sessions ended by the time limit.
         last_activity: Wall time of their latest event (None: never started).
+        qualification: Their standing on the study's ``qualify`` (None: no gate).
+        instructions: Their answer to the study's instructions (None: there are none).
     """
 
     annotator: str
@@ -234,6 +240,8 @@ class AnnotatorProgress:
     sessions: int = 0
     timed_out: int = 0
     last_activity: str | None = None
+    qualification: Qualification | None = None
+    instructions: dict[str, object] | None = None
 
     @property
     def left(self) -> int:
@@ -307,6 +315,10 @@ class StudyStatus:
                     "sessions": row.sessions,
                     "timed_out": row.timed_out,
                     "last_activity": row.last_activity,
+                    "qualification": None
+                    if row.qualification is None
+                    else row.qualification.to_dict(),
+                    "instructions": row.instructions,
                 }
                 for row in self.annotators
             ],
@@ -342,8 +354,13 @@ def study_status(
     rows: list[AnnotatorProgress] = []
     finished_by: dict[int, set[str]] = defaultdict(set)
     stray = sum(len(items) for name, items in by_annotator.items() if name not in study.assignments)
+    text = consent.read_instructions(study)
+    digest = None if text is None else consent.text_digest(text)
+    recorded = consent.answers(study) if digest else []
     for name, assignment in study.assignments.items():
         row = AnnotatorProgress(name, len(assignment.instances), practice=len(assignment.practice))
+        row.qualification = qualification(study, name, by_annotator.get(name, []))
+        row.instructions = consent.consent_state(recorded, name, digest)
         counted, practice = set(assignment.instances), set(assignment.practice)
         submitted: set[int] = set()
         started: set[int] = set()
