@@ -88,6 +88,33 @@ def signed_out_page(study: str, problem: str | None = None) -> str:
     )
 
 
+#: Close code the server ends a session with when its sign-in stopped counting
+#: (:data:`crmtui.ui.web.SIGNED_OUT_CLOSE`).
+SIGNED_OUT_CLOSE = 4001
+
+# Watches the terminal's websocket (textual.js opens it) for the server's "your sign-in has
+# ended" close code, to say so instead of the generic "Session ended" line.
+_SIGNED_OUT_SCRIPT = """
+(() => {
+  const Native = window.WebSocket;
+  function Watched(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("close", (event) => {
+      if (event.code !== CODE) return;
+      document.getElementById("closed-text").textContent =
+        "Your sign-in has ended (" + event.reason + "). Your work is saved: " +
+        "sign in again with your link to go on where you were.";
+      document.getElementById("open-again").textContent = "Sign in again";
+    });
+    return socket;
+  }
+  Watched.prototype = Native.prototype;
+  for (const key of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Watched[key] = Native[key];
+  window.WebSocket = Watched;
+})();
+""".replace("CODE", str(SIGNED_OUT_CLOSE))
+
+
 def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int) -> str:
     """The page running the terminal: textual.js connects to ``websocket_url``."""
     esc = html.escape
@@ -97,6 +124,7 @@ def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int)
 <meta charset="utf-8">
 <title>{esc(title)}</title>
 <link rel="stylesheet" href="{esc(static_url)}css/xterm.css">
+<script>{_SIGNED_OUT_SCRIPT}</script>
 <script src="{esc(static_url)}js/textual.js"></script>
 <style>
   body {{ background: #0c181f; margin: 0; }}
@@ -122,8 +150,9 @@ def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int)
   <div id="bar"><span>{esc(title)}</span>
     <form method="post" action="/signout"><button type="submit" id="sign-out">Sign out</button>
     </form></div>
-  <div class="closed"><div>Session ended. Your work is saved.</div>
-    <button type="button" onclick="window.location.href='/'">Open again</button></div>
+  <div class="closed"><div id="closed-text">Session ended. Your work is saved.</div>
+    <button type="button" id="open-again" onclick="window.location.href='/'">Open again</button>
+  </div>
   <div id="terminal" class="textual-terminal"
        data-session-websocket-url="{esc(websocket_url)}"
        data-font-size="{int(font_size)}"></div>

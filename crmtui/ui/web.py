@@ -72,7 +72,7 @@ DEFAULT_MAX_SESSIONS = 20
 #: Seconds between checks that each live session's sign-in is still valid.
 WATCH_S = 1.0
 #: Websocket close code telling the page its sign-in ended (a private-use code).
-SIGNED_OUT_CLOSE = 4001
+SIGNED_OUT_CLOSE = pages.SIGNED_OUT_CLOSE
 #: Failed sign-ins allowed per client address per minute before 429.
 SIGN_IN_FAILURES_PER_MINUTE = 10
 _PUBLIC = ("/signin", "/signout")
@@ -339,7 +339,7 @@ class StudyServer(Server):
     async def handle_sign_out(self, request: web.Request) -> web.Response:
         """``POST /signout``: end the session (saved, resumable), refuse this cookie from now
         on, on every server sharing the study folder, and forget it in the browser."""
-        if not self._same_origin(request):
+        if not self._same_site_post(request):
             raise web.HTTPForbidden(text="cross-origin sign-out refused")
         claims = self.claims_of(request)
         if claims is not None:
@@ -378,6 +378,20 @@ class StudyServer(Server):
             return True
         scheme = "https" if self.secure else "http"
         return origin == f"{scheme}://{request.host}"
+
+    def _same_site_post(self, request: web.Request) -> bool:
+        """Whether a form POST comes from this site's own pages.
+
+        The page's ``Referrer-Policy: no-referrer`` makes Chromium send ``Origin: null`` on
+        its own form posts, so the browser's ``Sec-Fetch-Site`` decides when present; else
+        an ``Origin`` naming another site refuses. (The cookie is SameSite=Lax, so another
+        site's POST would not carry it anyway.)
+        """
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None:
+            return site in ("same-origin", "none")
+        origin = request.headers.get("Origin")
+        return origin in (None, "null") or self._same_origin(request)
 
     async def _end(self, live: LiveSession, reason: str | None = None) -> None:
         """Close a session's websocket and wait until its app has exited.
