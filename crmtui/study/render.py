@@ -68,7 +68,7 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
         "Left",
         "Practice",
         *(["Qualified"] if gated else []),
-        *(["Instructions"] if asked else []),
+        *(["Consent"] if asked else []),
         "Active",
         "Last activity",
     ]

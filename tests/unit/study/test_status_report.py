@@ -178,7 +178,7 @@ def test_qualification_and_instructions_in_status_and_report(
     consent = {row.annotator: row.instructions["state"] for row in status.annotators}
     assert consent == {"ann": "accepted", "ben": "accepted an older text", "cat": "declined"}
     people, _ = status_grids(status)
-    assert people[1][5:7] == ["Qualified", "Instructions"]
+    assert people[1][5:7] == ["Qualified", "Consent"]
     assert [row[5:7] for row in people[2]] == [
         ["yes 1/1", "accepted"], ["no 0/1", "older text"], ["pending 0/1", "declined"],
     ]  # fmt: skip
