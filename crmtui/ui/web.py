@@ -480,7 +480,7 @@ class StudyServer(Server):
             log.info("%s: session started (%d live)", annotator, len(self.sessions))
             await service.start(width, height)
             try:
-                await self._process_messages(websocket, service, annotator)
+                await self._forward_messages(websocket, service, annotator)
             finally:
                 await service.stop()
         except asyncio.CancelledError:
@@ -492,7 +492,7 @@ class StudyServer(Server):
             log.info("%s: session ended (%d live)", annotator, len(self.sessions))
         return websocket
 
-    async def _process_messages(
+    async def _forward_messages(
         self, websocket: web.WebSocketResponse, app_service: AppService, annotator: str
     ) -> None:
         """Forward the browser's keys, resizes and focus changes; ignore anything else.
