@@ -6,7 +6,9 @@ parsed; hash chains are not checked (``crmtui study report`` and ``crmtui verify
 
 Per annotator, each counted instance is *done* (a session with a submission), *in progress*
 (a session without one yet, running or ended) or *left* (no session). Active time adds up
-every session's active time (pauses and idle periods removed, as in the report).
+every session's active time (pauses and idle periods removed, as in the report). Where the
+study has them, each annotator's qualification (``qualify``) and answer to the instructions
+are shown too.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.study import consent
 from crmtui.study.assign import coverage
 from crmtui.study.definition import Study
+from crmtui.study.qualify import Qualification, qualification
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,8 @@ class SessionFacts:
         end_reason: The ``end`` event's reason.
         active_ms: Elapsed minus paused and idle time.
         last_at: Wall time of its last event (or its start).
+        reward: The submission's reward (None: none, or not scored).
+        reward_metric: The instance's metric, from the header (decides what is right).
     """
 
     path: Path
@@ -49,6 +55,15 @@ class SessionFacts:
     end_reason: str | None
     active_ms: int
     last_at: str
+    reward: float | None = None
+    reward_metric: str | None = None
+
+    @property
+    def right(self) -> bool | None:
+        """Whether the submission was right (None: no scored submission)."""
+        from crmtui.scoring.rules import is_right
+
+        return is_right(self.reward, self.reward_metric or "exact_match")
 
 
 # Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
@@ -90,11 +105,13 @@ def read_facts(path: Path) -> SessionFacts | None:
             return None
         annotator, idx = str(header["actor"]["id"]), header["instance"]["idx"]
         started = str(header["started_at"])
+        metric = header["instance"].get("reward_metric")
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not isinstance(idx, int):
         return None
     submitted = finished = False
+    reward: float | None = None
     reason: str | None = None
     paused_at: int | None = None
     paused = idle = 0
@@ -105,6 +122,8 @@ def read_facts(path: Path) -> SessionFacts | None:
         line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
         if kind == "submit":
             submitted = True
+            end = body.find(b"\n", pos)
+            reward = _reward(body[body.rfind(b"\n", 0, pos) + 1 : None if end < 0 else end])
         elif kind == "end":
             finished = True
             found = _REASON.search(line)
@@ -133,7 +152,18 @@ def read_facts(path: Path) -> SessionFacts | None:
         end_reason=reason,
         active_ms=max(0, elapsed - paused - idle),
         last_at=last_at,
+        reward=reward,
+        reward_metric=metric if isinstance(metric, str) else None,
     )
+
+
+def _reward(line: bytes) -> float | None:
+    """The reward of a ``submit`` line (its payload may hold anything, so it is parsed)."""
+    try:
+        value = json.loads(line)["payload"]["reward"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 #: path -> ((size, mtime_ns), facts): lets a screen that re-reads every few seconds skip
@@ -196,6 +226,8 @@ class AnnotatorProgress:
         sessions: Number of sessions.
         timed_out: Sessions ended by the time limit.
         last_activity: Wall time of their latest event (None: never started).
+        qualification: Their standing on the study's ``qualify`` (None: no gate).
+        instructions: Their answer to the study's instructions (None: there are none).
     """
 
     annotator: str
@@ -208,6 +240,8 @@ class AnnotatorProgress:
     sessions: int = 0
     timed_out: int = 0
     last_activity: str | None = None
+    qualification: Qualification | None = None
+    instructions: dict[str, object] | None = None
 
     @property
     def left(self) -> int:
@@ -281,6 +315,10 @@ class StudyStatus:
                     "sessions": row.sessions,
                     "timed_out": row.timed_out,
                     "last_activity": row.last_activity,
+                    "qualification": None
+                    if row.qualification is None
+                    else row.qualification.to_dict(),
+                    "instructions": row.instructions,
                 }
                 for row in self.annotators
             ],
@@ -316,8 +354,13 @@ def study_status(
     rows: list[AnnotatorProgress] = []
     finished_by: dict[int, set[str]] = defaultdict(set)
     stray = sum(len(items) for name, items in by_annotator.items() if name not in study.assignments)
+    text = consent.read_instructions(study)
+    digest = None if text is None else consent.text_digest(text)
+    recorded = consent.answers(study) if digest else []
     for name, assignment in study.assignments.items():
         row = AnnotatorProgress(name, len(assignment.instances), practice=len(assignment.practice))
+        row.qualification = qualification(study, name, by_annotator.get(name, []))
+        row.instructions = consent.consent_state(recorded, name, digest)
         counted, practice = set(assignment.instances), set(assignment.practice)
         submitted: set[int] = set()
         started: set[int] = set()

@@ -25,6 +25,7 @@ from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.ui.keys import palette_commands
+from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
@@ -45,7 +46,7 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(WorkerErrorHandler, App[None]):
+class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual
@@ -133,9 +134,15 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         if workspace is None:
             return
         self.workspace = workspace
+        # A study's instructions come before anything else, the list of instances included.
+        self.after_instructions(self._show_picker)
+
+    def _show_picker(self) -> None:
+        assert self.workspace is not None
         self.picker = PickerScreen(
-            workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
+            self.workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
         )
+        self.picker.gate = self.plan.gate()
         self.push_screen(self.picker)
         # After the picker's first frame: the resume check imports the recorder and the
         # dialogs, which cost a cold start more than drawing the picker does.
@@ -199,11 +206,17 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         self.open_instance(event.idx)
 
     def open_instance(self, idx: int, resume_path: Any = None) -> None:
-        """Start (or resume) a recorded session on instance ``idx``."""
+        """Start (or resume) a recorded session on instance ``idx``.
+
+        Not before the plan's instructions are accepted (a changed text is asked for
+        again), and not while the plan's gate keeps ``idx`` closed.
+        """
         from crmtui.play.session import PlaySession, default_scorer
         from crmtui.ui.screens.play import PlayScreen
 
         assert self.workspace is not None
+        if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
+            return
         try:
             instance = self.workspace.tasks.get(idx)
             options = dict(
@@ -238,6 +251,8 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
+        if session is not None:
+            self.refresh_gate()  # a practice answer may have opened (or closed) the rest
         if self.picker is not None and session is not None:
             # The session that just ended is the newest for its instance: no need to rescan
             # every recording to know its outcome.
@@ -258,7 +273,9 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         if self.picker is None:
             return
         idx = self.picker.next_unsolved()
-        if idx is None:
+        if idx is None and self.picker.gate is not None:
+            self.notify(self.picker.gate.message, severity="warning", timeout=15)
+        elif idx is None:
             self.notify("Every instance in this list has been answered.")
         else:
             self.open_instance(idx)

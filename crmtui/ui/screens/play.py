@@ -138,9 +138,11 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         yield KeyFooter()
 
     def _history(self) -> QueryHistory:
-        """The annotator's query history, shared by every instance (kept under CRMTUI_HOME)."""
+        """The annotator's query history, shared by every instance (kept under CRMTUI_HOME,
+        or in the study's folder: one per study)."""
         actor = self.session.recorder.header.get("actor", {})
-        history = QueryHistory.load(history_path(str(actor.get("id", "annotator"))))
+        where = history_path(str(actor.get("id", "annotator")), self.policy.history_dir)
+        history = QueryHistory.load(where)
         history.context = {"idx": self.session.instance.idx}
         return history
 
