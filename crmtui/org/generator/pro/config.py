@@ -74,8 +74,8 @@ def pro_scale(scale: str) -> ProScale:
     try:
         return PRO_SCALES[scale]
     except KeyError:
-        known = ", ".join(PRO_SCALES)
-        raise ConfigError(f"CRMArena-Pro orgs come in scale {known}, not {scale!r}") from None
+        known = " and ".join(PRO_SCALES)
+        raise ConfigError(f"CRMArena-Pro orgs come in scales {known}, not {scale!r}") from None
 
 
 @cache
