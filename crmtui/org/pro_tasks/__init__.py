@@ -31,7 +31,7 @@ from crmtui.org.pro_tasks.service import SERVICE_FACTORIES
 from crmtui.org.pro_tasks.texts import PRO_DOMAIN_DETAILS
 from crmtui.org.solvers.pro import pro_index
 from crmtui.org.task_facts import PoolExhausted, TaskBuildError, gather_facts
-from crmtui.org.task_stats import margin
+from crmtui.org.task_stats import UPSTREAM_PRO_NONE_SHARE, margin
 from crmtui.org.tasks import weakness
 
 __all__ = ["NONE_SHARE", "PRO_TASK_ORDER", "build_pro_tasks", "none_count", "reward_metric"]
@@ -64,22 +64,8 @@ PRO_TASK_ORDER = (
 PRIVACY_TASKS = frozenset(
     {"private_customer_information", "internal_operation_data", "confidential_company_knowledge"}
 )
-#: Share of gold None per type in the real b2b file (CRMARENAPRO-TASKS.md).
-NONE_SHARE: dict[str, float] = {
-    **dict.fromkeys(PRO_TASK_ORDER, 0.2),
-    **dict.fromkeys(
-        (
-            "monthly_trend_analysis",
-            "sales_insight_mining",
-            "knowledge_qa",
-            "case_routing",
-            "lead_routing",
-        ),
-        0.0,
-    ),
-    "policy_violation_identification": 0.77,
-    **dict.fromkeys(PRIVACY_TASKS, 1.0),
-}
+#: Share of gold None per type: the real b2b file's (CRMARENAPRO-TASKS.md).
+NONE_SHARE: dict[str, float] = dict(UPSTREAM_PRO_NONE_SHARE)
 #: Task types whose gold answer is a list of values (not a tie).
 LIST_TASKS = frozenset({"activity_priority", "lead_qualification"})
 #: Types drawn from finite pools of records: no cap on how often one answer recurs.

@@ -20,7 +20,7 @@ from crmtui.org.generator.config import fmt_date, fmt_datetime, fmt_number
 from crmtui.org.generator.pro import cpq
 from crmtui.org.generator.pro.config import SALES_END, SALES_START
 from crmtui.org.generator.pro.leads import Customer, LeadRec
-from crmtui.org.generator.pro.team import FreshIds, Rep, Team
+from crmtui.org.generator.pro.team import STATE_TERRITORY, FreshIds, Rep, Team
 from crmtui.org.solvers.pro.index import QuoteLine, QuoteRec
 from crmtui.org.solvers.pro.quotes import CONFIG_KINDS, PRICING_KINDS, QuoteRules, violations
 from crmtui.org.solvers.pro.vocab import STAGES
@@ -104,6 +104,7 @@ def build_pipeline(
         starts.append((customer, team.pick(rng, customer.state, day), _moment(rng, day)))
     starts.sort(key=lambda s: s[2])
     deals = [_deal(org_type, rng, ids("Opportunity"), *start) for start in starts]
+    _tie_territories(deals, team, rng)
     chosen = _choose_plants(deals, plants, rng)
     tables: dict[str, list[Row]] = {
         "Opportunity": [],
@@ -125,6 +126,33 @@ def build_pipeline(
             if key in deal.planted:
                 planted[key].append(deal.quote_id if key != "wrong_stage" else deal.id)  # type: ignore[arg-type]
     return Pipeline(deals, tables, planted)
+
+
+def _tie_territories(deals: list[Deal], team: Team, rng: random.Random) -> None:
+    """Hand won deals over between reps until the two with the most wins in some territories
+    have equally many: every won deal ends in an accepted quote, so lead routing there is
+    decided by its last rule (fewest open leads), as it sometimes is upstream."""
+    territories = list(range(len(team.territory_ids)))
+    rng.shuffle(territories)
+    for territory in territories[:3]:
+        reps = [r for r in team.reps if territory in r.territories]
+        wins = {r.id: [d for d in deals if d.outcome == "won" and d.rep.id == r.id] for r in reps}
+        first, second = sorted(reps, key=lambda r: (-len(wins[r.id]), r.id))[:2]
+        gap = len(wins[first.id]) - len(wins[second.id])
+        if gap % 2:
+            # An odd gap: one win of the leader goes to a colleague covering its state.
+            for deal in wins[first.id]:
+                others = [r for r in team.reps_for(deal.customer.state, deal.created.date())]
+                others = [r for r in others if r.id not in (first.id, second.id)]
+                if others:
+                    deal.rep = rng.choice(others)
+                    wins[first.id].remove(deal)
+                    gap -= 1
+                    break
+        movable = [d for d in wins[first.id] if STATE_TERRITORY.get(d.customer.state) == territory]
+        while gap > 1 and movable:
+            movable.pop().rep = second
+            gap -= 2
 
 
 def _moment(rng: random.Random, day: date) -> datetime:
