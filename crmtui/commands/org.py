@@ -81,7 +81,7 @@ def _size(n_bytes: int) -> str:
 def build(
     seed: int, scale: str, out: Path | None, org_type: str | None, name: str | None, force: bool
 ) -> None:
-    """Generate a synthetic CRMArena-like org and its tasks (CRMArena-Pro with --org-type)."""
+    """Generate a synthetic CRMArena-like org and its tasks (Pro: --org-type)."""
     if org_type is not None:
         from crmtui.org.generator.pro.config import pro_scale
 

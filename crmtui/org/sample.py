@@ -51,13 +51,9 @@ def ensure_sample(progress: Progress | None = None, org_type: str | None = None)
     # Imported lazily: the generator is only needed the first time.
     from crmtui.org.build import build_org
 
+    pro = {"org_type": org_type} if org_type is not None else {}
     result = build_org(
-        path,
-        seed=SAMPLE_SEED,
-        scale=SAMPLE_SCALE,
-        name=name,
-        progress=progress,
-        org_type=org_type,
+        path, seed=SAMPLE_SEED, scale=SAMPLE_SCALE, name=name, progress=progress, **pro
     )
     return Org.open(result.path)
 
