@@ -100,6 +100,33 @@ DESCRIPTIONS = {
     ),
 }
 
+#: Our own description of each object where the builtin one does not fit (the builtin org's
+#: accounts are people; the b2b org's are businesses) or is missing (the sales objects).
+OBJECT_DESCRIPTIONS = {
+    "User": "Service agents and sales representatives",
+    "Opportunity": "Sales deals with a customer account, from qualification to closing",
+    "OpportunityLineItem": "Products and quantities of an opportunity",
+    "Quote": "Price offers made for an opportunity",
+    "QuoteLineItem": "Products, quantities and discounts of a quote",
+    "Contract": "Signed agreements of won opportunities",
+    "VoiceCallTranscript__c": "Transcripts of sales calls with leads and about opportunities",
+    "Task": "To-dos on opportunities: planned, in progress or completed",
+    "Event": "Meetings held about opportunities",
+    "Territory2": "Sales territories and the states they cover",
+    "UserTerritory2Association": "Which sales representatives cover which territories",
+    "Lead": "Prospective customers, before and after conversion",
+}
+ORG_OBJECT_DESCRIPTIONS = {
+    "b2b": {
+        "Account": "Customer businesses: clubs, schools, shops and other organisations",
+        "Contact": "The people who buy and write to us for a customer business",
+    },
+    "b2c": {
+        "Account": "Person accounts: one per customer, with their name and email",
+        "Contact": "The contact record behind each person account",
+    },
+}
+
 
 def describe(field: Field, obj: str) -> str:
     """Our own one-line description of a field."""
@@ -123,7 +150,7 @@ def describe(field: Field, obj: str) -> str:
     return f"{name} of the {label(obj)}" + (f", {kinds[field.type]}" if field.type in kinds else "")
 
 
-def convert(source: Path) -> Schema:
+def convert(source: Path, org: str) -> Schema:
     upstream = Schema.load(source)
     builtin = builtin_schema()
     objects = []
@@ -149,14 +176,19 @@ def convert(source: Path) -> Schema:
                 if f.name not in names and implied_value(obj.name, f.name) is not None
             ]
         prefix = obj.key_prefix or KEY_PREFIXES.get(obj.name)
-        objects.append(SObject(obj.name, tuple(fields), prefix, known.description if known else ""))
+        text = (
+            ORG_OBJECT_DESCRIPTIONS[org].get(obj.name)
+            or OBJECT_DESCRIPTIONS.get(obj.name)
+            or (known.description if known else "")
+        )
+        objects.append(SObject(obj.name, tuple(fields), prefix, text))
     return Schema(objects)
 
 
 def main() -> None:
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED
     for org in ("b2b", "b2c"):
-        schema = convert(shared / f"crmarenapro_{org}_schema.json")
+        schema = convert(shared / f"crmarenapro_{org}_schema.json", org)
         target = OUT / f"crmarenapro_{org}_schema.json"
         target.write_text(json.dumps(schema.to_json(), indent=1) + "\n", encoding="utf-8")
         print(f"{target}: {len(schema)} objects, {sum(len(o.fields) for o in schema)} fields")
