@@ -150,9 +150,9 @@ def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -
     else:
         raise ValueError(f"cannot plant {kind!r} in lines")
     for line in lines:
-        limit = rules.limits.get(line.product_id)
-        if kind != "quantity" and limit is not None:
-            line.quantity = min(line.quantity, limit)
+        most = rules.limits.get(line.product_id)
+        if kind != "quantity" and most is not None:
+            line.quantity = min(line.quantity, most)
     return lines
 
 

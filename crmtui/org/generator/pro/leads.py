@@ -77,8 +77,8 @@ def build_leads(
     weights = [STATES[s][0] for s in states]
     others = sorted(set(STATE_TERRITORY) - set(states))
     free: dict[str, list[Customer]] = defaultdict(list)
-    for customer in customers:
-        free[customer.state].append(customer)
+    for known in customers:
+        free[known.state].append(known)
     spare = list(customers)
     used: set[str] = set()
     span = (SALES_END - SALES_START).days
@@ -96,7 +96,7 @@ def build_leads(
         rate = team.conversion[STATE_TERRITORY[state]] * rep.skill
         lag = min(MAX_LAG, int(rng.expovariate(1 / 21)) + 1)
         converted = day + timedelta(days=lag)
-        customer = None
+        customer: Customer | None = None
         if rng.random() < min(0.9, max(0.03, rate)) and converted < SALES_END:
             customer = _take(free.get(state, []), used) or _take(spare, used)
         if customer is not None:

@@ -101,8 +101,8 @@ def build_team(
     rng: random.Random,
     user_ids: FreshIds,
     names: Sequence[tuple[str, str]],
-    territory_ids: IdFactory,
-    link_ids: IdFactory,
+    territory_ids: FreshIds,
+    link_ids: FreshIds,
 ) -> Team:
     """Generate sales reps (User rows), Territory2 and UserTerritory2Association rows."""
     tables: dict[str, list[Row]] = {"User": [], "Territory2": [], "UserTerritory2Association": []}
