@@ -24,14 +24,14 @@ TIERS = {
 VALIDITY_DAYS = {"b2b": 30, "b2c": 14}
 
 EXCLUSIVE_REASONS = (
-    "the two cover the same use, so quote one model or the other",
-    "the second replaces the first in the current range",
-    "both are built on the same frame and cannot be supplied together",
+    "a supplier agreement forbids selling the two on one order",
+    "both are made on one production line that cannot fill both for one order",
+    "the second is being phased in to replace the first",
 )
 COMPANION_REASONS = (
-    "the two are only sold as a matched set",
-    "the warranty of the first only holds when it is used with the second",
-    "the first cannot be used safely without the second",
+    "the two are sold as one kit under a supplier agreement",
+    "the first is only offered as part of a bundle with the second",
+    "a sponsorship agreement ties the first to the second",
 )
 
 
@@ -60,10 +60,14 @@ def make_rules(
     reasons: dict[tuple[str, str], str] = {}
     paired: set[str] = set()
     n_pairs = max(3, len(usable) // 12)
-    by_category: dict[str, list[str]] = {}
+    # Products that replace each other: the same model for men and women first (Men's and
+    # Women's Racing Flats), then products of one category.
+    groups: dict[str, list[str]] = {}
+    for pid, name, _ in usable:
+        groups.setdefault(_model(name), []).append(pid)
     for pid, _, category in usable:
-        by_category.setdefault(category, []).append(pid)
-    for members in by_category.values():
+        groups.setdefault(f"category:{category}", []).append(pid)
+    for members in groups.values():
         if len(rules.exclusive) >= n_pairs:
             break
         free = [p for p in members if p not in paired]
@@ -84,6 +88,14 @@ def make_rules(
             else:
                 rules.limits[pid] = rng.randint(2, 6)
     return rules, reasons
+
+
+def _model(name: str) -> str:
+    """A product's model: its name without the Men's/Women's in front."""
+    for prefix in ("Men's ", "Women's "):
+        if name.startswith(prefix):
+            return name[len(prefix) :]
+    return name
 
 
 def comply(lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Line]:

@@ -71,6 +71,7 @@ def reshape_service(
     (:func:`crmtui.org.generator.pro.team.assign_order_owners`).
     """
     out = {name: list(rows) for name, rows in tables.items()}
+    out["User"] = [{**row, "ProfileId": "Service User"} for row in tables["User"]]
     if org_type == "b2b":
         out["Account"] = _business_accounts(tables["Account"], rng, surnames)
         out["Contact"] = [

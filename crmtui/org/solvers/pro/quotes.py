@@ -205,13 +205,15 @@ def rule_articles(
         ),
         "exclusive": (
             "Pairs of products that may not appear on the same quote.",
-            "The products in each pair below replace each other, so a quote that holds both is "
-            f"an invalid configuration; quote one or the other.\n{exclusive}",
+            "The two products of each pair below may not be on the same quote, for the reason "
+            "given: a quote that holds both is an invalid configuration; quote one or the "
+            f"other.\n{exclusive}",
         ),
         "companion": (
             "Products that are only sold together with another product.",
-            "Each product below only works with its companion, so a quote holding it without "
-            f"the companion on the same quote is an invalid configuration.\n{companions}",
+            "Each product below is only sold together with its companion, for the reason given: "
+            "a quote holding it without the companion on the same quote is an invalid "
+            f"configuration.\n{companions}",
         ),
         "discount": (
             "How large a discount a quote line may carry, by the line's number of units.",
