@@ -175,3 +175,23 @@ def test_bant_plans_agree_with_what_the_calls_say(b2b: GeneratedOrg) -> None:
         assert f"{entry['facts']['months']} month" in text or "one month" in text
         assert len(entry["failed"]) <= 1
         assert leads[lead_id]["IsConverted"] == "0"
+
+
+def test_nothing_done_is_dated_after_the_data_ends(pro_org: GeneratedOrg) -> None:
+    """Completed work, meetings, quotes, calls, deals, leads and signatures all lie before the
+    last day of the data; only planned tasks and expected close dates may lie after it."""
+    end = pro_org.truth["pro"]["sales_end"]
+    done = [t["ActivityDate"] for t in pro_org.tables["Task"] if t["Status"] != "Not Started"]
+    dated = {
+        "Task": done,
+        "Event": [e["StartDateTime"] for e in pro_org.tables["Event"]],
+        "Quote": [q["CreatedDate"] for q in pro_org.tables["Quote"]],
+        "VoiceCallTranscript__c": [
+            c["CreatedDate"] for c in pro_org.tables["VoiceCallTranscript__c"]
+        ],
+        "Opportunity": [o["CreatedDate"] for o in pro_org.tables["Opportunity"]],
+        "Lead": [x["ConvertedDate"] or x["CreatedDate"] for x in pro_org.tables["Lead"]],
+        "Contract": [c["CustomerSignedDate"] for c in pro_org.tables["Contract"]],
+    }
+    for obj, values in dated.items():
+        assert max(str(v)[:10] for v in values) < end, obj

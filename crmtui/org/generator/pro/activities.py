@@ -14,6 +14,7 @@ import random
 from datetime import datetime, timedelta
 
 from crmtui.org.generator.config import fmt_bool, fmt_datetime
+from crmtui.org.generator.pro.config import SALES_END
 from crmtui.org.generator.pro.pipeline import Deal, Ids
 from crmtui.org.solvers.pro.vocab import ACTIVITIES, STAGES
 
@@ -86,8 +87,10 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
     cycle = deal.cycle
     used: set[str] = set()
 
-    def when(fraction: float) -> datetime:
-        return deal.created + timedelta(days=cycle * fraction, minutes=rng.randint(10, 500))
+    def when(fraction: float, done: bool = True) -> datetime:
+        moment = deal.created + timedelta(days=cycle * fraction, minutes=rng.randint(10, 500))
+        # Work done happened before the end of the data; planned work may lie after it.
+        return min(moment, latest(rng)) if done else moment
 
     last = min(deal.reached, 3)
     for k in range(last + 1):
@@ -99,13 +102,14 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
             for status in rng.sample(
                 ("In Progress", "Not Started", "Not Started"), rng.randint(0, 2)
             ):
-                writer.task(deal, _subject(rng, STAGES[k], used), status, when((k + 1.2) / 5))
+                due = when((k + 1.2) / 5, done=status == "In Progress")
+                writer.task(deal, _subject(rng, STAGES[k], used), status, due)
     if deal.outcome == "won":
         writer.task(deal, _subject_of(rng, 0, used), "Completed", when(0.98))
         if rng.random() < 0.5:
             writer.task(deal, _subject_of(rng, 1, used), "Completed", when(1.02))
         if rng.random() < 0.5:
-            writer.task(deal, _subject_of(rng, 4, used), "Not Started", when(1.2))
+            writer.task(deal, _subject_of(rng, 4, used), "Not Started", when(1.2, done=False))
     elif deal.outcome == "lost":
         writer.task(deal, _subject_of(rng, 3, used), "Completed", when(1.01))
     if rng.random() < 0.35:
@@ -116,7 +120,13 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
         others = [s for s in STAGES if s != deal.recorded]
         for _ in range(rng.choice(OFF_STAGE_COUNTS)):
             stage = rng.choice(others)
-            writer.task(deal, _subject(rng, stage, used), "Not Started", when(1.1))
+            writer.task(deal, _subject(rng, stage, used), "Not Started", when(1.1, done=False))
+
+
+def latest(rng: random.Random) -> datetime:
+    """A moment on the last day or two of the data: the latest anything done can be dated."""
+    end = datetime(SALES_END.year, SALES_END.month, SALES_END.day)
+    return end - timedelta(minutes=rng.randint(60, 2880))
 
 
 def _subject_of(rng: random.Random, activity: int, used: set[str]) -> str:

@@ -330,6 +330,8 @@ def _write_quote(
     created = deal.created + timedelta(
         days=int(deal.cycle * rng.uniform(0.42, 0.6)), minutes=rng.randint(5, 600)
     )
+    end = datetime(SALES_END.year, SALES_END.month, SALES_END.day)
+    created = min(created, end - timedelta(minutes=rng.randint(60, 2880)))
     if deal.outcome == "won":
         status = "Accepted"
     elif deal.outcome == "lost":
