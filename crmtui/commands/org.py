@@ -29,7 +29,12 @@ def org() -> None:
     """Build, import and inspect org databases (the SQLite files queries run against)."""
 
 
-def _default_name(scale: str, seed: int) -> str:
+def _default_name(scale: str, seed: int, org_type: str | None = None) -> str:
+    if org_type is not None:
+        # The small seed-7 Pro orgs are the Pro samples (sample-b2b, sample-b2c).
+        if scale == "small" and seed == 7:
+            return f"{paths.SAMPLE_ORG_NAME}-{org_type}"
+        return f"{org_type}-{scale}-{seed}"
     if scale == "small" and seed == 7:
         return paths.SAMPLE_ORG_NAME
     return f"{scale}-{seed}"
@@ -60,11 +65,29 @@ def _size(n_bytes: int) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the org (default: <data dir>/orgs/<name>.db).",
 )
-@click.option("--name", help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>).")
+@click.option(
+    "--org-type",
+    type=click.Choice(("b2b", "b2c")),
+    default=None,
+    help="Build a CRMArena-Pro org (27 objects, 22 task types): b2b (businesses) or b2c "
+    "(person accounts); scale small or full.",
+)
+@click.option(
+    "--name",
+    help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>; with --org-type: "
+    "sample-b2b/sample-b2c, else <type>-<scale>-<seed>).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing org file.")
-def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool) -> None:
-    """Generate a synthetic CRMArena-like org and its tasks."""
-    org_name = paths.check_org_name(name or (out.stem if out else _default_name(scale, seed)))
+def build(
+    seed: int, scale: str, out: Path | None, org_type: str | None, name: str | None, force: bool
+) -> None:
+    """Generate a synthetic CRMArena-like org and its tasks (Pro: --org-type)."""
+    if org_type is not None:
+        from crmtui.org.generator.pro.config import pro_scale
+
+        pro_scale(scale)  # stress is not a Pro scale: say so before anything else
+    default = _default_name(scale, seed, org_type)
+    org_name = paths.check_org_name(name or (out.stem if out else default))
     target = out if out is not None else paths.org_path(org_name)
     if target.exists() and not force:
         raise ConfigError(f"{target} already exists; pass --force to replace it")
@@ -89,9 +112,12 @@ def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool
         def on_progress(stage: str, fraction: float) -> None:
             bar.update(task, description=stage, completed=max(0.0, min(1.0, fraction)))
 
-        result = build_org(target, seed=seed, scale=scale, name=org_name, progress=on_progress)
+        result = build_org(
+            target, seed=seed, scale=scale, name=org_name, progress=on_progress, org_type=org_type
+        )
 
-    table = Table(title=f"Org {org_name!r} (seed {seed}, scale {scale})")
+    kind = f", Pro {org_type}" if org_type else ""
+    table = Table(title=f"Org {org_name!r} (seed {seed}, scale {scale}{kind})")
     table.add_column("Object")
     table.add_column("Rows", justify="right")
     for obj_name, count in result.counts.items():

@@ -15,6 +15,7 @@ from rich.text import Text
 from crmtui.data.instances import Instance, TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
+from crmtui.errors import ConfigError
 from crmtui.org.sample import sample_tasks_path
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -38,6 +39,31 @@ def tasks_source_option(func: F) -> F:
     )
 
 
+def _org_option(func: F) -> F:
+    return click.option(
+        "--org",
+        "org_spec",
+        metavar="ORG",
+        default=None,
+        help="Use the tasks built or imported with this org (name or .db path), e.g. "
+        "sample-b2b after `crmtui org build --org-type b2b`.",
+    )(func)
+
+
+def _load(source: str | None, org_spec: str | None) -> TaskSet:
+    """The task set ``--tasks`` names, else the one kept with ``--org``, else the sample's."""
+    if org_spec is not None and source is None:
+        from crmtui.org.sample import open_org_or_sample
+        from crmtui.org.task_match import own_tasks_path
+
+        org = open_org_or_sample(org_spec)
+        own = own_tasks_path(org)
+        if own is None:
+            raise ConfigError(f"org {org.name!r} has no tasks of its own; pass --tasks")
+        return load_tasks(str(own), via_datasets=False)
+    return load_tasks(source, sample_tasks=sample_tasks_path)
+
+
 def _label(task: str) -> str:
     abbrev = abbreviation(task)
     return task if abbrev == task else f"{abbrev} {task}"
@@ -58,6 +84,7 @@ def tasks() -> None:
 
 @tasks.command(name="list")
 @tasks_source_option
+@_org_option
 @click.option("--task", "task_type", metavar="TYPE", default=None, help=TASK_TYPE_HELP)
 @click.option(
     "--show-answers",
@@ -74,10 +101,14 @@ def tasks() -> None:
     help="List at most N instances (the counts still cover all that match).",
 )
 def list_tasks(
-    source: str | None, task_type: str | None, show_answers: bool, limit: int | None
+    source: str | None,
+    org_spec: str | None,
+    task_type: str | None,
+    show_answers: bool,
+    limit: int | None,
 ) -> None:
     """List instances: idx, task type and the start of the query, then counts per type."""
-    task_set = load_tasks(source, sample_tasks=sample_tasks_path).filter(task_type)
+    task_set = _load(source, org_spec).filter(task_type)
     console = Console(highlight=False)
     console.print(_instances_table(task_set, show_answers, limit))
     console.print(_counts_table(task_set))
@@ -120,6 +151,7 @@ def _counts_table(task_set: TaskSet) -> Table:
 @tasks.command(name="show")
 @click.argument("idx", type=int)
 @tasks_source_option
+@_org_option
 @click.option(
     "--show-answer",
     "--show-answers",
@@ -127,9 +159,9 @@ def _counts_table(task_set: TaskSet) -> Table:
     is_flag=True,
     help="Reveal the gold answer (hidden by default).",
 )
-def show_task(idx: int, source: str | None, show_answer: bool) -> None:
+def show_task(idx: int, source: str | None, org_spec: str | None, show_answer: bool) -> None:
     """Show one instance in full: task, metric, query and metadata; IDX is its idx."""
-    task_set = load_tasks(source, sample_tasks=sample_tasks_path)
+    task_set = _load(source, org_spec)
     inst = task_set.get(idx)
     console = Console(highlight=False)
     known = TASK_TYPES.get(inst.task)

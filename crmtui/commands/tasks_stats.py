@@ -97,10 +97,10 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
     solutions = None
     if solutions_path is not None:
         solutions = json.loads(solutions_path.read_text(encoding="utf-8"))
-    index = subjects = None
+    index = subjects = pro = None
     if org is not None and solutions is not None:
-        index, subjects = _org_index(org)
-    types = task_stats(task_set, solutions, index, subjects)
+        index, subjects, pro = _org_index(org)
+    types = task_stats(task_set, solutions, index, subjects, pro)
     return StatsReport(
         source=task_set.source or str(source),
         org=str(org.path) if org is not None and index is not None else None,
@@ -110,22 +110,26 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
     )
 
 
-def _org_index(org: Any) -> tuple[Any, list[str]]:
+def _org_index(org: Any) -> tuple[Any, list[str], Any]:
+    """The org's service index, case subjects and (for a CRMArena-Pro org) sales index."""
     from crmtui.org.solvers import index_tables
-    from crmtui.org.task_stats import read_org_tables
+    from crmtui.org.solvers.pro import pro_index
+    from crmtui.org.task_stats import PRO_ORG_FIELDS, read_org_tables
 
     objects = {obj.name: [field.name for field in obj.fields] for obj in org.schema}
     for obj in objects.values():
         obj.append("Id")
+    is_pro = "Opportunity" in objects
     conn = org.connect()
     try:
         tables = read_org_tables(conn, objects)
+        sales = read_org_tables(conn, objects, PRO_ORG_FIELDS) if is_pro else None
     except Exception as exc:  # sqlite3 errors on a damaged file
         raise OrgError(f"cannot read org {org.path}: {exc}") from exc
     finally:
         conn.close()
     subjects = [str(row["Subject"]) for row in tables.get("Case", ()) if row.get("Subject")]
-    return index_tables(tables), subjects
+    return index_tables(tables), subjects, pro_index(sales) if sales is not None else None
 
 
 CAPTION = (

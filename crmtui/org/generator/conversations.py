@@ -84,7 +84,8 @@ def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePl
     """Choose the cases that get a policy scenario; set ``scenario`` and ``order_lag``.
 
     Runs before orders exist, because time-based scenarios fix how long before the case
-    the purchase happened. About 70% are breaches; scenarios cycle so every policy is used.
+    the purchase happened. ``cfg.pvi_breach_share`` of them (70% by default) are breaches;
+    scenarios cycle so every policy is used.
     """
     # Old enough to be closed by the end of the data, and late enough for long purchase lags.
     latest = CASES_END - timedelta(days=60)
@@ -92,7 +93,7 @@ def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePl
     rng.shuffle(pool)
     keys = list(SCENARIOS)
     wanted = min(cfg.pvi_cases, len(pool))
-    breaches = round(wanted * 0.7)
+    breaches = round(wanted * cfg.pvi_breach_share)
     for slot in range(wanted):
         breached = slot < breaches
         # Scenarios cycle; when a small org has no fitting case left for one, the next
