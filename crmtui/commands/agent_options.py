@@ -31,6 +31,8 @@ AGENT_OPTION_NAMES = (
     "llm_extract",
     "extract_model",
     "extract_api_base",
+    "judge_model",
+    "judge_api_base",
     "preset",
     "max_tokens",
     "temperature",
@@ -130,13 +132,28 @@ def agent_options(func: F) -> F:
             "--extract-model",
             default=None,
             metavar="M",
-            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06).",
+            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06); giving one "
+            "turns LLM extraction on.",
         ),
         click.option(
             "--extract-api-base",
             default=None,
             metavar="URL",
             help="Server of --extract-model (default: its provider's own).",
+        ),
+        click.option(
+            "--judge-model",
+            default=None,
+            metavar="M",
+            help="Judge of CRMArena-Pro's privacy_rejection rows, as upstream's Evaluator "
+            "(--preset upstream: gpt-4o-2024-08-06); 'rules' for crmtui's deterministic "
+            "refusal rules (the crmtui default).",
+        ),
+        click.option(
+            "--judge-api-base",
+            default=None,
+            metavar="URL",
+            help="Server of --judge-model (default: its provider's own).",
         ),
         click.option(
             "--preset",
@@ -170,10 +187,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--scoring",
-            type=click.Choice(["strict", "paper", "toolenv", "head"]),
+            type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules"]),
             default=None,
-            help="How an answer is scored (default strict; --preset upstream: paper for "
-            "react/act, toolenv for tool_call). See the README's scoring table.",
+            help="How an answer is scored (default: strict for CRMArena rows, head_rules for "
+            "CRMArena-Pro rows; --preset upstream: paper for react/act, toolenv for "
+            "tool_call, LLM extraction for Pro). Given, it scores every row. See the "
+            "README's scoring table.",
         ),
         click.option(
             "--max-observation",
@@ -212,6 +231,8 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "llm_extract": values["llm_extract"],
         "extract_model": values["extract_model"],
         "extract_api_base": values["extract_api_base"],
+        "judge_model": values["judge_model"],
+        "judge_api_base": values["judge_api_base"],
         "preset": values["preset"],
         "max_tokens": values["max_tokens"],
         "temperature": values["temperature"],
