@@ -21,8 +21,11 @@ FORMATS = ("table", "csv", "json", "md")
 
 RULES = (
     "Only the latest finished, submitted session per actor and instance counts.",
-    "Accuracy = mean reward (exact match 0/1; KQA: mean token F1); (n) = instances.",
+    "Accuracy = mean reward (exact match 0/1; KQA and SIM: mean token F1; privacy rejection: "
+    "share judged refused); (n) = instances.",
     "Overall accuracy = unweighted mean of the task columns that have data.",
+    "Skill accuracy (CRMArena-Pro) = unweighted mean of that skill's task columns with data "
+    "(task-to-skill mapping: crmtui's reading, see crmtui/data/skills.py).",
     "Active time excludes pauses and idle periods; queries = typed queries + browse actions.",
 )
 
@@ -67,6 +70,9 @@ _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
 )
 
 
+SKILL_TITLE = "Accuracy % per CRMArena-Pro skill (mean of its task columns), instances"
+
+
 def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
     headers = ["Actor"] + [_label(c) for c in report.columns]
@@ -77,6 +83,10 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
             continue
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
         grids.append((title, headers, body))
+        if attr == "accuracy" and report.skills:
+            columns = [*report.skills, OVERALL]
+            skill_body = [[r.label] + [_accuracy(r.skills[c]) for c in columns] for r in rows]
+            grids.append((SKILL_TITLE, ["Actor", *columns], skill_body))
     if report.agreement:
         body = [
             [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
@@ -94,6 +104,9 @@ def report_notes(report: Report) -> list[str]:
     ]
     for reason, count in sorted(report.excluded.items()):
         notes.append(f"{count} session(s) not counted: {reason}.")
+    if report.scored_by:
+        kinds = "; ".join(f"{label} ({n})" for label, n in report.scored_by.items())
+        notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
     notes += list(RULES)
     return notes
@@ -229,9 +242,15 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "id": row.actor_id,
                 "strategy": row.strategy,
                 "cells": {_label(c): _metrics(row, c) for c in report.columns},
+                "skills": {
+                    skill: {"accuracy": cell.value, "scored": cell.n}
+                    for skill, cell in row.skills.items()
+                },
             }
             for row in report.rows
         ],
+        "skills": list(report.skills),
+        "scored_by": dict(report.scored_by),
         "agreement": [
             {
                 "human": a.human,
@@ -249,6 +268,8 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "idx": s.idx,
                 "task": s.abbreviation,
                 "reward": s.reward,
+                "scoring": s.scoring,
+                "scored_by": s.scored_by,
                 "active_seconds": s.active_seconds,
                 "queries": s.queries,
             }
