@@ -29,6 +29,7 @@ __all__ = [
     "PROBE_TIMEOUT_S",
     "check_agent_settings",
     "check_scoring_models",
+    "check_toolset_fits",
     "PROVIDER_KEYS",
     "check_credentials",
     "key_hint",
@@ -213,3 +214,26 @@ def check_scoring_models(settings: Any, instances: Iterable[Any]) -> None:
         _check_extractor(settings)
     if resolved.judge != "rules" and any(i.reward_metric == "privacy_rejection" for i in rows):
         _check_scorer(settings, resolved.judge, settings.judge_api_base, "--judge-model")
+
+
+def check_toolset_fits(settings: Any, instances: Iterable[Any]) -> None:
+    """Refuse upstream's helper tools on CRMArena-Pro rows (list gold).
+
+    Upstream's tool-calling strategies exist for the original CRMArena only: ``run_tasks.py``
+    refuses them for ``--org_type b2b``/``b2c`` and its 25 helper tools answer service
+    questions, not Pro's sales and CPQ ones. crmtui's own ``--toolset query`` (free SOQL/SOSL
+    tools) works on Pro rows.
+
+    Raises:
+        ConfigError: Saying so, with the number of Pro rows selected.
+    """
+    if settings.strategy != "tool_call" or settings.resolved.toolset != "upstream":
+        return
+    pro = sum(1 for i in instances if isinstance(i.answer, list | tuple))
+    if pro:
+        raise ConfigError(
+            f"upstream's helper tools (--toolset upstream) exist for the original CRMArena "
+            f"tasks only (upstream's tool_call refuses CRMArena-Pro orgs); {pro} of the "
+            "selected instances are CRMArena-Pro rows. Use --toolset query (crmtui's SOQL/SOSL "
+            "tools) or --strategy react/act"
+        )

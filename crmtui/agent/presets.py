@@ -79,6 +79,7 @@ class Resolved:
         toolset: ``query`` or ``upstream`` (``tool_call`` only; ``None`` otherwise).
         prompts: Digest of the strategy's fixed prompt texts.
         aided: Upstream's aided mode.
+        privacy_aware: The confidentiality rules in CRMArena-Pro customer-facing prompts.
         max_turns: Model calls per instance.
         max_tokens: Completion budget per call.
         temperature: Sampling temperature (``None``: not sent).
@@ -112,6 +113,7 @@ class Resolved:
     sources: dict[str, Any] = field(default_factory=dict)
     list_scoring: str = "head_rules"
     judge: str = RULES_JUDGE
+    privacy_aware: bool = False
 
     #: Settings that change results: a resumed run must match them all.
     RESUME_KEYS = (
@@ -123,6 +125,7 @@ class Resolved:
         "tasks_digest",
         "org_digest",
         "aided",
+        "privacy_aware",
         "max_turns",
         "max_tokens",
         "temperature",
@@ -144,6 +147,7 @@ class Resolved:
             "toolset": self.toolset,
             "prompts": self.prompts,
             "aided": self.aided,
+            "privacy_aware": self.privacy_aware,
             "max_turns": self.max_turns,
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
@@ -246,7 +250,13 @@ def resolve(settings: Any) -> Resolved:
     llm = "llm_extract" in (values["scoring"], values["list_scoring"])
     from crmtui.agent.strategies import make_strategy
 
-    played = make_strategy(strategy, toolset=values["toolset"] or "query", model=settings.model)
+    privacy_aware = bool(getattr(settings, "privacy_aware", False))
+    played = make_strategy(
+        strategy,
+        toolset=values["toolset"] or "query",
+        model=settings.model,
+        privacy_aware=privacy_aware,
+    )
     return Resolved(
         preset=preset,
         overrides=tuple(overrides),
@@ -255,6 +265,7 @@ def resolve(settings: Any) -> Resolved:
         toolset=values["toolset"],
         prompts=played.prompt_digest(),
         aided=bool(settings.aided),
+        privacy_aware=privacy_aware,
         max_turns=settings.max_turns,
         max_tokens=values["max_tokens"],
         temperature=values["temperature"],

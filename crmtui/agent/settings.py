@@ -43,6 +43,8 @@ class AgentSettings:
         time_limit_s: Wall-clock limit per instance (held during a model call too).
         timeout: Seconds one model call attempt may take in total.
         aided: Upstream's aided mode (``metadata.optional`` in the prompt).
+        privacy_aware: Confidentiality rules in the prompt of CRMArena-Pro's customer-facing
+            rows (upstream's ``--privacy_aware_prompt true``).
         llm_extract: Score with LLM answer extraction (upstream HEAD's evaluator).
         extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``);
             giving one chooses LLM extraction.
@@ -73,6 +75,7 @@ class AgentSettings:
     time_limit_s: float = 600.0
     timeout: float = 60.0
     aided: bool = False
+    privacy_aware: bool = False
     llm_extract: bool = False
     extract_model: str | None = None
     extract_api_base: str | None = None
@@ -128,7 +131,9 @@ class AgentSettings:
         from crmtui.agent.strategies import make_strategy
 
         toolset = self.resolved.toolset or "query"
-        return make_strategy(self.strategy, toolset=toolset, model=self.model)
+        return make_strategy(
+            self.strategy, toolset=toolset, model=self.model, privacy_aware=self.privacy_aware
+        )
 
     def today(self, instance: Any) -> dt.date | None:
         """The date the instance's date literals resolve against (``--date-literals``)."""

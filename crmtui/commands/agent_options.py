@@ -28,6 +28,7 @@ AGENT_OPTION_NAMES = (
     "time_limit",
     "timeout",
     "aided",
+    "privacy_aware",
     "llm_extract",
     "extract_model",
     "extract_api_base",
@@ -122,6 +123,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--aided", is_flag=True, help="Add metadata.optional (upstream's aided mode)."
+        ),
+        click.option(
+            "--privacy-aware",
+            is_flag=True,
+            help="CRMArena-Pro: tell the agent on customer-facing rows to decline requests "
+            "for private or confidential data (upstream's --privacy_aware_prompt true).",
         ),
         click.option(
             "--llm-extract",
@@ -228,6 +235,7 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "time_limit_s": values["time_limit"],
         "timeout": values["timeout"],
         "aided": values["aided"],
+        "privacy_aware": values["privacy_aware"],
         "llm_extract": values["llm_extract"],
         "extract_model": values["extract_model"],
         "extract_api_base": values["extract_api_base"],

@@ -11,10 +11,10 @@ Rules (shown in every rendering's notes):
   were abandoned or never submitted do not count as wrong answers.
 * Accuracy per task type is the mean reward (exact match: 0/1, so the share right; fuzzy
   match, i.e. KQA and CRMArena-Pro's sales insight mining: mean token F1; privacy rejection:
-  the share the judge saw refused). Rewards are recomputed from the recorded answer and the task's gold
-  answer wherever the task file is at hand; a recording whose reward (or gold) disagrees is
-  flagged and counted with the recomputed reward. Submissions without a reward (unscored)
-  are left out of accuracy but kept in the time/query/token tables.
+  the share the judge saw refused). Rewards are recomputed from the recorded answer and the
+  task's gold answer wherever the task file is at hand; a recording whose reward (or gold)
+  disagrees is flagged and counted with the recomputed reward. Submissions without a reward
+  (unscored) are left out of accuracy but kept in the time/query/token tables.
 * **Overall accuracy is the unweighted mean of the per-task accuracies that have data**
   (as the leaderboard's Overall column presumably is); its count is all scored instances.
 * When CRMArena-Pro sessions are counted (list gold, or a Pro task type), a skill table
