@@ -8,7 +8,7 @@ beside it. Records and objects come from the trajectory
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,8 @@ class SessionSummary:
             notes edits (:data:`crmtui.record.events.SCRATCH_TYPES`).
         scored_by: What produced the reward (metric, method, extractor, judge), as the
             ``submit`` recorded it; None for recordings made before it was recorded.
+        score_details: The ``submit`` event's details (what was compared, extracted or
+            judged), for recomputing the reward.
     """
 
     path: Path
@@ -102,6 +104,7 @@ class SessionSummary:
     away_ms: int = 0
     scratch_steps: int = 0
     scored_by: dict[str, Any] | None = None
+    score_details: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def actor_label(self) -> str:
@@ -240,7 +243,13 @@ def summarize(
         org_digest=header["org"].get("digest"),
         scratch_steps=sum(1 for step in steps if step.kind in ev.SCRATCH_TYPES),
         scored_by=_scored_by(submit.payload if submit else None),
+        score_details=_details(submit.payload if submit else None),
     )
+
+
+def _details(submit: dict[str, Any] | None) -> dict[str, Any] | None:
+    details = (submit or {}).get("details")
+    return dict(details) if isinstance(details, dict) else None
 
 
 def _scored_by(submit: dict[str, Any] | None) -> dict[str, Any] | None:
