@@ -252,7 +252,10 @@ def is_pro(summary: SessionSummary) -> bool:
 def scoring_label(summary: SessionSummary) -> str:
     """``exact_match: head_rules, extractor rules`` — what produced a session's reward."""
     by = summary.scored_by or {}
-    text = f"{by.get('metric') or summary.reward_metric}: {by.get('method') or summary.scoring}"
+    metric = by.get("metric") or summary.reward_metric
+    if metric == "fuzzy_match":
+        return f"{metric}: token F1"  # every method scores it the same way
+    text = f"{metric}: {by.get('method') or summary.scoring}"
     for part in ("extractor", "judge"):
         if by.get(part):
             text += f", {part} {by[part]}"

@@ -56,7 +56,7 @@ def _cost(cell: Cell) -> str:
 
 # (title, row attribute, formatter, only this kind of actor)
 _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
-    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
+    ("Accuracy % (KQA, SIM: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
     ("Median active time per instance (M:SS)", "active_seconds", _time, None),
     (
         "Median time away from the terminal per instance (M:SS, not subtracted from active)",
@@ -132,6 +132,20 @@ def reward_check_notes(report: Report) -> list[str]:
     return notes
 
 
+#: More columns than this (CRMArena-Pro's 22 task types) do not fit a terminal side by side:
+#: such a table (or one whose headers alone are wider than the terminal) is printed turned,
+#: one row per task type (or skill) and one column per actor.
+TURN_AFTER_COLUMNS = 12
+
+
+def turned(
+    headers: list[str], body: list[list[str]], what: str = "Task"
+) -> tuple[list[str], list[list[str]]]:
+    """A table with rows and columns swapped: the old headers become the ``what`` column."""
+    rows = [[header, *(row[n] for row in body)] for n, header in enumerate(headers) if n]
+    return [what, *(row[0] for row in body)], rows
+
+
 def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
@@ -140,6 +154,11 @@ def print_table(report: Report, console: Console) -> None:
     if not report.rows:
         console.print(f"No counted sessions in {report.root}.")
     for title, headers, body in report_tables(report):
+        too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
+        if headers[0] == "Actor" and (len(headers) > TURN_AFTER_COLUMNS + 1 or too_wide):
+            what = "Skill" if title == SKILL_TITLE else "Task"
+            headers, body = turned(headers, body, what)
+            title += f" (turned: one row per {what.lower()})"
         # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
         # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)

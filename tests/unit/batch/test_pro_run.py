@@ -157,6 +157,7 @@ def test_every_metric_runs_scores_and_reports(
     assert database == {"accuracy": pytest.approx(2 / 3), "scored": 3}
     scored = report["scored_by"]
     assert scored["privacy_rejection: llm_judge, judge openai/judge"] == 3
+    assert scored["fuzzy_match: token F1"] == 2
     assert sum(scored.values()) == len(PLAY)
     assert all(s["scored_by"]["metric"] for s in report["sessions"])
     # Every reward was recomputed (the judge's from its recorded verdict) and agreed.
@@ -166,6 +167,14 @@ def test_every_metric_runs_scores_and_reports(
     assert code == 0
     assert "Accuracy % per CRMArena-Pro skill" in table and "Scored by:" in table
     assert f"Rewards recomputed from the task's gold: {len(PLAY)} agreed." in table
+    # On an 80-column terminal the 22 task columns are turned into rows: nothing is cut.
+    monkeypatch.setenv("COLUMNS", "80")
+    code, narrow, _ = _run(["report", str(out / "recordings")], capsys)
+    assert code == 0 and "(turned: one row per task)" in narrow
+    lines = narrow.splitlines()
+    assert all(len(line.rstrip()) <= 80 for line in lines)
+    assert any(line.split()[:1] == ["CCK"] and "0.0 (1)" in line for line in lines)
+    assert any(line.startswith(" Confidentiality Awareness") for line in lines)
 
 
 def test_llm_extraction_on_pro_rows(pro: Any, routing: Any, tmp_path: Path) -> None:
