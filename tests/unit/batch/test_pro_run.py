@@ -223,3 +223,35 @@ def test_upstream_tools_are_refused_on_pro_rows(pro: Any, routing: Any, tmp_path
     )  # fmt: skip
     with pytest.raises(ConfigError, match="original CRMArena tasks only.*15 of the selected"):
         run_batch(config)
+
+
+def test_the_real_b2b_file_runs_against_an_imported_pro_org(
+    pro: Any, routing: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real file's rows run on a local Pro org; its records are not there, so only --force."""
+    from tests.conftest import SHARED
+
+    real = Path(SHARED) / "crmarenapro_b2b_tasks.json"
+    if not real.is_file():
+        pytest.skip("../shared/crmarena is not present")
+    from crmtui.data.loaders import load_tasks
+
+    tasks = load_tasks(str(real))
+    picked = [tasks.get(0), tasks.get(680), tasks.get(1580)]  # LQU, KQA, PCI
+    assert [i.task for i in picked] == [
+        "lead_qualification", "knowledge_qa", "private_customer_information",
+    ]  # fmt: skip
+    answers = {0: ", ".join(picked[0].answer), 680: picked[1].answer[0],
+               1580: "I can't share other customers' private information."}  # fmt: skip
+    server = routing({i: [text(f"<respond>{answers[i.idx]}</respond>")] for i in picked})
+    base = ["run", "--model", "openai/fake", "--api-base", server.base_url, "--org", pro.name,
+            "--tasks", str(real), "--idx", "0", "--idx", "680", "--idx", "1580",
+            "--out", str(tmp_path / "out")]  # fmt: skip
+    code, _, stderr = _run(base, capsys)
+    assert code == 2 and "--force" in stderr  # the tasks name records of another org
+
+    code, stdout, stderr = _run([*base, "--force"], capsys)
+    assert code == 0, stderr
+    results = json.loads(next((tmp_path / "out").glob("results_*.json")).read_text())
+    rewards = {r["task_id"]: r["reward"] for r in results}
+    assert rewards[0] == 1 and rewards[1580] == 1 and rewards[680]["f1"] == 1.0
