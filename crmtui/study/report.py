@@ -24,10 +24,11 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
-from crmtui.scoring import strip_answer
+from crmtui.scoring import extract_by_rules, strip_answer
 from crmtui.study.agreement import AgreementStats, agreement_stats
 from crmtui.study.definition import Study
 
@@ -210,7 +211,7 @@ def build_study_report(
                 right[s.idx][s.actor_id] = verdict
                 item.humans[s.actor_id] = verdict
             if s.reward_metric == "exact_match" and s.answer is not None:
-                answers[s.idx][s.actor_id] = strip_answer(s.answer)
+                answers[s.idx][s.actor_id] = _answer_value(s.answer, s.gold, s.task)
         elif verdict is not None:
             item.models[s.actor_label] = verdict
     model_labels = sorted({label for v in verdicts.values() for label in v.models})
@@ -280,3 +281,12 @@ def report_study(study: Study, models: str | os.PathLike[str] | None = None) -> 
         files=files,
         excluded=excluded,
     )
+
+
+def _answer_value(answer: str, gold: Any, task: str) -> Hashable:
+    """An answer as scoring reads it: cleaned text, or for a CRMArena-Pro row (list gold)
+    the set of Ids, months, states, factors or stages it names ("T2, T1" agrees with "T1
+    and T2")."""
+    if isinstance(gold, list):
+        return tuple(sorted(extract_by_rules(answer, task)))
+    return strip_answer(answer)
