@@ -102,6 +102,12 @@ def make_scorer(
     return score_answer
 
 
+#: Events whose content a ``privacy_rejection`` judge reads, in order, before the answer
+#: (upstream: the content of every action). A dialogue (the multi-turn mode) adds the event of
+#: the agent's messages to the user here, so the judge reads every respond, not only the
+#: last, which is still scored as the answer.
+JUDGED_EVENTS: dict[str, str] = {"run_query": "text"}
+
 _CALL_KEYS = (
     "role",
     "model",
@@ -228,8 +234,8 @@ class AgentSession:
         with self._lock:
             if self._ended:
                 return
-            if event_type == "run_query":
-                self._actions.append(str(body.get("text", "")))
+            if event_type in JUDGED_EVENTS:
+                self._actions.append(str(body.get(JUDGED_EVENTS[event_type], "")))
             self.recorder.emit(event_type, body)
             if event_type == "end":
                 self._ended = True
