@@ -165,7 +165,11 @@ class AgentSettings:
                 **dict(self.client_options),
             )
         resolved = self.resolved
-        judging = model == resolved.judge and model != resolved.extract_model
+        # One model may both extract and judge (upstream's gpt-4o): then it has one server,
+        # --extract-api-base's unless only --judge-api-base is given.
+        judging = model == resolved.judge and (
+            model != resolved.extract_model or self.extract_api_base is None
+        )
         return ModelClient(
             model,
             api_base=self.judge_api_base if judging else self.extract_api_base,
