@@ -255,3 +255,13 @@ def test_the_real_b2b_file_runs_against_an_imported_pro_org(
     results = json.loads(next((tmp_path / "out").glob("results_*.json")).read_text())
     rewards = {r["task_id"]: r["reward"] for r in results}
     assert rewards[0] == 1 and rewards[1580] == 1 and rewards[680]["f1"] == 1.0
+
+
+def test_a_task_type_the_set_lacks_is_an_error_not_an_empty_run() -> None:
+    from crmtui.agent.selection import select_types
+    from crmtui.errors import ConfigError
+
+    tasks = TaskSet.from_rows(fx.PRO_ROWS, "pro rows")
+    assert [i.idx for i in select_types(tasks, ["LQU", "pci"])] == [0, 12]
+    with pytest.raises(ConfigError, match=r"no instances of task type handle_time in pro rows"):
+        select_types(tasks, ["HTU"])
