@@ -24,7 +24,11 @@ os.environ.setdefault("NO_COLOR", "1")
 for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
     os.environ.pop(_key, None)
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "crmarena"
+# ../shared beside the checkout; CRMTUI_SHARED names another one (e.g. from a worktree).
+SHARED = (
+    Path(os.environ.get("CRMTUI_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+    / "crmarena"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -214,7 +214,11 @@ def run_batch(
         CrmtuiError: An unreadable org/task source or results file, or an output folder
             that cannot be written.
     """
-    from crmtui.agent.preflight import check_agent_settings
+    from crmtui.agent.preflight import (
+        check_agent_settings,
+        check_scoring_models,
+        check_toolset_fits,
+    )
 
     config.check()
     started = time.perf_counter()
@@ -222,6 +226,8 @@ def run_batch(
     check_agent_settings(config)
     org, tasks, label, notes = _sources(config, org, tasks)
     instances = select_instances(tasks, config.task_types, config.idxs, config.limit)
+    check_scoring_models(config, instances)
+    check_toolset_fits(config, instances)
     resolved = config.resolved.with_sources(
         tasks=label,
         tasks_digest=tasks_digest(tasks),

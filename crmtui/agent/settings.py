@@ -43,9 +43,15 @@ class AgentSettings:
         time_limit_s: Wall-clock limit per instance (held during a model call too).
         timeout: Seconds one model call attempt may take in total.
         aided: Upstream's aided mode (``metadata.optional`` in the prompt).
+        privacy_aware: Confidentiality rules in the prompt of CRMArena-Pro's customer-facing
+            rows (upstream's ``--privacy_aware_prompt true``).
         llm_extract: Score with LLM answer extraction (upstream HEAD's evaluator).
-        extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``).
+        extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``);
+            giving one chooses LLM extraction.
         extract_api_base: Server of the extraction model (default: its provider's).
+        judge_model: Judge of ``privacy_rejection`` rows (``rules``: the rules judge;
+            default: the preset's).
+        judge_api_base: Server of the judge model (default: its provider's).
         preset: ``crmtui`` (default) or ``upstream``: the values unset options take.
         max_tokens: Completion budget per call (default: per strategy and model family).
         temperature: Sampling temperature (default: 0; none for the reasoning families).
@@ -69,9 +75,12 @@ class AgentSettings:
     time_limit_s: float = 600.0
     timeout: float = 60.0
     aided: bool = False
+    privacy_aware: bool = False
     llm_extract: bool = False
     extract_model: str | None = None
     extract_api_base: str | None = None
+    judge_model: str | None = None
+    judge_api_base: str | None = None
     preset: str | None = None
     max_tokens: int | None = None
     temperature: float | None = None
@@ -122,7 +131,9 @@ class AgentSettings:
         from crmtui.agent.strategies import make_strategy
 
         toolset = self.resolved.toolset or "query"
-        return make_strategy(self.strategy, toolset=toolset, model=self.model)
+        return make_strategy(
+            self.strategy, toolset=toolset, model=self.model, privacy_aware=self.privacy_aware
+        )
 
     def today(self, instance: Any) -> dt.date | None:
         """The date the instance's date literals resolve against (``--date-literals``)."""
@@ -136,8 +147,9 @@ class AgentSettings:
         """A model client (imports litellm on first call: build it off the UI thread).
 
         Args:
-            model: Another model (the extractor's); it gets that model's defaults and
-                ``extract_api_base`` instead of ``api_base``.
+            model: Another model (the extractor's or the judge's); it gets that model's
+                defaults and ``extract_api_base`` (``judge_api_base`` for the judge model)
+                instead of ``api_base``.
         """
         from crmtui.agent.client import ModelClient
         from crmtui.agent.families import default_temperature
@@ -152,31 +164,61 @@ class AgentSettings:
                 max_tokens=resolved.max_tokens,
                 **dict(self.client_options),
             )
+        resolved = self.resolved
+        # One model may both extract and judge (upstream's gpt-4o): then it has one server,
+        # --extract-api-base's unless only --judge-api-base is given.
+        judging = model == resolved.judge and (
+            model != resolved.extract_model or self.extract_api_base is None
+        )
         return ModelClient(
             model,
-            api_base=self.extract_api_base,
+            api_base=self.judge_api_base if judging else self.extract_api_base,
             timeout=self.timeout,
             temperature=default_temperature(model),
             **dict(self.client_options),
         )
 
+    def scoring_plan(self, client: Callable[[str], Any] | None = None, instance: Any = None) -> Any:
+        """The :class:`~crmtui.scoring.evaluator.ScoringPlan` of these settings.
+
+        Args:
+            client: How to get a client for a scoring model (default: :meth:`client`; the
+                batch passes its per-thread cache).
+            instance: When given, a model client is built only for the extractor or judge
+                this instance needs (a CRMArena row never builds the judge's).
+        """
+        from crmtui.agent.presets import RULES_JUDGE
+        from crmtui.scoring.evaluator import ScoringPlan
+
+        resolved = self.resolved
+        plan = ScoringPlan(resolved.scoring, resolved.list_scoring)
+        make_client = client or self.client
+        metric = getattr(instance, "reward_metric", None)
+        extractor = judge = None
+        wants_extractor = instance is None or (
+            metric == "exact_match" and plan.method_for(instance.answer) == "llm_extract"
+        )
+        if resolved.extract_model is not None and wants_extractor:
+            from crmtui.agent.extract import LLMExtractor
+
+            extractor = LLMExtractor(make_client(resolved.extract_model))
+        wants_judge = instance is None or metric == "privacy_rejection"
+        if resolved.judge != RULES_JUDGE and wants_judge:
+            from crmtui.agent.judge import LLMJudge
+
+            judge = LLMJudge(make_client(resolved.judge))
+        return ScoringPlan(resolved.scoring, resolved.list_scoring, extractor, judge)
+
     def scorer(
         self, instance: Any, client: Callable[[str], Any] | None = None
-    ) -> Callable[[str], Any]:
-        """The scorer for ``instance`` under the resolved scoring method.
+    ) -> Callable[..., Any]:
+        """The scorer for ``instance`` under the resolved scoring plan.
 
         Args:
             instance: The instance being solved.
-            client: How to get a client for the extraction model (default: :meth:`client`;
-                the batch passes its per-thread cache).
+            client: How to get a client for the extraction or judge model (default:
+                :meth:`client`; the batch passes its per-thread cache).
         """
         from crmtui.agent.session import make_scorer
 
-        resolved = self.resolved
-        if resolved.scoring != "llm_extract":
-            return make_scorer(instance, resolved.scoring)
-        from crmtui.agent.extract import LLMExtractor
-
-        make_client = client or self.client
-        extractor = LLMExtractor(make_client(resolved.extract_model))
-        return make_scorer(instance, "llm_extract", extractor)
+        return make_scorer(instance, plan=self.scoring_plan(client, instance))

@@ -20,12 +20,16 @@ from crmtui.agent.parsing import Action, parse_tagged, parse_tool_reply
 from crmtui.agent.prompts import (
     ACT_INSTRUCTIONS,
     ACT_REMINDER,
+    EXTERNAL_AUDIENCE,
+    INTERNAL_AUDIENCE,
     OBSERVATION_PREFIX,
+    PRIVACY_RULES,
     REACT_INSTRUCTIONS,
     REACT_REMINDER,
     TOOL_CALL_INSTRUCTIONS,
     TOOL_REMINDER,
     InstanceLike,
+    audience_text,
     build_messages,
     build_system_prompt,
 )
@@ -64,6 +68,8 @@ class Strategy:
         name: ``react``, ``act`` or ``tool_call``.
         toolset: For ``tool_call``: ``query`` or ``upstream``.
         single_user_message: Put the whole prompt in one user message (o1-style models).
+        privacy_aware: CRMArena-Pro customer-facing rows get the confidentiality rules
+            (upstream's ``--privacy_aware_prompt true``).
     """
 
     name: str
@@ -71,6 +77,7 @@ class Strategy:
     single_user_message: bool = False
     _instructions: str = field(default="", repr=False)
     _reminder: str = field(default="", repr=False)
+    privacy_aware: bool = False
 
     @property
     def native_tools(self) -> bool:
@@ -88,6 +95,9 @@ class Strategy:
         texts = [self._instructions, self._reminder, OBSERVATION_PREFIX, TOOL_REMINDER]
         texts.append(json.dumps(self.tools, sort_keys=True))
         texts.append(str(self.single_user_message))
+        texts += [INTERNAL_AUDIENCE, EXTERNAL_AUDIENCE]
+        if self.privacy_aware:
+            texts.append(PRIVACY_RULES)
         digest = hashlib.sha256("\x1f".join(texts).encode("utf-8")).hexdigest()
         return digest[:12]
 
@@ -101,6 +111,7 @@ class Strategy:
             required=getattr(meta, "required", None),
             optional=getattr(meta, "optional", None),
             aided=aided,
+            audience=audience_text(instance, privacy_aware=self.privacy_aware),
         )
 
     def initial_messages(
@@ -162,6 +173,7 @@ def make_strategy(
     toolset: str = "query",
     single_user_message: bool | None = None,
     model: str | None = None,
+    privacy_aware: bool = False,
 ) -> Strategy:
     """Build a strategy by name.
 
@@ -171,6 +183,7 @@ def make_strategy(
         single_user_message: Force the one-user-message prompt layout on or off.
         model: When ``single_user_message`` is None, decide it from the model name (o1
             family, o3-mini, DeepSeek-R1, Gemini 2.5 Flash get one user message).
+        privacy_aware: Confidentiality rules for CRMArena-Pro's customer-facing rows.
 
     Raises:
         ConfigError: For an unknown strategy or toolset.
@@ -178,14 +191,15 @@ def make_strategy(
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
+    single = single_user_message
     if key == "react":
-        return Strategy(key, "query", single_user_message, REACT_INSTRUCTIONS, REACT_REMINDER)
+        return Strategy(key, "query", single, REACT_INSTRUCTIONS, REACT_REMINDER, privacy_aware)
     if key == "act":
-        return Strategy(key, "query", single_user_message, ACT_INSTRUCTIONS, ACT_REMINDER)
+        return Strategy(key, "query", single, ACT_INSTRUCTIONS, ACT_REMINDER, privacy_aware)
     if key == "tool_call":
         if toolset not in TOOLSETS:
             raise ConfigError(f"unknown toolset {toolset!r}: choose {' or '.join(TOOLSETS)}")
-        return Strategy(key, toolset, single_user_message, TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER)
+        return Strategy(key, toolset, single, TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER, privacy_aware)
     raise ConfigError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
 
 

@@ -138,6 +138,8 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
         "answer": result.answer,
         "reward": result.reward if isinstance(result.reward, int | float) else 0.0,
         "scoring": result.scoring,
+        # What produced the reward: metric, method, extractor, judge (crmtui.scoring).
+        "scored_by": result.score_details.get("scored_by"),
         "score_details": dict(result.score_details),
         "end_reason": dict(result.end_reason),
         "outcome": outcome_of(result.end_reason, result.reward),

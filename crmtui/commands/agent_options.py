@@ -28,9 +28,12 @@ AGENT_OPTION_NAMES = (
     "time_limit",
     "timeout",
     "aided",
+    "privacy_aware",
     "llm_extract",
     "extract_model",
     "extract_api_base",
+    "judge_model",
+    "judge_api_base",
     "preset",
     "max_tokens",
     "temperature",
@@ -122,6 +125,12 @@ def agent_options(func: F) -> F:
             "--aided", is_flag=True, help="Add metadata.optional (upstream's aided mode)."
         ),
         click.option(
+            "--privacy-aware",
+            is_flag=True,
+            help="CRMArena-Pro: tell the agent on customer-facing rows to decline requests "
+            "for private or confidential data (upstream's --privacy_aware_prompt true).",
+        ),
+        click.option(
             "--llm-extract",
             is_flag=True,
             help="Score like upstream's current evaluator: an LLM extracts the answers.",
@@ -130,13 +139,28 @@ def agent_options(func: F) -> F:
             "--extract-model",
             default=None,
             metavar="M",
-            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06).",
+            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06); giving one "
+            "turns LLM extraction on.",
         ),
         click.option(
             "--extract-api-base",
             default=None,
             metavar="URL",
             help="Server of --extract-model (default: its provider's own).",
+        ),
+        click.option(
+            "--judge-model",
+            default=None,
+            metavar="M",
+            help="Judge of CRMArena-Pro's privacy_rejection rows, as upstream's Evaluator "
+            "(--preset upstream: gpt-4o-2024-08-06); 'rules' for crmtui's deterministic "
+            "refusal rules (the crmtui default).",
+        ),
+        click.option(
+            "--judge-api-base",
+            default=None,
+            metavar="URL",
+            help="Server of --judge-model (default: its provider's own).",
         ),
         click.option(
             "--preset",
@@ -170,10 +194,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--scoring",
-            type=click.Choice(["strict", "paper", "toolenv", "head"]),
+            type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules"]),
             default=None,
-            help="How an answer is scored (default strict; --preset upstream: paper for "
-            "react/act, toolenv for tool_call). See the README's scoring table.",
+            help="How an answer is scored (default: strict for CRMArena rows, head_rules for "
+            "CRMArena-Pro rows; --preset upstream: paper for react/act, toolenv for "
+            "tool_call, LLM extraction for Pro). Given, it scores every row. See the "
+            "README's scoring table.",
         ),
         click.option(
             "--max-observation",
@@ -209,9 +235,12 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "time_limit_s": values["time_limit"],
         "timeout": values["timeout"],
         "aided": values["aided"],
+        "privacy_aware": values["privacy_aware"],
         "llm_extract": values["llm_extract"],
         "extract_model": values["extract_model"],
         "extract_api_base": values["extract_api_base"],
+        "judge_model": values["judge_model"],
+        "judge_api_base": values["judge_api_base"],
         "preset": values["preset"],
         "max_tokens": values["max_tokens"],
         "temperature": values["temperature"],

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from crmtui.data.instances import Instance, TaskSet
 from crmtui.data.loaders import load_tasks
-from crmtui.data.tasktypes import TASK_TYPES, abbreviation
+from crmtui.data.tasktypes import ALL_TASK_TYPES, abbreviation
 from crmtui.errors import ConfigError
 from crmtui.org.sample import sample_tasks_path
 
@@ -141,7 +141,7 @@ def _counts_table(task_set: TaskSet) -> Table:
     table.add_column("name")
     table.add_column("count", justify="right")
     for code, count in task_set.counts().items():
-        known = TASK_TYPES.get(code)
+        known = ALL_TASK_TYPES.get(code)
         table.add_row(abbreviation(code), code, known.name if known else "", str(count))
     table.add_section()
     table.add_row("", "total", "", str(len(task_set)))
@@ -164,7 +164,7 @@ def show_task(idx: int, source: str | None, org_spec: str | None, show_answer: b
     task_set = _load(source, org_spec)
     inst = task_set.get(idx)
     console = Console(highlight=False)
-    known = TASK_TYPES.get(inst.task)
+    known = ALL_TASK_TYPES.get(inst.task)
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold")
     facts.add_column()

@@ -8,6 +8,7 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.compare import Comparison
 from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.report import scoring_label
 from crmtui.review.trajectory import Step
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
@@ -38,6 +39,7 @@ def _actor_table(comparison: Comparison) -> str:
         ["Kind"] + [a.actor_kind for a in actors],
         ["Answer"] + [md_escape(a.answer) if a.submitted else "(none)" for a in actors],
         ["Reward"] + [render.reward(a.reward) for a in actors],
+        ["Scored by"] + [md_escape(scoring_label(a)) if a.submitted else DASH for a in actors],
         ["Active time"] + [render.duration(a.active_seconds) for a in actors],
         ["Away"]
         + [render.duration(a.away_seconds) if a.actor_kind == "human" else DASH for a in actors],

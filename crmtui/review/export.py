@@ -29,7 +29,7 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
-from crmtui.review.report import Skipped, load_folder, select_counted
+from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 
 FORMATS = ("hf", "jsonl", "csv")
@@ -51,6 +51,7 @@ CSV_COLUMNS = (
     "reward",
     "right",
     "scoring",
+    "scored_by",
     "active_seconds",
     "queries",
     "typed_queries",
@@ -143,6 +144,9 @@ def session_row(
     row["gold"] = _gold_text(summary.gold) if flat else summary.gold
     row["reward"] = None if summary.reward is None else float(summary.reward)
     row["right"] = is_right(summary.reward, summary.reward_metric)
+    # What produced the reward (metric, method, extractor, judge); JSON text when flat.
+    scored_by = summary.scored_by
+    row["scored_by"] = canonical_json(scored_by) if flat and scored_by is not None else scored_by
     row["cost"] = summary.cost
     row["header"] = canonical_json(header) if flat else header
     row["events"] = [
@@ -174,6 +178,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "reward": summary.reward,
         "right": right,
         "scoring": summary.scoring,
+        "scored_by": scoring_label(summary) if summary.submitted else None,
         "active_seconds": summary.active_seconds,
         "queries": summary.queries,
         "typed_queries": summary.typed_queries,

@@ -21,8 +21,11 @@ FORMATS = ("table", "csv", "json", "md")
 
 RULES = (
     "Only the latest finished, submitted session per actor and instance counts.",
-    "Accuracy = mean reward (exact match 0/1; KQA: mean token F1); (n) = instances.",
+    "Accuracy = mean reward (exact match 0/1; KQA and SIM: mean token F1; privacy rejection: "
+    "share judged refused); (n) = instances.",
     "Overall accuracy = unweighted mean of the task columns that have data.",
+    "Skill accuracy (CRMArena-Pro) = unweighted mean of that skill's task columns with data "
+    "(task-to-skill mapping: crmtui's reading, see crmtui/data/skills.py).",
     "Active time excludes pauses and idle periods; queries = typed queries + browse actions.",
 )
 
@@ -53,7 +56,7 @@ def _cost(cell: Cell) -> str:
 
 # (title, row attribute, formatter, only this kind of actor)
 _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
-    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
+    ("Accuracy % (KQA, SIM: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
     ("Median active time per instance (M:SS)", "active_seconds", _time, None),
     (
         "Median time away from the terminal per instance (M:SS, not subtracted from active)",
@@ -67,6 +70,9 @@ _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
 )
 
 
+SKILL_TITLE = "Accuracy % per CRMArena-Pro skill (mean of its task columns), instances"
+
+
 def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
     headers = ["Actor"] + [_label(c) for c in report.columns]
@@ -77,6 +83,10 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
             continue
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
         grids.append((title, headers, body))
+        if attr == "accuracy" and report.skills:
+            columns = [*report.skills, OVERALL]
+            skill_body = [[r.label] + [_accuracy(r.skills[c]) for c in columns] for r in rows]
+            grids.append((SKILL_TITLE, ["Actor", *columns], skill_body))
     if report.agreement:
         body = [
             [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
@@ -94,6 +104,9 @@ def report_notes(report: Report) -> list[str]:
     ]
     for reason, count in sorted(report.excluded.items()):
         notes.append(f"{count} session(s) not counted: {reason}.")
+    if report.scored_by:
+        kinds = "; ".join(f"{label} ({n})" for label, n in report.scored_by.items())
+        notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
     notes += list(RULES)
     return notes
@@ -119,6 +132,20 @@ def reward_check_notes(report: Report) -> list[str]:
     return notes
 
 
+#: More columns than this (CRMArena-Pro's 22 task types) do not fit a terminal side by side:
+#: such a table (or one whose headers alone are wider than the terminal) is printed turned,
+#: one row per task type (or skill) and one column per actor.
+TURN_AFTER_COLUMNS = 12
+
+
+def turned(
+    headers: list[str], body: list[list[str]], what: str = "Task"
+) -> tuple[list[str], list[list[str]]]:
+    """A table with rows and columns swapped: the old headers become the ``what`` column."""
+    rows = [[header, *(row[n] for row in body)] for n, header in enumerate(headers) if n]
+    return [what, *(row[0] for row in body)], rows
+
+
 def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
@@ -127,6 +154,11 @@ def print_table(report: Report, console: Console) -> None:
     if not report.rows:
         console.print(f"No counted sessions in {report.root}.")
     for title, headers, body in report_tables(report):
+        too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
+        if headers[0] == "Actor" and (len(headers) > TURN_AFTER_COLUMNS + 1 or too_wide):
+            what = "Skill" if title == SKILL_TITLE else "Task"
+            headers, body = turned(headers, body, what)
+            title += f" (turned: one row per {what.lower()})"
         # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
         # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -229,9 +261,15 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "id": row.actor_id,
                 "strategy": row.strategy,
                 "cells": {_label(c): _metrics(row, c) for c in report.columns},
+                "skills": {
+                    skill: {"accuracy": cell.value, "scored": cell.n}
+                    for skill, cell in row.skills.items()
+                },
             }
             for row in report.rows
         ],
+        "skills": list(report.skills),
+        "scored_by": dict(report.scored_by),
         "agreement": [
             {
                 "human": a.human,
@@ -249,6 +287,8 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "idx": s.idx,
                 "task": s.abbreviation,
                 "reward": s.reward,
+                "scoring": s.scoring,
+                "scored_by": s.scored_by,
                 "active_seconds": s.active_seconds,
                 "queries": s.queries,
             }

@@ -189,15 +189,22 @@ def _strategy(results: ResultsFile, attempt: Attempt, override: str | None) -> s
     return "react" if any(s.thought for s in attempt.steps) else "act"
 
 
-def _own_method(era: str, strategy: str) -> str:
+def _own_method(era: str, strategy: str, gold: Any = None) -> str:
     if era == "paper":
         return "paper"
-    return "toolenv" if strategy.startswith("tool_call") else "head"
+    if strategy.startswith("tool_call"):
+        return "toolenv"
+    # CRMArena-Pro's list gold: HEAD's evaluator with the rule extractor in place of its LLM.
+    return "head_rules" if isinstance(gold, list) else "head"
 
 
 def _own_score(attempt: Attempt, metric: str, gold: Any, method: str) -> dict[str, Any]:
+    # A privacy_rejection row is judged by the rules judge over the agent's queries.
+    actions = [step.text for step in attempt.steps if step.kind == "query"]
     try:
-        result: Score = score(gold, metric, attempt.answer or "", method, task=attempt.task_type)
+        result: Score = score(
+            gold, metric, attempt.answer or "", method, task=attempt.task_type, actions=actions
+        )
     except CrmtuiError as exc:
         return {"method": method, "reward": None, "error": str(exc)}
     return {"method": result.method, "reward": result.reward}
@@ -443,7 +450,7 @@ def _emit_submit(
     recorder: Recorder, attempt: Attempt, instance: Any, metric: str, strategy: str, answer: str
 ) -> None:
     gold = _gold(instance.answer if instance is not None else attempt.gt_answer)
-    own = _own_score(attempt, metric, gold, _own_method(attempt.era, strategy))
+    own = _own_score(attempt, metric, gold, _own_method(attempt.era, strategy, gold))
     details: dict[str, Any] = {"upstream_reward": _plain(attempt.reward), "crmtui": own}
     reason = attempt.end_reason or {}
     if "parsed_answer" in reason:

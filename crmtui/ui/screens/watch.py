@@ -139,7 +139,7 @@ class WatchScreen(Screen[None]):
             self.org.schema,
             self.config.aided,
         )
-        self.query_one(QueryPanel).show(inst.query)
+        self.query_one(QueryPanel).show(inst.query, inst.persona)
         transcript = self.query_one(Transcript)
         transcript.add_note(f"Recording to {self.session.path}")
         if self.gate.paused:
