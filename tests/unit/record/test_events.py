@@ -123,6 +123,8 @@ OPTIONAL = {
     "model_call": {"tool_calls", "model", "finish_reason", "attempts"},
     "end": {"reward", "end_reason"},
     "compute": {"error"},
+    "score_call": {"result"},
+    "user_message": {"cost"},
 }
 
 
