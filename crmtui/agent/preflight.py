@@ -180,6 +180,16 @@ def check_agent_settings(settings: Any) -> None:
     resolved = settings.resolved
     if resolved.scoring == "llm_extract":
         _check_extractor(settings)
+    dialogue = getattr(settings, "dialogue", None)
+    if dialogue is not None and dialogue.interactive:
+        check_credentials(
+            dialogue.user_model, api_base=dialogue.user_api_base, api_key=api_key,
+            role="--user-model",
+        )
+        if dialogue.user_api_base and dialogue.user_api_base != settings.api_base:
+            probe_api_base(
+                dialogue.user_api_base, api_key=_probe_key(dialogue.user_model, api_key)
+            )
 
 
 def _check_scorer(settings: Any, model: str | None, base: str | None, role: str) -> None:

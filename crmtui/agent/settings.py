@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from crmtui.agent.dialogue_settings import DialogueSettings
 from crmtui.errors import ConfigError
 
 __all__ = ["AgentSettings"]
@@ -62,6 +63,7 @@ class AgentSettings:
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
         wallclock: Today's date on the real clock (tests; ``None`` asks the system).
+        dialogue: The multi-turn mode (a simulated user, the limit on user turns).
     """
 
     model: str
@@ -91,6 +93,7 @@ class AgentSettings:
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
     wallclock: dt.date | None = None
+    dialogue: DialogueSettings = field(default_factory=DialogueSettings)
 
     @property
     def task_types(self) -> tuple[str, ...]:
@@ -117,6 +120,7 @@ class AgentSettings:
             math.isfinite(self.temperature) and 0 <= self.temperature <= 2
         ):
             raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
+        self.dialogue.check()
         self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
 
     @cached_property
@@ -132,7 +136,11 @@ class AgentSettings:
 
         toolset = self.resolved.toolset or "query"
         return make_strategy(
-            self.strategy, toolset=toolset, model=self.model, privacy_aware=self.privacy_aware
+            self.strategy,
+            toolset=toolset,
+            model=self.model,
+            privacy_aware=self.privacy_aware,
+            interactive=self.dialogue.interactive,
         )
 
     def today(self, instance: Any) -> dt.date | None:
@@ -177,6 +185,10 @@ class AgentSettings:
             temperature=default_temperature(model),
             **dict(self.client_options),
         )
+
+    def user_client(self) -> Any:
+        """The simulated user's model client (the multi-turn mode; imports litellm)."""
+        return self.dialogue.user_client(self.timeout, self.client_options)
 
     def scoring_plan(self, client: Callable[[str], Any] | None = None, instance: Any = None) -> Any:
         """The :class:`~crmtui.scoring.evaluator.ScoringPlan` of these settings.

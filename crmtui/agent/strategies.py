@@ -33,6 +33,7 @@ from crmtui.agent.prompts import (
     build_messages,
     build_system_prompt,
 )
+from crmtui.agent.prompts_dialogue import ACT_DIALOGUE_INSTRUCTIONS, REACT_DIALOGUE_INSTRUCTIONS
 from crmtui.agent.tool_specs import TOOLSETS
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
@@ -115,11 +116,16 @@ class Strategy:
         )
 
     def initial_messages(
-        self, instance: InstanceLike, schema_text: str, *, aided: bool
+        self, instance: InstanceLike, schema_text: str, *, aided: bool, query: str | None = None
     ) -> list[dict[str, Any]]:
-        """``[system, user]`` (or one user message) to start an episode."""
+        """``[system, user]`` (or one user message) to start an episode.
+
+        ``query`` replaces the instance's query as the first user message (in the multi-turn
+        mode, the user's opening message: the agent never sees the query itself).
+        """
         prompt = self.system_prompt(instance, schema_text, aided=aided)
-        return build_messages(prompt, instance.query, single_user_message=self.single_user_message)
+        first = instance.query if query is None else query
+        return build_messages(prompt, first, single_user_message=self.single_user_message)
 
     def parse(self, reply: ModelReply) -> Action:
         """The action a reply asks for."""
@@ -174,6 +180,7 @@ def make_strategy(
     single_user_message: bool | None = None,
     model: str | None = None,
     privacy_aware: bool = False,
+    interactive: bool = False,
 ) -> Strategy:
     """Build a strategy by name.
 
@@ -184,18 +191,29 @@ def make_strategy(
         model: When ``single_user_message`` is None, decide it from the model name (o1
             family, o3-mini, DeepSeek-R1, Gemini 2.5 Flash get one user message).
         privacy_aware: Confidentiality rules for CRMArena-Pro's customer-facing rows.
+        interactive: The multi-turn mode: ``respond`` talks to a user
+            (:mod:`crmtui.agent.prompts_dialogue`); react and act only, as upstream's
+            interactive mode (its tool-calling agent has none).
 
     Raises:
-        ConfigError: For an unknown strategy or toolset.
+        ConfigError: For an unknown strategy or toolset, or ``tool_call`` in the
+            multi-turn mode.
     """
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
     single = single_user_message
     if key == "react":
-        return Strategy(key, "query", single, REACT_INSTRUCTIONS, REACT_REMINDER, privacy_aware)
+        text = REACT_DIALOGUE_INSTRUCTIONS if interactive else REACT_INSTRUCTIONS
+        return Strategy(key, "query", single, text, REACT_REMINDER, privacy_aware)
     if key == "act":
-        return Strategy(key, "query", single, ACT_INSTRUCTIONS, ACT_REMINDER, privacy_aware)
+        text = ACT_DIALOGUE_INSTRUCTIONS if interactive else ACT_INSTRUCTIONS
+        return Strategy(key, "query", single, text, ACT_REMINDER, privacy_aware)
+    if key == "tool_call" and interactive:
+        raise ConfigError(
+            "the multi-turn mode (--interactive) works with --strategy react or act, as "
+            "upstream's interactive mode; tool_call has no way to talk to the user"
+        )
     if key == "tool_call":
         if toolset not in TOOLSETS:
             raise ConfigError(f"unknown toolset {toolset!r}: choose {' or '.join(TOOLSETS)}")

@@ -99,7 +99,7 @@ VALID: dict[str, dict[str, Any]] = {
         "error": None,
     },
     "note_edit": {"text": "= 1 + 1"},
-    "score_call": {"role": "judge", "model": "rules", "input": "SELECT Id FROM Case", "result": "NO"},
+    "score_call": {"role": "judge", "model": "rules", "input": "SELECT Id", "result": "NO"},
     "user_message": {"text": "Which agent sold most?", "turn": 0, "stop": False, "cost": None},
     "agent_message": {"text": "For which period?", "turn": 1},
 }
