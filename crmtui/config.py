@@ -6,6 +6,7 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 #: Seconds without input after which a gap counts as idle (``crmtui play --idle``).
 DEFAULT_IDLE_THRESHOLD = 60.0
@@ -37,6 +38,9 @@ class PlayConfig:
         idle_threshold: Seconds without input that count as idle.
         fsync: Sync every event to disk (turn off only in tests and benchmarks).
         force: Play tasks on an org that lacks most of the records they mention.
+        dialogue: The multi-turn mode's settings (a
+            :class:`crmtui.agent.dialogue_settings.DialogueSettings`): with ``interactive``
+            every instance is a conversation with a simulated user; None: single-turn.
     """
 
     tasks: str | None = None
@@ -49,6 +53,7 @@ class PlayConfig:
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
     fsync: bool = True
     force: bool = False
+    dialogue: Any = None
 
     @property
     def actor(self) -> dict[str, str]:

@@ -45,9 +45,7 @@ a name instead, ask for the Id.
 nothing matches, reply with exactly {STOP_TOKEN} and nothing else: no thanks, no goodbye."""
 
 
-def user_prompt(
-    persona: str | None, query: str, facts: Mapping[str, Any] | None = None
-) -> str:
+def user_prompt(persona: str | None, query: str, facts: Mapping[str, Any] | None = None) -> str:
     """The simulated user's system prompt: who it is, what it wants, what it knows, the rules."""
     parts = [
         "You are playing a user who chats with an agent of a company. The agent works with "

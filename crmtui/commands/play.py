@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 from crmtui.commands.options import POSITIVE_SECONDS
 from crmtui.config import PlayConfig, default_annotator
 
@@ -68,6 +70,7 @@ from crmtui.config import PlayConfig, default_annotator
     help="Annotate in this study (with --annotator): only your assigned instances, in "
     "order, practice first; tasks, org, recordings and blinding come from the study.",
 )
+@dialogue_options
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -81,10 +84,23 @@ def play(
     force: bool,
     idle: float,
     study: str | None,
+    **dialogue: Any,
 ) -> None:
-    """Open the play screen: pick an instance, browse the org, answer; all recorded."""
+    """Open the play screen: pick an instance, browse the org, answer; all recorded.
+
+    With --interactive (CRMArena-Pro's multi-turn mode) you play the agent: a simulated user
+    (--user-model) asks, in a chat region beside the record browser and console; your
+    messages go to it, and your last one before it ends the conversation is scored.
+
+    \b
+    Examples:
+      crmtui play --org sample-b2b --interactive --user-model openai/gpt-4o
+      crmtui play --org sample-b2b --interactive --user-model openai/local \\
+          --user-api-base http://127.0.0.1:8000/v1
+    """
     from crmtui.factory import build_play_app
 
+    conversation = dialogue_settings(dialogue, tasks)
     if study is not None:
         _play_study(ctx, study, annotator)
         return
@@ -99,7 +115,13 @@ def play(
         aided=aided,
         idle_threshold=idle,
         force=force,
+        dialogue=conversation if conversation.interactive else None,
     )
+    conversation.check()
+    if conversation.interactive:
+        from crmtui.agent.preflight import check_user_model
+
+        check_user_model(conversation)  # a missing key or a dead server: one Error: line
     from crmtui.org.sample import sample_ready
 
     workspace = None

@@ -75,9 +75,7 @@ class PersonUser:
     ``on_agent_message`` (set by the screen) hears each agent message as it is sent.
     """
 
-    def __init__(
-        self, side: Side, on_agent_message: Callable[[str], None] | None = None
-    ) -> None:
+    def __init__(self, side: Side, on_agent_message: Callable[[str], None] | None = None) -> None:
         self.side = side
         self.on_agent_message = on_agent_message
         self._messages: queue.Queue[str] = queue.Queue()

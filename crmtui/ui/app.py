@@ -211,7 +211,9 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
         Not before the plan's instructions are accepted (a changed text is asked for
         again), and not while the plan's gate keeps ``idx`` closed.
         """
+        from crmtui.play.dialogue_session import AgentSeat
         from crmtui.play.session import PlaySession, default_scorer
+        from crmtui.record.recorder import close_unfinished
         from crmtui.ui.screens.play import PlayScreen
 
         assert self.workspace is not None
@@ -227,6 +229,12 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
                 scorer=self.scorer or default_scorer,
                 fsync=self.config.fsync,
             )
+            user, spec = self._dialogue_for(instance)
+            if resume_path is not None and spec is not None:
+                # A conversation is not resumed (the user's side of it is gone): the
+                # unfinished one is closed as abandoned and the instance starts afresh.
+                self._close_quietly(close_unfinished, resume_path)
+                resume_path = None
             if resume_path is not None:
                 session = PlaySession.resume_from(
                     resume_path, instance, self.workspace.org, **options
@@ -238,16 +246,39 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
                     actor=self.config.actor,
                     tasks_source=self.workspace.tasks_label,
                     recordings=self.config.recordings,
+                    dialogue=None if spec is None else spec.to_json(),
                     **options,
                 )
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return
         self.session = session
+        seat = None if spec is None else AgentSeat(session, user, spec)
         self.push_screen(
-            PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
+            PlayScreen(
+                session,
+                next_instance=self._next_instance,
+                policy=self.plan.play(idx),
+                seat=seat,
+            ),
             self._play_ended,
         )
+
+    def _dialogue_for(self, instance: Any) -> tuple[Any, Any]:
+        """The user and the header's dialogue for ``instance`` (``(None, None)``: single-turn).
+
+        ``play --interactive``: a simulated user answers the person, who plays the agent.
+        """
+        settings = self.config.dialogue
+        if settings is None or not settings.interactive:
+            return None, None
+        from crmtui.play.dialogue import DialogueSpec, Side
+
+        assert self.workspace is not None
+        client = settings.user_client(timeout=60.0)
+        user = settings.simulated_user(instance, self.workspace.org.path, client)
+        me = Side("human", self.config.annotator)
+        return user, DialogueSpec("agent", me, user.side, settings.max_user_turns)
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None

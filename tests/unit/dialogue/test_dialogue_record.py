@@ -34,9 +34,20 @@ def _record(tmp_path: Path, spec: DialogueSpec | None = None) -> Recorder:
 
 def test_a_dialogue_recording_verifies_and_keeps_who_said_what(tmp_path: Path) -> None:
     rec = _record(tmp_path)
-    rec.emit("user_message", {"text": "hi", "turn": 0, "stop": False, "model": "openai/sim",
-                              "prompt_tokens": 5, "completion_tokens": 1, "cost": 0.0,
-                              "latency_ms": 2.0}, actor="openai/sim")
+    rec.emit(
+        "user_message",
+        {
+            "text": "hi",
+            "turn": 0,
+            "stop": False,
+            "model": "openai/sim",
+            "prompt_tokens": 5,
+            "completion_tokens": 1,
+            "cost": 0.0,
+            "latency_ms": 2.0,
+        },
+        actor="openai/sim",
+    )
     rec.emit("agent_message", {"text": "which lead?", "turn": 1})
     rec.close("finished")
     loaded = load(rec.path)
