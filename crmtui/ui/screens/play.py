@@ -38,8 +38,8 @@ from crmtui.ui.screens.play_chat import PlayChat
 from crmtui.ui.screens.play_layout import ResponsiveLayout
 from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
-from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE
+from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.footer import KeyFooter
 from crmtui.ui.widgets.notes import NotesPane
