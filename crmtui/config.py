@@ -41,6 +41,8 @@ class PlayConfig:
         dialogue: The multi-turn mode's settings (a
             :class:`crmtui.agent.dialogue_settings.DialogueSettings`): with ``interactive``
             every instance is a conversation with a simulated user; None: single-turn.
+        agent: ``--as-user``: the model agent the person talks to, playing the user (a
+            :class:`crmtui.agent.settings.AgentSettings`); None: the person plays the agent.
     """
 
     tasks: str | None = None
@@ -54,6 +56,7 @@ class PlayConfig:
     fsync: bool = True
     force: bool = False
     dialogue: Any = None
+    agent: Any = None
 
     @property
     def actor(self) -> dict[str, str]:

@@ -39,6 +39,8 @@ class DialogueSettings:
         user_api_base: Its OpenAI-compatible server (default: the provider's own).
         user_temperature: Its sampling temperature (None: none sent, as upstream).
         max_user_turns: User replies allowed before the episode ends without an answer.
+        user_kind: ``model`` (a simulated user) or ``human`` (a person plays the user:
+            ``play --as-user``, or a study's user role); a person needs no user model.
     """
 
     interactive: bool = False
@@ -46,6 +48,12 @@ class DialogueSettings:
     user_api_base: str | None = None
     user_temperature: float | None = None
     max_user_turns: int = DEFAULT_MAX_USER_TURNS
+    user_kind: str = "model"
+
+    @property
+    def simulated(self) -> bool:
+        """Whether a model plays the user (its key and server are checked and recorded)."""
+        return self.interactive and self.user_kind == "model"
 
     def check(self) -> None:
         """Reject impossible settings with a one-line :class:`ConfigError`."""
@@ -61,6 +69,8 @@ class DialogueSettings:
         """The values as recorded in a model's settings (None when not interactive)."""
         if not self.interactive:
             return None
+        if not self.simulated:
+            return {"user": "human", "max_user_turns": self.max_user_turns}
         from crmtui.agent.user_sim import user_prompt_digest
 
         return {

@@ -33,6 +33,7 @@ class DialogueDriver:
         max_user_turns: User replies allowed.
         emit: Records an event as a given actor (``AgentSession.emit``).
         clock: Monotonic seconds (the time spent waiting for the user).
+        on_message: Hears every message once recorded, as ``(role, text)`` (a UI).
 
     Attributes:
         dialogue: The conversation so far.
@@ -45,8 +46,10 @@ class DialogueDriver:
         max_user_turns: int,
         emit: EmitAs,
         clock: Callable[[], float] = time.monotonic,
+        on_message: Callable[[str, str], None] | None = None,
     ) -> None:
         self.user = user
+        self._on_message = on_message
         self.dialogue = Dialogue(max_user_turns)
         self._emit = emit
         self._clock = clock
@@ -61,6 +64,7 @@ class DialogueDriver:
             self.waited_s += self._clock() - began
         message = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(message, reply.call), self.user.side.id)
+        self._heard("user", reply.text)
         return reply.text
 
     def respond(
@@ -69,6 +73,7 @@ class DialogueDriver:
         """Send the agent's message; the user's reply and, when it ended, how."""
         message = self.dialogue.agent_says(text)
         self._emit("agent_message", message_payload(message), None)
+        self._heard("agent", text)
         began = self._clock()
         try:
             reply = self.user.reply(text, cancel)
@@ -76,6 +81,7 @@ class DialogueDriver:
             self.waited_s += self._clock() - began
         answer = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(answer, reply.call), self.user.side.id)
+        self._heard("user", reply.text)
         return reply.text, self.dialogue.end
 
     def ended_by_user(self) -> DialogueEnd | None:
@@ -85,4 +91,9 @@ class DialogueDriver:
         message = self.dialogue.user_ends()
         if message is not None:
             self._emit("user_message", message_payload(message), self.user.side.id)
+            self._heard("user", message.text)
         return self.dialogue.end
+
+    def _heard(self, role: str, text: str) -> None:
+        if self._on_message is not None:
+            self._on_message(role, text)

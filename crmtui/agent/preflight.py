@@ -181,7 +181,7 @@ def check_agent_settings(settings: Any) -> None:
     if resolved.scoring == "llm_extract":
         _check_extractor(settings)
     dialogue = getattr(settings, "dialogue", None)
-    if dialogue is not None and dialogue.interactive:
+    if dialogue is not None and dialogue.simulated:
         check_user_model(dialogue, api_key=api_key, probed=settings.api_base)
 
 

@@ -273,6 +273,8 @@ def run_instance(
         if action.kind == "respond" and dialogue is not None:
             answer = _answer_text(action)
             result.answer = answer
+            if on_step:  # shown before the user answers (a person may take minutes)
+                on_step(StepInfo(result.steps, reply, action, None, False))
             try:
                 said, ended = dialogue.respond(answer, cancel)
             except (ModelError, DialogueCancelled) as exc:
@@ -280,12 +282,8 @@ def run_instance(
             turn_steps = 0  # upstream resets the agent's counter after each respond
             result.last_step = LastStep("respond", reply.content, tool, said)
             if ended is not None:
-                if on_step:
-                    on_step(StepInfo(result.steps, reply, action, said, True))
                 return dialogue_over(ended)
             messages.extend(_user_reply(strategy, action, said))
-            if on_step:
-                on_step(StepInfo(result.steps, reply, action, said, False))
             continue
 
         if action.kind == "respond":

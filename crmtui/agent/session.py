@@ -298,18 +298,22 @@ class AgentSession:
         observation_cap: int | None = None,
         user: UserSide | None = None,
         max_user_turns: int = DEFAULT_MAX_USER_TURNS,
+        on_message: Callable[[str, str], None] | None = None,
     ) -> AgentResult:
         """Run the episode to its end; the recording is ended and released on every path.
 
         With ``user`` the episode is a dialogue (the multi-turn mode): the user opens it and
-        answers every ``respond`` (see :mod:`crmtui.agent.runner`).
+        answers every ``respond`` (see :mod:`crmtui.agent.runner`); ``on_message`` hears each
+        message as ``(role, text)`` once recorded.
 
         A failure of the harness itself (a bug, a disk error) is recorded as the end reason
         ``{source: runner, message: "Harness error", content}`` rather than raised, so one
         bad instance never takes a batch down.
         """
         driver = (
-            None if user is None else DialogueDriver(user, max_user_turns, self.emit, clock)
+            None
+            if user is None
+            else DialogueDriver(user, max_user_turns, self.emit, clock, on_message)
         )
         try:
             result = run_instance(

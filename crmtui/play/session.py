@@ -345,12 +345,13 @@ class PlaySession:
             self.timer.resume()
             self._emit("resume", {})
 
-    def close(self, reason: str = "finished") -> None:
-        """Write the ``end`` event (idempotent)."""
+    def close(self, reason: str = "finished", reward: float | None = None) -> None:
+        """Write the ``end`` event (idempotent); ``reward``: when nothing was submitted here
+        (a person playing the user records the agent's reward)."""
         if self.recorder.closed:
             return
         self.flush_pending(force=True)
-        reward = self.score.reward if self.score else None
+        reward = self.score.reward if self.score else reward
         self.recorder.close(reason, reward)
         self.end_reason = reason
 

@@ -164,6 +164,10 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
         latest, older = unfinished[-1], unfinished[:-1]
         for path in older:
             self._close_quietly(close_unfinished, path)
+        if _header_of(latest).get("dialogue") is not None:
+            # A conversation is not resumed (the other side of it is gone): it was abandoned.
+            self._close_quietly(close_unfinished, latest)
+            return False
         idx = _idx_of(latest)
         order = self.plan.picker().order
         offered = idx is not None and idx in self.workspace.tasks
@@ -219,6 +223,9 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
         assert self.workspace is not None
         if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
             return
+        if self.config.agent is not None:
+            self._open_as_user(idx)
+            return
         try:
             instance = self.workspace.tasks.get(idx)
             options = dict(
@@ -263,6 +270,42 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
             ),
             self._play_ended,
         )
+
+    def _open_as_user(self, idx: int) -> None:
+        """``--as-user``: the person plays the user; a model plays the agent."""
+        from crmtui.play.session import default_scorer
+        from crmtui.ui.as_user_setup import start_as_user
+        from crmtui.ui.screens.as_user import UserScreen
+
+        assert self.workspace is not None
+        try:
+            instance = self.workspace.tasks.get(idx)
+            start = start_as_user(
+                instance,
+                self.workspace,
+                annotator=self.config.annotator,
+                agent=self.config.agent,
+                recordings=self.config.recordings,
+                session_options=dict(
+                    idle_threshold=self.config.idle_threshold,
+                    clock=self.clock,
+                    wall=self.wall,
+                    scorer=self.scorer or default_scorer,
+                    fsync=self.config.fsync,
+                ),
+            )
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return
+        self.session = start.seat.session
+        screen = UserScreen(
+            start.seat,
+            start.brief,
+            agent_run=start.agent_run,
+            stop_agent=start.stop_agent,
+            next_instance=self._next_instance,
+        )
+        self.push_screen(screen, self._play_ended)
 
     def _dialogue_for(self, instance: Any) -> tuple[Any, Any]:
         """The user and the header's dialogue for ``instance`` (``(None, None)``: single-turn).
@@ -417,13 +460,20 @@ _ACTIVITY = (
 )
 
 
-def _idx_of(path: Any) -> int | None:
+def _header_of(path: Any) -> dict[str, Any]:
     import json
 
     try:
         with open(path, encoding="utf-8") as handle:
             header = json.loads(handle.readline())
-        idx = header["instance"]["idx"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError):
+        return {}
+    return header if isinstance(header, dict) else {}
+
+
+def _idx_of(path: Any) -> int | None:
+    try:
+        idx = _header_of(path)["instance"]["idx"]
+    except (KeyError, TypeError):
         return None
     return idx if isinstance(idx, int) else None
