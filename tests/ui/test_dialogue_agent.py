@@ -134,3 +134,33 @@ async def test_the_users_replies_run_out_and_the_session_closes_unanswered(
     recording = load(path)
     assert recording.submit is None
     assert recording.end is not None and recording.end.payload["reason"] == "Max user turns reached"
+
+
+async def test_watch_shows_a_model_agent_talking_to_the_simulated_user(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path
+) -> None:
+    """``watch --interactive``: the conversation shows as it is recorded."""
+    from crmtui.agent.watch_config import WatchConfig
+    from crmtui.factory import build_watch_app
+    from crmtui.ui.screens.watch import WatchScreen
+
+    user_server.push(text(OPENING), text(STOP_TOKEN))
+    with FakeOpenAI(model_name="agent") as agent:
+        agent.push(text(f"<thought>Easy.</thought><respond>Give it to {fx.U4}.</respond>"))
+        config = WatchConfig(
+            model="openai/agent", api_base=agent.base_url, idx=IDX, timeout=10.0, fsync=False,
+            recordings=tmp_path / "rec", stream=False,
+            dialogue=DialogueSettings(interactive=True, user_model="openai/user",
+                                      user_api_base=user_server.base_url),
+        )  # fmt: skip
+        app = build_watch_app(config, workspace=pro_workspace)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, WatchScreen)
+                        and app.screen.result is not None)  # fmt: skip
+            chat = app.screen.query_one(ChatPanel)
+            await _wait(pilot, lambda: len(chat.messages) == 3)
+            assert chat.messages == [("user", OPENING), ("agent", f"Give it to {fx.U4}."),
+                                     ("user", STOP_TOKEN)]  # fmt: skip
+            assert app.screen.result.reward == 1.0
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    assert verify(path).ok and load(path).header["dialogue"]["user"]["id"] == "openai/user"
