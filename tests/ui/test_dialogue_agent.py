@@ -114,6 +114,24 @@ async def test_a_person_talks_to_the_simulated_user_and_is_scored(
     assert submit is not None and submit.payload["answer"] == f"Route it to {fx.U4}"
     # The simulated user was told the persona and the query; the person was not.
     assert fx.PRO_ROWS[IDX]["query"] in user_server.requests[0]["messages"][0]["content"]
+    if size == (160, 48):
+        await _replays(path)
+
+
+async def _replays(path: Path) -> None:
+    """Replay shows the conversation as it stood at each step (who said what)."""
+    from crmtui.factory import build_replay_app
+    from crmtui.ui.widgets.panels import QueryPanel
+
+    app = build_replay_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("end")
+        await pilot.pause(0.3)
+        panel = app.screen.query_one(QueryPanel)
+        assert panel.border_title == "Conversation (5 of 5 messages)"
+        shown = _screen_text(app.screen)
+        assert "tester (agent): Route it to" in shown and "openai/user (user)" in shown
 
 
 async def test_the_users_replies_run_out_and_the_session_closes_unanswered(

@@ -121,6 +121,16 @@ def test_a_dialogue_ends_on_stop_and_scores_the_last_answer(
     assert submit is not None and submit.payload["answer"] == f"Route it to {fx.U4}."
     assert submit.payload["reward"] == 1
 
+    # Replay folds the conversation back, message by message, into the transcript too.
+    from crmtui.review.replay import replay
+
+    replayed = replay(recording)
+    assert [(line.role, line.text) for line in replayed.conversation] == [
+        (kind.split("_")[0], text) for kind, _, text in said
+    ]
+    assert replayed.frames[-1].said == 5 and replayed.is_dialogue
+    assert any(line.role == "user" for line in replayed.transcript)
+
 
 def test_the_users_replies_run_out_without_an_answer(
     pro: Any, sides: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
