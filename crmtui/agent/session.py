@@ -233,9 +233,7 @@ class AgentSession:
         """True once the ``end`` event is written."""
         return self._ended
 
-    def emit(
-        self, event_type: str, payload: Mapping[str, Any], actor: str | None = None
-    ) -> None:
+    def emit(self, event_type: str, payload: Mapping[str, Any], actor: str | None = None) -> None:
         """The runner's event sink: writes to the recording; ``end`` also releases the file.
 
         ``actor``: who did it when not the model (a dialogue's user messages).

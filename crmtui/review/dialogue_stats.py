@@ -44,6 +44,7 @@ class DialogueStats:
         revealed: Key facts the user stated.
         asked: Of those, stated in reply to an agent question.
         outcome: How the conversation ended (its end message), None while unfinished.
+        facts_by_message: For each user message in order, the key facts it stated first.
     """
 
     spec: DialogueSpec
@@ -56,6 +57,12 @@ class DialogueStats:
     revealed: int
     asked: int
     outcome: str | None
+    facts_by_message: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def sides(self) -> str:
+        """``gpt-4o (react) ↔ ann``: who played the agent and who the user."""
+        return f"{self.spec.agent.label} ↔ {self.spec.user.label}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (export, report json)."""
@@ -125,4 +132,5 @@ def dialogue_stats(recording: Recording) -> DialogueStats | None:
         revealed=sum(len(new) for new in new_by_message),
         asked=asked,
         outcome=outcome,
+        facts_by_message=tuple(tuple(found[n].name for n in sorted(new)) for new in new_by_message),
     )

@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from crmtui.play.dialogue import STOP_TOKEN, DialogueSpec, Side
+from crmtui.play.dialogue import STOP_TOKEN, DialogueSpec
 from crmtui.record import Recorder
 from crmtui.review.key_facts import key_facts, normalise, revealed
 from crmtui.review.report import report_folder
 from crmtui.review.report_format import to_dict, to_table_text
-
-QUERY = (
-    "During Q2 of 2021, which agent handled over two cases and had the shortest handle time? "
-    "Return only the Id of the agent (e.g. CA)."
+from tests.unit.dialogue.builders import (
+    ANN,
+    BEN,
+    INSTANCE,
+    MODEL,
+    ORG,
+    QUERY,
+    SIM,
+    write_dialogue,
 )
-INSTANCE = {"idx": 88, "task": "handle_time", "query": QUERY, "reward_metric": "exact_match"}
-ORG = {"path": None, "digest": None, "name": "o"}
-MODEL = Side("model", "openai/agent", "react")
-SIM = Side("model", "openai/user")
-ANN = Side("human", "ann")
-BEN = Side("human", "ben")
 
 
 def test_key_facts_come_from_the_question_not_the_answer_format() -> None:
@@ -40,47 +39,15 @@ def test_a_fact_is_revealed_once_in_any_of_its_forms() -> None:
     assert normalise("Over TWO Cases") == "over 2 cases"
 
 
-def _dialogue(
-    folder: Path, agent: Side, user: Side, said: list[str], reward: float | None, idx: int = 88
-) -> None:
-    own = agent
-    spec = DialogueSpec("agent", agent, user, 10)
-    rec = Recorder.create(
-        folder / f"{agent.id.replace('/', '-')}-{user.id.replace('/', '-')}-{idx}.jsonl",
-        actor={
-            "kind": own.kind,
-            "id": own.id,
-            **({"strategy": own.strategy} if own.strategy else {}),
-        },
-        instance={**INSTANCE, "idx": idx},
-        org=ORG,
-        tasks_source="t",
-        dialogue=spec.to_json(),
-        fsync=False,
-    )
-    for turn, text in enumerate(said):
-        if turn % 2 == 0:
-            payload = {"text": text, "turn": turn // 2, "stop": text == STOP_TOKEN}
-            rec.emit("user_message", payload, actor=user.id)
-        else:
-            rec.emit("agent_message", {"text": text, "turn": turn // 2 + 1})
-    if reward is not None:
-        rec.emit("submit", {"answer": said[-2], "reward": reward, "scoring": "head_rules",
-                            "gold": ["005"]})  # fmt: skip
-        rec.close("Submit action", reward)
-    else:
-        rec.close("Max user turns reached", 0)
-
-
 def test_the_report_splits_multi_turn_by_who_played_whom(tmp_path: Path) -> None:
     asks = ["I need the best agent.", "For which period?", "Q2 of 2021.",
             "Over how many cases?", "Over two cases.", "005", STOP_TOKEN]  # fmt: skip
     told = ["Best agent in Q2 of 2021 over two cases?", "005", STOP_TOKEN]
-    _dialogue(tmp_path, MODEL, SIM, asks, 1.0)
-    _dialogue(tmp_path, MODEL, SIM, told, 0.0, idx=89)
-    _dialogue(tmp_path, ANN, SIM, asks, 1.0)
-    _dialogue(tmp_path, MODEL, ANN, ["hello", "Which period?", "not sure"], None)
-    _dialogue(tmp_path, BEN, ANN, told, 1.0)
+    write_dialogue(tmp_path, MODEL, SIM, asks, 1.0)
+    write_dialogue(tmp_path, MODEL, SIM, told, 0.0, idx=89)
+    write_dialogue(tmp_path, ANN, SIM, asks, 1.0)
+    write_dialogue(tmp_path, MODEL, ANN, ["hello", "Which period?", "not sure"], None)
+    write_dialogue(tmp_path, BEN, ANN, told, 1.0)
     report = report_folder(tmp_path)
     assert report.rows == [] and len(report.dialogues) == 5
     rows = {(row.agent, row.user): row for row in report.dialogue_pairs}
