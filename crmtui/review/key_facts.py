@@ -16,7 +16,8 @@ Facts found in the query:
 * record Ids (15 or 18 characters, as written);
 * names: a run of two or more capitalised words inside a sentence (``Men's Swim Trunks``,
   ``Teresa Thomas``) and quoted text;
-* a lone two-letter state code (``OH``).
+* a lone two-letter state code (``OH``); a message states it as the code (in capitals, so
+  the word "oh" is not Ohio) or the state's name (``Ohio``).
 
 Only the question counts: the answer-format instructions that follow it ("Return only the Id
 of ...", with the options they list) are left out. A generated instance's hidden facts add
@@ -31,6 +32,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from crmtui.scoring.families import US_STATES
 
 __all__ = ["KeyFact", "key_facts", "normalise", "question_part", "revealed"]
 
@@ -140,9 +143,10 @@ class KeyFact:
     name: str
     parts: tuple[tuple[str, ...], ...]
 
-    def stated_in(self, text: str) -> bool:
-        """Whether ``text`` (already normalised) states this fact."""
-        return all(any(_occurs(alt, text) for alt in part) for part in self.parts)
+    def stated_in(self, text: str, raw: str | None = None) -> bool:
+        """Whether ``text`` (already normalised) states this fact; ``raw`` (the message as
+        written) is where case-sensitive forms (a state's code) are looked for."""
+        return all(any(_occurs(alt, text, raw) for alt in part) for part in self.parts)
 
 
 def normalise(text: str) -> str:
@@ -151,7 +155,14 @@ def normalise(text: str) -> str:
     return " ".join(lowered.replace("’", "'").split())
 
 
-def _occurs(alternative: str, text: str) -> bool:
+#: Marks a form matched as written, case and all (``OH``, never the word "oh").
+EXACT = "="
+
+
+def _occurs(alternative: str, text: str, raw: str | None = None) -> bool:
+    if alternative.startswith(EXACT):
+        code = re.escape(alternative[1:])
+        return raw is not None and re.search(rf"(?<![\w]){code}(?![\w])", raw) is not None
     if alternative.isdigit() or len(alternative) <= 3:
         return re.search(rf"(?<![\w]){re.escape(alternative)}(?![\w])", text) is not None
     return alternative in text
@@ -202,8 +213,15 @@ def _query_facts(query: str) -> list[KeyFact]:
         if match.group(1) not in ("ID", "OR", "IN", "OK", "ME", "HI") and not match.group(
             1
         ).startswith("Q"):
-            found.append(KeyFact(f"state: {match.group(1)}", ((match.group(1).lower(),),)))
+            found.append(_state(match.group(1)))
     return found
+
+
+def _state(code: str) -> KeyFact:
+    """A state, stated as its code or its name."""
+    name = US_STATES.get(code.upper())
+    forms = (EXACT + code.upper(), *((name.lower(),) if name else ()))
+    return KeyFact(f"state: {code.upper()}", (forms,))
 
 
 def _fact_facts(facts: Mapping[str, Any]) -> list[KeyFact]:
@@ -214,7 +232,7 @@ def _fact_facts(facts: Mapping[str, Any]) -> list[KeyFact]:
             found.append(KeyFact(f"{key.replace('_', ' ')}: {value}", ((normalise(value),),)))
     region = facts.get("region")
     if isinstance(region, str) and len(region) == 2:
-        found.append(KeyFact(f"state: {region}", ((region.lower(),),)))
+        found.append(_state(region))
     period = facts.get("period")
     if isinstance(period, str):
         found += _query_facts(period)
@@ -239,7 +257,7 @@ def revealed(facts: Sequence[KeyFact], messages: Iterable[str]) -> list[set[int]
     result = []
     for message in messages:
         text = normalise(message)
-        new = {n for n, fact in enumerate(facts) if n not in told and fact.stated_in(text)}
+        new = {n for n, fact in enumerate(facts) if n not in told and fact.stated_in(text, message)}
         told |= new
         result.append(new)
     return result

@@ -28,6 +28,8 @@ def test_key_facts_come_from_the_question_not_the_answer_format() -> None:
     assert [fact.name for fact in relative] == ["period: past 3 quarters"]
     named = key_facts("Can you find the rope Teresa Thomas bought?", {"region": "OH"})
     assert [fact.name for fact in named] == ["name: Teresa Thomas", "state: OH"]
+    assert revealed(named, ["She lives in Ohio.", "It's Teresa Thomas, OH"]) == [{1}, {0}]
+    assert revealed(named, ["oh, I see", "ohio"]) == [set(), {1}]  # "oh" the word is no code
 
 
 def test_a_fact_is_revealed_once_in_any_of_its_forms() -> None:
