@@ -144,3 +144,21 @@ async def test_an_agent_that_never_answers_ends_by_its_turn_limit(
     person, model = _recordings(tmp_path)
     assert model.submit is None
     assert person.end is not None and person.end.payload["reason"] == "Max turns reached"
+
+
+async def test_keys_typed_before_the_reply_box_has_focus_are_recorded_as_typed(
+    pro_workspace: Workspace, agent_server: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """On a busy machine the person may type before the reply box has the focus: those
+    keys go into it, so the first message is exactly what was typed (no first letter lost
+    to the screen's shortcuts)."""
+    agent_server.push(text(ANSWER))
+    app = build_play_app(_config(tmp_path, agent_server), workspace=pro_workspace, clock=clock,
+                         wall=wall)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, chat = await _open(app, pilot)
+        screen.set_focus(None)  # as if the focus had not landed yet
+        await pilot.pause()
+        await pilot.press(*"I need to route a new lead.", "enter")
+        await _wait(pilot, lambda: len(chat.messages) == 2)
+        assert chat.messages[0] == ("user", "I need to route a new lead.")

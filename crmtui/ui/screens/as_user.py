@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS, STOP_TOKEN
@@ -148,6 +148,20 @@ class UserScreen(Screen[None]):
             yield Transcript(id="transcript")
         yield Static("", id="too-small")
         yield KeyFooter()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed before the reply box had the focus (the screen opening on a busy
+        machine) goes into the box, not nowhere: what is recorded is what was typed."""
+        found = self.query("#chat-input")
+        if not found or not event.is_printable or event.character is None:
+            return
+        box = found.first(Input)
+        if box.has_focus or box.disabled or isinstance(self.focused, Input):
+            return
+        event.stop()
+        event.prevent_default()
+        box.focus()
+        box.insert_text_at_cursor(event.character)
 
     def on_mount(self) -> None:
         self._layout()
