@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from crmtui.org.readings import SHORTCUTS, OrgRows, hit, read_instance
 from crmtui.org.solvers import TABLE_SOLVERS, OrgIndex, SolverError, run_solver
 from crmtui.org.solvers.common import Tables
 
@@ -33,6 +34,10 @@ RANKED_TYPES = (
 #: Two averages this close (relative to the best) are "close"; two counts within one are.
 CLOSE_SHARE = 0.01
 CLOSE_COUNT = 1
+#: The wider margin: best and second within 10% of the best (averages and counts alike).
+NEAR_SHARE = 0.10
+#: Most a named shortcut may pass, and the careful reading's required agreement (issue #24).
+SHORTCUT_LIMIT = 0.40
 #: Gold None share of each type in the real CRMArena file (39 of 130 in five types, REFERENCE
 #: section 1.1); the generator is calibrated to stay within ten points of it.
 UPSTREAM_NONE_SHARE = {
@@ -78,6 +83,12 @@ class TypeStats:
             (monthly trend), ``rule_1``..``rule_3`` (case routing, shares) and
             ``subject_reused`` (case routing, a count; only with the org's subjects).
         mismatches: Gold answers a re-run of the solver disagrees with (None: not re-run).
+        near_share: Ranked instances whose best and second are within 10% of the best.
+        careful_share: Instances whose gold the independent careful reading
+            (:mod:`crmtui.org.readings`) gives as its only answer (None: not read).
+        undecidable_share: Instances whose text does not fix one answer for a careful solver.
+        shortcuts: Shortcut code -> ``{"share": expected accuracy, "n": instances it
+            applies to}`` (see :data:`crmtui.org.readings.SHORTCUTS`).
     """
 
     task: str
@@ -94,6 +105,10 @@ class TypeStats:
     evidence_median: float | None = None
     extras: dict[str, float] = field(default_factory=dict)
     mismatches: int | None = None
+    near_share: float | None = None
+    careful_share: float | None = None
+    undecidable_share: float | None = None
+    shortcuts: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values."""
@@ -118,6 +133,7 @@ ORG_FIELDS: dict[str, tuple[str, ...]] = {
     "OrderItem": ("Id", "OrderId", "Product2Id"),
     "Account": ("Id", "ShippingState"),
     "Contact": ("Id", "AccountId"),
+    "Product2": ("Id", "Name", "Description"),
 }
 
 
@@ -126,6 +142,7 @@ def task_stats(
     solutions: Mapping[str, Mapping[str, Any]] | None = None,
     index: OrgIndex | None = None,
     case_subjects: Iterable[str] | None = None,
+    rows: OrgRows | None = None,
 ) -> list[TypeStats]:
     """Figures per task type, in the order the types first appear.
 
@@ -137,12 +154,16 @@ def task_stats(
             recorded parameters and their fresh results are used.
         case_subjects: The org's case subjects; when given, case routing reports how many of
             its new cases reuse one (``subject_reused``).
+        rows: The org's rows for the independent readings; when given (with solutions), each
+            type reports its careful agreement, undecidable share and shortcut accuracies.
     """
     by_type: dict[str, list[InstanceLike]] = {}
     for inst in instances:
         by_type.setdefault(inst.task, []).append(inst)
     subjects = None if case_subjects is None else set(case_subjects)
-    return [_one_type(task, group, solutions, index, subjects) for task, group in by_type.items()]
+    return [
+        _one_type(task, group, solutions, index, subjects, rows) for task, group in by_type.items()
+    ]
 
 
 def read_org_tables(conn: Any, objects: Mapping[str, Iterable[str]]) -> Tables:
@@ -178,6 +199,7 @@ def _one_type(
     solutions: Mapping[str, Mapping[str, Any]] | None,
     index: OrgIndex | None,
     subjects: set[str] | None,
+    rows: OrgRows | None = None,
 ) -> TypeStats:
     golds = [_gold_key(inst.answer) for inst in group]
     answered = [g for g in golds if g is not None]
@@ -208,7 +230,50 @@ def _one_type(
     if task == "case_routing" and subjects is not None:
         reused = sum(1 for inst in group if _routing_subject(inst) in subjects)
         figures["extras"]["subject_reused"] = float(reused)
+    if rows is not None:
+        figures.update(_reading_figures(task, group, solutions, rows))
     return TypeStats(**base, **figures, mismatches=mismatches)
+
+
+def _reading_figures(
+    task: str,
+    group: list[InstanceLike],
+    solutions: Mapping[str, Mapping[str, Any]],
+    rows: OrgRows,
+) -> dict[str, Any]:
+    """Careful agreement, undecidable share and shortcut accuracies from the readings."""
+    careful: list[bool] = []
+    undecidable: list[bool] = []
+    passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
+    for inst in group:
+        solution = solutions.get(str(inst.idx))
+        if solution is None:
+            continue
+        metadata = getattr(inst, "metadata", None)
+        reading = read_instance(
+            rows,
+            task,
+            solution,
+            getattr(inst, "query", "") or "",
+            getattr(metadata, "required", "") or "",
+        )
+        if reading is None:
+            continue
+        gold = None if inst.answer is None else str(inst.answer)
+        undecidable.append(reading.is_undecidable())
+        if reading.careful is not None:
+            careful.append(reading.careful == (() if gold is None else (gold,)))
+        for code, answers in reading.shortcuts.items():
+            passed.setdefault(code, []).append(hit(answers, gold))
+    return {
+        "careful_share": sum(careful) / len(careful) if careful else None,
+        "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
+        "shortcuts": {
+            code: {"share": sum(hits) / len(hits), "n": len(hits)}
+            for code, hits in passed.items()
+            if hits
+        },
+    }
 
 
 def _routing_subject(inst: InstanceLike) -> str | None:
@@ -253,6 +318,8 @@ def _ranking_figures(task: str, runs: list[tuple[dict[str, Any], list[str]]]) ->
         figures["single_share"] = sum(1 for m in margins if m == "single") / len(ranked)
         figures["close_share"] = sum(1 for m in margins if m in ("close", "tie")) / len(ranked)
         figures["ties"] = sum(1 for m in margins if m == "tie")
+        near = sum(1 for detail, _ in ranked if within(detail, NEAR_SHARE))
+        figures["near_share"] = near / len(ranked)
     return figures
 
 
@@ -280,6 +347,16 @@ def margin(detail: Mapping[str, Any]) -> str:
     else:
         close = abs(best - second) <= CLOSE_COUNT
     return "close" if close else "clear"
+
+
+def within(detail: Mapping[str, Any], share: float) -> bool:
+    """Whether a ranking's second-best is within ``share`` of its best (ties included; a
+    ranking with a single candidate is not)."""
+    ordered = _ordered(detail)
+    if len(ordered) < 2:
+        return False
+    best, second = ordered[0][1], ordered[1][1]
+    return abs(best - second) <= share * abs(best)
 
 
 def _extras(task: str, details: list[dict[str, Any]]) -> dict[str, float]:
@@ -357,4 +434,12 @@ def check_targets(
         if item.task in anchors:
             gap = abs(item.none_share - anchors[item.task])
             check(item.task, "None share vs the real file (gap)", gap, "<=", 0.10)
+        if item.careful_share is not None:
+            check(item.task, "careful reading agrees with the gold", item.careful_share, ">=", 1.0)
+        if item.undecidable_share is not None:
+            check(item.task, "undecidable instances", item.undecidable_share, "<=", 0.0)
+        labels = dict(SHORTCUTS.get(item.task, ()))
+        for code, figure in item.shortcuts.items():
+            label = labels.get(code, code)
+            check(item.task, f"shortcut: {label}", figure["share"], "<=", SHORTCUT_LIMIT)
     return checks
