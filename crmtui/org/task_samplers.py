@@ -28,17 +28,10 @@ from crmtui.org.solvers import (
 )
 from crmtui.org.solvers.periods import add_months, shift_back
 from crmtui.org.task_facts import (
-    AGENT_UNITS,
-    ISSUE_UNITS,
-    LONG_NAMED_KINDS,
-    NAMED_KINDS,
-    REGION_UNITS,
-    TRANSFER_UNITS,
-    TREND_UNITS,
+    PERIOD_MIXES,
     Candidate,
     OrgFacts,
     PoolExhausted,
-    random_day,
     sample_period,
 )
 
@@ -57,18 +50,13 @@ def _agent_sampler(solver_name: str) -> Sampler:
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
     policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
     # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
-    # answer (several agents hand on one case each), and a few weeks hold too few transfers.
-    units = AGENT_UNITS if is_handle else TRANSFER_UNITS
-    fewest_share = 0.5 if is_handle else 0.2
+    # answer (several agents hand on one case each).
+    mix = PERIOD_MIXES["handle_time" if is_handle else "transfer_count"]
+    fewest_share = 0.5 if is_handle else 0.35
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
-            facts,
-            rng,
-            units=units,
-            named_share=0.4,
-            late_share=0.35 if want_none else 0.05,
-            named_kinds=LONG_NAMED_KINDS if not want_none else NAMED_KINDS,
+            facts, rng, mix, late_share=0.35 if want_none else 0.05
         )
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
         mode = "min" if rng.random() < fewest_share else "max"
@@ -102,9 +90,7 @@ sample_transfer_count = _agent_sampler("transfer_count")
 
 def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A best-region question over a relative or named period."""
-    period, window, today = sample_period(
-        facts, rng, units=REGION_UNITS, named_share=0.45, named_kinds=LONG_NAMED_KINDS
-    )
+    period, window, today = sample_period(facts, rng, PERIOD_MIXES["best_region_identification"])
     result = best_region(facts.index, window.start, window.end)
     query = _fill(rng.choice(texts.BEST_REGION_TEMPLATES), texts.period_phrase(period, rng))
     return Candidate(
@@ -126,7 +112,10 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
         rng.choice(list(facts.product_names)) if want_none else facts.busy_product(rng, 0.5)
     )
     period, window, today = sample_period(
-        facts, rng, units=ISSUE_UNITS, named_share=0.5, late_share=0.3 if want_none else 0.0
+        facts,
+        rng,
+        PERIOD_MIXES["top_issue_identification"],
+        late_share=0.3 if want_none else 0.0,
     )
     result = top_issue(facts.index, product_id, window.start, window.end)
     query = _fill(
@@ -149,7 +138,7 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
 def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A monthly-trend question over the past months or quarters of a product with cases."""
     product_id = facts.busy_product(rng)
-    period, window, today = sample_period(facts, rng, units=TREND_UNITS, named_share=0.0)
+    period, window, today = sample_period(facts, rng, PERIOD_MIXES["monthly_trend_analysis"])
     result = monthly_trend(facts.index, product_id, window.start, window.end)
     query = _fill(
         rng.choice(texts.MONTHLY_TREND_TEMPLATES),
@@ -169,38 +158,50 @@ def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -
 
 
 def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate | None:
-    """A customer asking for "the <keyword> I bought <interval> ago".
+    """A customer asking for "the <description> I bought <interval> ago".
 
     For an answer, the interval leads back to a real Activated order of the contact's account
-    that holds a product the keyword describes; for no answer, today is drawn at random.
+    holding the product described, and often the account bought something of the same kind a
+    day or three before or after. A month question is kept only when the month's length
+    matters (a month back is not 30 days back). For no answer, the customer is slightly off:
+    they did buy it, one to three days from the day they name, or (for a month) exactly 30
+    days back.
     """
     if not facts.activated_orders:
         return None
-    order = rng.choice(facts.activated_orders)
+    followed = facts.followed_orders()
+    pool = followed if followed and rng.random() < 0.7 else facts.activated_orders
+    order = rng.choice(pool)
     contacts = facts.contacts_by_account.get(order.account_id or "")
     items = facts.index.order_items_by_order.get(order.id)
     if not contacts or not items:
         return None
     contact_id = rng.choice(contacts)
-    product_id = rng.choice(items)[1]
-    keyword = _keyword(facts, product_id, rng)
-    if product_id is None or keyword is None:
-        return None
-    unit, count, phrasings = rng.choice(texts.PURCHASE_INTERVALS)
     bought = date.fromisoformat(str(order.effective_date))
-    if want_none and rng.random() < 0.5:
-        today = random_day(rng, facts.data_start, facts.data_end)
+    # Mostly a product of a kind the customer bought more of around that day: something a
+    # reading of "about N days ago" or of the kind alone could take for it.
+    kin = _bought_with_kin(facts, order.account_id or "", bought, items)
+    product_id = rng.choice(kin) if kin and rng.random() < 0.85 else rng.choice(items)[1]
+    phrase = _description(facts, product_id, rng)
+    if product_id is None or phrase is None:
+        return None
+    intervals = texts.PURCHASE_INTERVALS
+    unit, count, phrasings, _ = rng.choices(intervals, weights=[i[3] for i in intervals])[0]
+    if want_none and unit == "month" and rng.random() < 0.8:
+        # "A month ago" read as 30 days would find it.
+        today = bought + timedelta(days=30 * count)
     elif want_none:
-        # A near miss: the customer did buy it, just not on the day they say.
-        today = _forward(bought, unit, count) + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 4)))
+        today = _forward(bought, unit, count) + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 3)))
     else:
         today = _forward(bought, unit, count)
         if today < facts.data_start:
             return None
+    if unit == "month" and _forward(today, unit, -count) == today - timedelta(days=30 * count):
+        return None  # a 30-day month: the careless reading would land on the same day
     purchase = shift_back(datetime(today.year, today.month, today.day), unit, count)
-    candidates = _products_matching(facts, keyword)
+    candidates = _products_fitting(facts, phrase)
     result = named_entity(facts.index, contact_id, purchase, candidates)
-    query = rng.choice(texts.NAMED_ENTITY_TEMPLATES).format(item=keyword, ago=rng.choice(phrasings))
+    query = rng.choice(texts.NAMED_ENTITY_TEMPLATES).format(item=phrase, ago=rng.choice(phrasings))
     required = f"- Contact Id interacting: {contact_id}\n{texts.today_line(today.isoformat())}"
     return Candidate(
         query + texts.PRODUCT_SUFFIX,
@@ -213,9 +214,27 @@ def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) ->
             "product_ids": candidates,
         },
         result.evidence,
-        {"today": today.isoformat(), "keyword": keyword, "interval": [unit, count]},
+        {"today": today.isoformat(), "phrase": phrase, "interval": [unit, count]},
         result.detail,
     )
+
+
+def _bought_with_kin(
+    facts: OrgFacts, account_id: str, day: date, items: list[tuple[str, str | None]]
+) -> list[str]:
+    """Products of the order whose kind (last name word) the account also bought as another
+    product within three days of ``day``."""
+    nearby = [
+        (p, facts.name_noun(p)) for d, p in facts.purchases(account_id) if abs((d - day).days) <= 3
+    ]
+    found = []
+    for _, product in items:
+        if product is None:
+            continue
+        noun = facts.name_noun(product)
+        if any(other != product and kind == noun for other, kind in nearby):
+            found.append(product)
+    return found
 
 
 def _forward(day: date, unit: str, count: int) -> date:
@@ -225,30 +244,48 @@ def _forward(day: date, unit: str, count: int) -> date:
     return day + timedelta(days=count * (7 if unit == "week" else 1))
 
 
-def _keyword(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str | None:
-    """A way the customer names the product, preferring words vaguer than its full name."""
+_WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
+_GENDERS = ("women's", "men's", "kids'")
+
+
+def _description(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str | None:
+    """How a customer describes the product: its kind, sometimes who it is for, often a
+    feature its description names ("women's water-repellent trail jacket"), never simply a
+    piece of its name."""
     info = facts.truth.get("products", {}).get(product_id or "", {})
-    keywords = [k.strip() for k in info.get("keywords", ()) if k and k.strip()]
-    name = str(info.get("name", "")).strip().lower()
-    vague = [k for k in keywords if k.lower() != name]
-    return rng.choice(vague or keywords) if keywords else None
+    name = str(info.get("name", "")).lower()
+    keywords = [str(k).lower() for k in info.get("keywords", ()) if k]
+    if not name or len(keywords) < 2:
+        return None
+    kind = keywords[1].split()  # the product's base: "trail running shoes"
+    words = set(_WORD.findall(facts.product_texts.get(product_id or "", "")))
+    features = [w for w in texts.DESCRIPTIVE_WORDS if w in words and w not in kind]
+    gender = name.split()[0] if name.split()[0] in _GENDERS else None
+    parts = list(kind)
+    if features and rng.random() < 0.8:
+        parts.insert(0, rng.choice(features))
+    if gender and rng.random() < 0.5:
+        parts.insert(0, gender)
+    phrase = " ".join(parts)
+    if phrase in name:
+        if not features:
+            return None
+        phrase = f"{rng.choice(features)} {phrase}"
+    return phrase
 
 
-def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
-    """Products the customer's words could mean: tagged with the keyword or naming it."""
-    wanted = keyword.lower()
-    if wanted in facts.keyword_hits:
-        return facts.keyword_hits[wanted]
-    found = {
-        pid
-        for pid, info in facts.truth.get("products", {}).items()
-        if wanted in (k.lower() for k in info.get("keywords", ()))
-    }
-    # Whole words only, so "tent" does not find a "potential" in some description.
-    pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
-    found.update(pid for pid, text in facts.product_texts.items() if pattern.search(text))
-    facts.keyword_hits[wanted] = sorted(found)
-    return facts.keyword_hits[wanted]
+def _products_fitting(facts: OrgFacts, phrase: str) -> list[str]:
+    """Products whose name or description holds every word the customer used."""
+    if phrase in facts.keyword_hits:
+        return facts.keyword_hits[phrase]
+    wanted = {w for w in _WORD.findall(phrase) if w not in texts.DESCRIPTION_FILLER}
+    if "product_words" not in facts.cache:
+        facts.cache["product_words"] = {
+            pid: frozenset(_WORD.findall(text)) for pid, text in facts.product_texts.items()
+        }
+    vocab: dict[str, frozenset[str]] = facts.cache["product_words"]
+    facts.keyword_hits[phrase] = sorted(pid for pid, found in vocab.items() if wanted <= found)
+    return facts.keyword_hits[phrase]
 
 
 def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:
@@ -294,6 +331,8 @@ def _kqa(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidat
 
 def _pvi(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
     result = policy_violation(facts.truth, entry["case_id"])
+    # The articles of the policies the conversation takes up, first request first.
+    context = {"policies": list(entry.get("policy_articles") or ())}
     return Candidate(
         rng.choice(texts.POLICY_VIOLATION_TEMPLATES) + texts.ARTICLE_SUFFIX,
         f"- Case Id to be considered is: {entry['case_id']}",
@@ -301,18 +340,24 @@ def _pvi(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidat
         "policy_violation",
         {"case_id": entry["case_id"]},
         result.evidence,
+        context,
     )
 
 
 def _ncr(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
     result = case_routing(facts.index, entry["issue_id"], entry["product_id"])
+    required = texts.CASE_ROUTING_POLICY
+    if entry.get("contact_id"):
+        required += texts.routing_contact_line(entry["contact_id"])
+    context = {"mention": entry["mention"]} if entry.get("mention") else {}
     return Candidate(
         texts.routing_query(entry["subject"], entry["description"]),
-        texts.CASE_ROUTING_POLICY,
+        required,
         result.answer,
         "case_routing",
         {"issue_id": entry["issue_id"], "product_id": entry["product_id"]},
         result.evidence,
+        context,
         detail=result.detail,
     )
 
