@@ -267,8 +267,10 @@ def _description(facts: OrgFacts, product_id: str | None, rng: random.Random) ->
     if gender and rng.random() < 0.5:
         parts.insert(0, gender)
     phrase = " ".join(parts)
-    if phrase in name:
-        if not features:
+    if "names" not in facts.cache:
+        facts.cache["names"] = [n.lower() for n in facts.product_names.values()]
+    if any(phrase in other for other in facts.cache["names"]):
+        if not features or any(f in parts for f in features):
             return None
         phrase = f"{rng.choice(features)} {phrase}"
     return phrase
