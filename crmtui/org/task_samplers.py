@@ -26,6 +26,7 @@ from crmtui.org.solvers import (
     top_issue,
     transfer_count,
 )
+from crmtui.org.solvers.common import OrderRec
 from crmtui.org.solvers.periods import add_months, shift_back
 from crmtui.org.task_facts import (
     PERIOD_MIXES,
@@ -169,19 +170,29 @@ def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) ->
     """
     if not facts.activated_orders:
         return None
-    followed = facts.followed_orders()
-    pool = followed if followed and rng.random() < 0.7 else facts.activated_orders
-    order = rng.choice(pool)
+    # Mostly an order holding a product of a kind the customer bought more of within three
+    # days: something a reading of "about N days ago" or of the kind alone could take for it.
+    if "kin" not in facts.cache:
+        facts.cache["kin"] = [
+            (order, kin)
+            for order in facts.followed_orders()
+            if (kin := _bought_with_kin(facts, order))
+        ]
+    kin_orders = facts.cache["kin"]
+    if kin_orders and rng.random() < 0.75:
+        order, kin = rng.choice(kin_orders)
+        product_id: str | None = rng.choice(kin)
+    else:
+        order = rng.choice(facts.activated_orders)
+        product_id = None
     contacts = facts.contacts_by_account.get(order.account_id or "")
     items = facts.index.order_items_by_order.get(order.id)
     if not contacts or not items:
         return None
     contact_id = rng.choice(contacts)
     bought = date.fromisoformat(str(order.effective_date))
-    # Mostly a product of a kind the customer bought more of around that day: something a
-    # reading of "about N days ago" or of the kind alone could take for it.
-    kin = _bought_with_kin(facts, order.account_id or "", bought, items)
-    product_id = rng.choice(kin) if kin and rng.random() < 0.85 else rng.choice(items)[1]
+    if product_id is None:
+        product_id = rng.choice(items)[1]
     phrase = _description(facts, product_id, rng)
     if product_id is None or phrase is None:
         return None
@@ -219,20 +230,19 @@ def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) ->
     )
 
 
-def _bought_with_kin(
-    facts: OrgFacts, account_id: str, day: date, items: list[tuple[str, str | None]]
-) -> list[str]:
-    """Products of the order whose kind (last name word) the account also bought as another
-    product within three days of ``day``."""
+def _bought_with_kin(facts: OrgFacts, order: OrderRec) -> list[str]:
+    """Products of ``order`` whose kind (last name word) its account also bought as another
+    product within three days of it."""
+    day = date.fromisoformat(str(order.effective_date))
     nearby = [
-        (p, facts.name_noun(p)) for d, p in facts.purchases(account_id) if abs((d - day).days) <= 3
+        (p, facts.name_noun(p))
+        for d, p in facts.purchases(order.account_id or "")
+        if abs((d - day).days) <= 3
     ]
     found = []
-    for _, product in items:
-        if product is None:
-            continue
-        noun = facts.name_noun(product)
-        if any(other != product and kind == noun for other, kind in nearby):
+    for _, product in facts.index.order_items_by_order.get(order.id, ()):
+        noun = facts.name_noun(product or "")
+        if product and any(other != product and kind == noun for other, kind in nearby):
             found.append(product)
     return found
 

@@ -235,7 +235,7 @@ class _ShortcutBudget:
         for code, hit in hits.items():
             after = self.passed.get(code, 0.0) + hit
             if code in traps.CONDITIONAL:
-                limit = max(1.0, SHORTCUT_SHARE * (self.applied[code] + 1))
+                limit = SHORTCUT_SHARE * (self.applied[code] + 1)
             else:
                 limit = self.limit
             if hit and after > limit + 1e-9:

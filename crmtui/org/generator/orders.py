@@ -5,10 +5,10 @@ case is about, so ``Case.OrderItemId__c`` always points at a real purchase of th
 account. Prices come from the dated price book in force on the order date.
 
 Some customers come back a day to three days after a purchase for another one of the same
-kind (a second pair of shoes, a jacket for someone else): a share of the background orders
-get such a follow-up, holding a product whose name ends with the same word as one of the
-first order's. Asked for "the jacket I bought five days ago", only the order of exactly
-that day answers; a jacket from the day before is someone's careless guess.
+kind (a second pair of shoes, a jacket for someone else): some orders get such a follow-up
+(counted among the background purchases), holding a product whose name ends with the same
+word as one of the first order's. Asked for "the jacket I bought five days ago", only the
+order of exactly that day answers; a jacket from the day before is a careless guess.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ QUANTITIES = tuple(fmt_number(q) for q in (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.
 # Days from purchase to case, for issues whose story needs a particular wait: cancelling
 # happens right away, a "late delivery" complaint needs the delivery estimate to have passed.
 ISSUE_LAGS = {"Cancel order": (1, 3), "Delayed delivery": (9, 30)}
-#: Share of background orders followed by a purchase of the same kind one to three days later.
-FOLLOW_UP_SHARE = 0.3
+#: Background orders that are follow-ups (a purchase of the same kind one to three days after
+#: an earlier order of the customer), as a share of the other background orders.
+FOLLOW_UP_SHARE = 0.4
 
 
 def _background_date(rng: random.Random, days: int) -> date:
@@ -72,12 +73,11 @@ def build_orders(
     follow_ups = round(background * FOLLOW_UP_SHARE / (1 + FOLLOW_UP_SHARE))
     firsts = background - follow_ups
     customer_picks = rng.choices(range(len(people.customers)), weights=weights, k=firsts)
-    for number, customer in enumerate(customer_picks):
-        day = _background_date(rng, days)
-        specs.append((day, customer, -1, -1))
-        if number < follow_ups:
-            later = min(day + timedelta(days=rng.randint(1, 3)), CASES_END)
-            specs.append((later, customer, -1, -2))
+    specs += [(_background_date(rng, days), customer, -1, -1) for customer in customer_picks]
+    # Any purchase may be followed by another of the same kind, a case's purchase included.
+    for day, customer, _, _ in rng.sample(specs, min(follow_ups, len(specs))):
+        later = min(day + timedelta(days=rng.randint(1, 3)), CASES_END)
+        specs.append((later, customer, -1, -2))
     specs.sort()
     # A follow-up points at the latest earlier order of its customer (its first purchase).
     last_order: dict[int, int] = {}
