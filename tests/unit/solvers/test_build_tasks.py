@@ -54,7 +54,8 @@ REQUIRED_SHAPES = {
     "knowledge_qa": re.escape(texts.KNOWLEDGE_QA_REQUIRED),
     # A new case that names its product loosely also names its customer.
     "case_routing": re.escape(texts.CASE_ROUTING_POLICY)
-    + "(" + re.escape(texts.routing_contact_line("CONTACT")).replace("CONTACT", r"003\w{15}")
+    + "("
+    + re.escape(texts.routing_contact_line("CONTACT")).replace("CONTACT", r"003\w{15}")
     + ")?",
 }
 
