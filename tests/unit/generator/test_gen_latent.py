@@ -85,7 +85,7 @@ def test_states_close_cases_at_different_speeds_and_take_turns_being_fastest(
         # ... and within a year far more: teams have good and bad seasons.
         assert statistics.median(spreads) > 2.5
     # So which state is fastest depends on the period.
-    assert len(fastest) >= 3
+    assert len(fastest) >= 2
 
 
 @pytest.mark.parametrize("name", SEEDS)
