@@ -27,21 +27,21 @@ __all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance"]
 #: The named shortcuts per task type: (code, what the careless solver does).
 SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "monthly_trend_analysis": (
-        ("all_time_month", "the product's all-time busiest month"),
-        ("all_time_month_in_window", "the all-time busiest of the window's months"),
+        ("all_time_month", "all-time busiest month"),
+        ("all_time_month_in_window", "all-time busiest of the window's months"),
     ),
     "top_issue_identification": (
-        ("all_time_issue", "the product's all-time top issue (None without a case in the period)"),
+        ("all_time_issue", "all-time top issue (None without a case in the period)"),
     ),
     "case_routing": (("rule_1", "rule 1 only, the first Id on a tie"),),
     "named_entity_disambiguation": (
         ("noun_3_days", "a purchase of the same noun within 3 days"),
-        ("month_30_days", "'a month' read as 30 days (month questions only)"),
+        ("month_30_days", "'a month' read as 30 days (month questions)"),
     ),
     "handle_time": (("keep_transferred", "transferred cases kept in the averages"),),
     "transfer_count": (("no_case_filter", "the 'more than N cases' filter ignored"),),
     "policy_violation_identification": (
-        ("topic_policy", "the policy the conversation is about (its first request)"),
+        ("topic_policy", "the policy the conversation opens with"),
     ),
 }
 
