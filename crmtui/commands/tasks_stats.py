@@ -222,7 +222,8 @@ def readings_table(report: StatsReport) -> Table:
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for item in report.types:
         labels = dict(SHORTCUTS.get(item.task, ()))
-        figures = list(item.shortcuts.items()) or [("", None)]
+        figures: list[tuple[str, dict[str, float] | None]] = list(item.shortcuts.items())
+        figures = figures or [("", None)]
         for position, (code, figure) in enumerate(figures):
             first = position == 0
             table.add_row(

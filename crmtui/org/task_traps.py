@@ -74,7 +74,7 @@ def _monthly_trend(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]
     )
     start = as_datetime(candidate.params["start"])
     end = as_datetime(candidate.params["end"])
-    covered = set()
+    covered: set[str] = set()
     month = start.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
     while month < end and len(covered) < 12:
         covered.add(MONTH_NAMES[month.month - 1])

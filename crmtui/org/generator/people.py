@@ -157,7 +157,7 @@ def build_people(
         transfer = _transfer_rate(rng)
         speed = rng.uniform(0.6, 1.6)
         joined, left = _tenure(rng, index)
-        drift = {
+        habit = {
             year: rng.lognormvariate(0.0, 0.7)
             for year in range(CASES_START.year, CASES_END.year + 1)
         }
@@ -171,7 +171,7 @@ def build_people(
                 load,
                 joined,
                 left,
-                habit_drift=drift,
+                habit_drift=habit,
             )
         )
         handle = f"{first}.{last}".lower().replace("'", "").replace(" ", "")

@@ -28,7 +28,9 @@ def _first_owners(rows: OrgRows, params: Mapping[str, Any]) -> tuple[list[Any], 
     return dated, first
 
 
-def read_handle_time(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str, Any]) -> Reading:
+def read_handle_time(
+    rows: OrgRows, params: Mapping[str, Any], context: Mapping[str, Any]
+) -> Reading:
     """Average handle time of the agents who opened more than N cases in the window.
 
     Shortcut ``keep_transferred``: average every closed case of those agents created in the
@@ -53,7 +55,9 @@ def read_handle_time(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str, A
     return Reading(ranked(False), {"keep_transferred": ranked(True)})
 
 
-def read_transfer_count(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str, Any]) -> Reading:
+def read_transfer_count(
+    rows: OrgRows, params: Mapping[str, Any], context: Mapping[str, Any]
+) -> Reading:
     """Transfers (entries with a previous owner) counted for the agent who passed the case on.
 
     Shortcut ``no_case_filter``: rank every agent who transferred, whatever they opened.

@@ -30,5 +30,7 @@ def read_policy_violation(
     (``context["policies"]`` lists the articles of the policies discussed, in order).
     """
     policies = context.get("policies") or []
-    shortcuts = {"topic_policy": (str(policies[0]),)} if policies else {}
+    shortcuts: dict[str, tuple[str, ...]] = {}
+    if policies:
+        shortcuts["topic_policy"] = (str(policies[0]),)
     return Reading(None, shortcuts)
