@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from crmtui.org.readings import SHORTCUTS, OrgRows, hit, read_instance
+from crmtui.org.readings import SHORTCUTS, OrgRows, summarize
 from crmtui.org.solvers import TABLE_SOLVERS, OrgIndex, SolverError, run_solver
 from crmtui.org.solvers.common import Tables
 
@@ -231,49 +231,8 @@ def _one_type(
         reused = sum(1 for inst in group if _routing_subject(inst) in subjects)
         figures["extras"]["subject_reused"] = float(reused)
     if rows is not None:
-        figures.update(_reading_figures(task, group, solutions, rows))
+        figures.update(summarize(rows, task, group, solutions))
     return TypeStats(**base, **figures, mismatches=mismatches)
-
-
-def _reading_figures(
-    task: str,
-    group: list[InstanceLike],
-    solutions: Mapping[str, Mapping[str, Any]],
-    rows: OrgRows,
-) -> dict[str, Any]:
-    """Careful agreement, undecidable share and shortcut accuracies from the readings."""
-    careful: list[bool] = []
-    undecidable: list[bool] = []
-    passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
-    for inst in group:
-        solution = solutions.get(str(inst.idx))
-        if solution is None:
-            continue
-        metadata = getattr(inst, "metadata", None)
-        reading = read_instance(
-            rows,
-            task,
-            solution,
-            getattr(inst, "query", "") or "",
-            getattr(metadata, "required", "") or "",
-        )
-        if reading is None:
-            continue
-        gold = None if inst.answer is None else str(inst.answer)
-        undecidable.append(reading.is_undecidable())
-        if reading.careful is not None:
-            careful.append(reading.careful == (() if gold is None else (gold,)))
-        for code, answers in reading.shortcuts.items():
-            passed.setdefault(code, []).append(hit(answers, gold))
-    return {
-        "careful_share": sum(careful) / len(careful) if careful else None,
-        "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
-        "shortcuts": {
-            code: {"share": sum(hits) / len(hits), "n": len(hits)}
-            for code, hits in passed.items()
-            if hits
-        },
-    }
 
 
 def _routing_subject(inst: InstanceLike) -> str | None:

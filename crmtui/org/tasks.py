@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from crmtui.org import task_purchases as purchases
 from crmtui.org import task_samplers as samplers
 from crmtui.org import task_texts as texts
 from crmtui.org import task_traps as traps
@@ -81,7 +82,7 @@ _SAMPLERS: dict[str, Callable[[OrgFacts, random.Random], Sampler]] = {
     "monthly_trend_analysis": lambda facts, rng: samplers.sample_monthly_trend,
     "top_issue_identification": lambda facts, rng: samplers.sample_top_issue,
     "case_routing": samplers.pool_sampler("ncr"),
-    "named_entity_disambiguation": lambda facts, rng: samplers.sample_named_entity,
+    "named_entity_disambiguation": lambda facts, rng: purchases.sample_named_entity,
     "handle_time": lambda facts, rng: samplers.sample_handle_time,
     "transfer_count": lambda facts, rng: samplers.sample_transfer_count,
     "policy_violation_identification": samplers.pool_sampler("pvi"),

@@ -8,12 +8,13 @@ of instances each shortcut passes, the share a careful solver cannot decide, and
 careful reading agrees with every gold answer.
 
 Public API: :data:`SHORTCUTS` (task type -> (code, description) pairs), :class:`OrgRows`
-(:meth:`OrgRows.from_tables`), :func:`read_instance`, :class:`Reading`, :func:`hit`.
+(:meth:`OrgRows.from_tables`), :func:`read_instance`, :func:`summarize` (a type's figures),
+:class:`Reading`, :func:`hit`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
@@ -22,7 +23,7 @@ from crmtui.org.readings.products import read_monthly_trend, read_named_entity, 
 from crmtui.org.readings.rows import OrgRows
 from crmtui.org.readings.types import Answers, Reading, hit
 
-__all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance"]
+__all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance", "summarize"]
 
 #: The named shortcuts per task type: (code, what the careless solver does).
 SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -86,3 +87,53 @@ def read_instance(
         return None if reader is None else reader(rows, params, context)
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def summarize(
+    rows: OrgRows,
+    task: str,
+    instances: Iterable[Any],
+    solutions: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    """A task type's figures from reading each of its instances.
+
+    Args:
+        rows: The org's rows.
+        task: Task type code.
+        instances: The type's instances (``idx``, ``answer``, ``query``, ``metadata``).
+        solutions: ``str(idx)`` -> the instance's solution (instances without one are skipped).
+
+    Returns:
+        ``careful_share`` (instances whose gold the careful reading gives as its only
+        answer, among those it can read), ``undecidable_share`` and ``shortcuts`` (code ->
+        ``{"share": expected accuracy, "n": instances it applies to}``); None where nothing
+        was read.
+    """
+    careful: list[bool] = []
+    undecidable: list[bool] = []
+    passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
+    for inst in instances:
+        solution = solutions.get(str(inst.idx))
+        if solution is None:
+            continue
+        metadata = getattr(inst, "metadata", None)
+        query = getattr(inst, "query", "") or ""
+        required = getattr(metadata, "required", "") or ""
+        reading = read_instance(rows, task, solution, query, required)
+        if reading is None:
+            continue
+        gold = None if inst.answer is None else str(inst.answer)
+        undecidable.append(reading.is_undecidable())
+        if reading.careful is not None:
+            careful.append(reading.careful == (() if gold is None else (gold,)))
+        for code, answers in reading.shortcuts.items():
+            passed.setdefault(code, []).append(hit(answers, gold))
+    return {
+        "careful_share": sum(careful) / len(careful) if careful else None,
+        "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
+        "shortcuts": {
+            code: {"share": sum(hits) / len(hits), "n": len(hits)}
+            for code, hits in passed.items()
+            if hits
+        },
+    }
