@@ -224,8 +224,12 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
     its org: for argmax/argmin types the share of questions with a single candidate, the
     share whose best and second-best are within 1% (averages) or one (counts), exact ties,
     the median count of evidence records per answer, and type-specific notes; then the
-    calibration targets. On a task file without solutions (the real CRMArena file) only the
-    distribution columns are filled.
+    calibration targets. With the org, also an independent re-reading of every instance: how
+    often the careful reading gives the gold answer, the share of instances whose text does
+    not fix one answer, best-vs-second margins within 1% and within 10%, and the accuracy of
+    each named careless shortcut (a handle time that keeps transferred cases, a product's
+    all-time top issue, ...). On a task file without solutions (the real CRMArena file) only
+    the distribution columns are filled.
 
     \b
     Examples:
@@ -233,7 +237,13 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
       crmtui tasks stats --org full-7                     # a built org and its tasks
       crmtui tasks stats --tasks crmarena_tasks.json      # the real file: distribution only
     """
-    from crmtui.commands.tasks_stats import build_report, stats_table, targets_table
+    from crmtui.commands.tasks_stats import (
+        build_report,
+        has_readings,
+        readings_table,
+        stats_table,
+        targets_table,
+    )
 
     report = build_report(source, org_spec)
     if fmt == "json":
@@ -241,6 +251,8 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
         return
     console = Console(highlight=False)
     console.print(stats_table(report))
+    if has_readings(report):
+        console.print(readings_table(report))
     if report.targets:
         console.print(targets_table(report))
     elif report.solutions is None:
