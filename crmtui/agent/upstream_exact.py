@@ -303,14 +303,17 @@ def get_non_transferred_case_ids(start_date, end_date, sf_connector=None):  # ty
         return _unexpected(exc)
 
 
+_NO_IDS: Any = object()
+
+
 def get_agent_transferred_cases_by_period(  # type: ignore[no-untyped-def]
     start_date,
     end_date,
-    qualified_agent_ids=None,
+    qualified_agent_ids=_NO_IDS,
     sf_connector=None,
 ):
     """Transfers away from each (qualified) agent in a window."""
-    if qualified_agent_ids is None:  # upstream's default is an (unmodified) empty list
+    if qualified_agent_ids is _NO_IDS:  # upstream's default: an (unmodified) empty list
         qualified_agent_ids = []
     try:
         problem = _both_dates_text(start_date, end_date)

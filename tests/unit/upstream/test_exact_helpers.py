@@ -91,6 +91,7 @@ CALLS: list[tuple[str, Any]] = [
     ("get_agent_transferred_cases_by_period", W),
     ("get_agent_transferred_cases_by_period", {**W, "qualified_agent_ids": ["005Ws000003wN0VIAU"]}),
     ("get_agent_transferred_cases_by_period", {**W, "qualified_agent_ids": "x"}),
+    ("get_agent_transferred_cases_by_period", {**W, "qualified_agent_ids": None}),
     ("get_shipping_state", {"cases": [dict(c) for c in CASES[:2]]}),
     ("get_shipping_state", {"cases": [{"AccountId": ACCOUNT}]}),
     ("get_shipping_state", {"cases": [{"Id": 1}]}),
