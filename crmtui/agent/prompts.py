@@ -20,6 +20,7 @@ __all__ = [
     "InstanceLike",
     "build_messages",
     "build_system_prompt",
+    "with_answer_action",
 ]
 
 OBSERVATION_PREFIX = "Salesforce instance output: "
@@ -130,6 +131,22 @@ TOOL_REMINDER = (
 )
 
 _SYSTEM_NAME = "Salesforce instance"
+
+
+def with_answer_action(text: str, answer: str) -> str:
+    """``text`` with the final-answer action named ``answer`` (``respond`` or ``submit``).
+
+    The paper's code (``--observations naacl``) calls it ``<submit>`` and the ``submit`` tool;
+    HEAD and crmtui call it ``respond``.
+    """
+    if answer == "respond":
+        return text
+    return (
+        text.replace("<respond>", f"<{answer}>")
+        .replace("</respond>", f"</{answer}>")
+        .replace("respond tool", f"{answer} tool")
+        .replace("respond with None", f"{answer} None")
+    )
 
 
 class _Metadata(Protocol):

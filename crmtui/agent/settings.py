@@ -52,6 +52,7 @@ class AgentSettings:
         date_literals: ``instance``, ``wallclock`` or ``YYYY-MM-DD``.
         scoring: ``strict``, ``paper``, ``toolenv`` or ``head``.
         max_observation: Characters of an observation shown to the model (0: all).
+        observations: ``crmtui``, ``naacl`` or ``head`` (``None``: the preset's).
         force: Go on even when the tasks' record Ids are mostly missing from the org.
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
@@ -78,6 +79,7 @@ class AgentSettings:
     date_literals: str | None = None
     scoring: str | None = None
     max_observation: int | None = None
+    observations: str | None = None
     force: bool = False
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
@@ -121,8 +123,31 @@ class AgentSettings:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
         from crmtui.agent.strategies import make_strategy
 
-        toolset = self.resolved.toolset or "query"
-        return make_strategy(self.strategy, toolset=toolset, model=self.model)
+        resolved = self.resolved
+        return make_strategy(
+            self.strategy,
+            toolset=resolved.toolset or "query",
+            model=self.model,
+            observations=resolved.observations,
+        )
+
+    def executor(self, org: Any, today: dt.date | None, **options: Any) -> Any:
+        """The query executor the agent meets: crmtui's engine as crmtui shows it, or (with
+        ``naacl``/``head`` observations) as upstream's connector sees it through the REST API.
+
+        Args:
+            org: The org queried.
+            today: The date relative date literals resolve against.
+            options: Further :func:`~crmtui.agent.execution.make_query_executor` arguments.
+        """
+        if self.resolved.observations == "crmtui":
+            from crmtui.agent.execution import make_query_executor
+
+            return make_query_executor(org, today, **options)
+        from crmtui.agent.upstream_connector import UpstreamConnector, upstream_executor
+
+        timeout = options.get("query_timeout_s")
+        return upstream_executor(UpstreamConnector(org, today, query_timeout_s=timeout))
 
     def today(self, instance: Any) -> dt.date | None:
         """The date the instance's date literals resolve against (``--date-literals``)."""

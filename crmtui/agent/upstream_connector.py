@@ -33,7 +33,12 @@ from typing import Any
 
 from crmtui.agent.execution import Executor, Observation
 
-__all__ = ["SIMPLE_SALESFORCE_VERSION", "UpstreamConnector", "preprocess_query"]
+__all__ = [
+    "SIMPLE_SALESFORCE_VERSION",
+    "UpstreamConnector",
+    "preprocess_query",
+    "upstream_executor",
+]
 
 #: The API version simple-salesforce 1.12.6 asks for by default (its DEFAULT_API_VERSION).
 SIMPLE_SALESFORCE_VERSION = "v59.0"
@@ -117,7 +122,12 @@ class UpstreamConnector:
         keys = decoded[0].keys()
         for row in decoded:
             row.pop("attributes", None)
-        empty = [k for k in keys if all(row[k] is None for row in decoded)]
+        try:
+            empty = [k for k in keys if all(row[k] is None for row in decoded)]
+        except KeyError as exc:  # rows of several SOSL objects: upstream's loop raises
+            from crmtui.agent.result import UpstreamCrash
+
+            raise UpstreamCrash(*exc.args) from None
         rows = [{k: v for k, v in row.items() if k not in empty} for row in decoded]
         self.last_rows = len(rows)
         return rows, 1
@@ -138,4 +148,5 @@ def upstream_executor(connector: UpstreamConnector) -> Executor:
             return Observation(str(value), kind, None, ms, code, str(value))
         return Observation(str(value), kind, len(value), ms, records=value)
 
+    execute.connector = connector  # type: ignore[attr-defined] - the exact helpers' seam
     return execute

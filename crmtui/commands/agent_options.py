@@ -37,6 +37,7 @@ AGENT_OPTION_NAMES = (
     "date_literals",
     "scoring",
     "max_observation",
+    "observations",
     "force",
 )
 
@@ -140,11 +141,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--preset",
-            type=click.Choice(["crmtui", "upstream"]),
+            type=click.Choice(["crmtui", "naacl", "head", "upstream"]),
             default=None,
-            help="Values for every setting left unset: crmtui's (default) or upstream "
-            "run_tasks.py's (wallclock dates, paper/ToolEnv scoring, helper tools for "
-            "tool_call, unbounded observations).",
+            help="Values for every setting left unset: crmtui's (default), or upstream "
+            "run_tasks.py's: naacl (the paper's code: <submit>, strict string scoring) or "
+            "head (current; upstream = head): wallclock dates, paper/ToolEnv scoring, "
+            "helper tools for tool_call, unbounded observations, upstream's observations.",
         ),
         click.option(
             "--max-tokens",
@@ -184,6 +186,13 @@ def agent_options(func: F) -> F:
             "(default 40000; 0 = all, as --preset upstream).",
         ),
         click.option(
+            "--observations",
+            type=click.Choice(["crmtui", "naacl", "head"]),
+            default=None,
+            help="What the model is shown: crmtui's observations (default), or those of "
+            "upstream's harness version, byte for byte (--preset naacl/head).",
+        ),
+        click.option(
             "--force",
             is_flag=True,
             help="Run tasks on an org that lacks most of the records they mention.",
@@ -218,5 +227,6 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "date_literals": values["date_literals"],
         "scoring": values["scoring"],
         "max_observation": values["max_observation"],
+        "observations": values["observations"],
         "force": values["force"],
     }
