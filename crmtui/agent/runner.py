@@ -242,8 +242,9 @@ def run_instance(
             if details:
                 submitted["details"] = details
             emit("submit", submitted)
-            if action.tool_call is not None:
-                # Keep the history valid for a follow-up request (e.g. a transcript export).
+            if action.tool_call is not None and not strategy.upstream:
+                # Keep the history valid for a follow-up request (e.g. a transcript export);
+                # upstream's trajectories end with the call itself.
                 messages.extend(strategy.result_messages(action, "DONE"))
             result.last_step = LastStep("respond", reply.content, tool)
             if on_step:

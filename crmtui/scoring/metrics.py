@@ -5,10 +5,10 @@
 typographic-quote handling; bag-of-token F1). Upstream also reports BLEU (sacrebleu) and
 ROUGE (the ``rouge`` package); neither package is a dependency here, so :func:`bleu_score`
 re-implements sacrebleu 2.x sentence BLEU on the normalised text (13a tokenisation reduces
-to whitespace splitting once punctuation is gone) and :func:`rouge_l` computes the plain
-token-LCS ROUGE-L F1. The ``rouge`` package's own ROUGE-L differs in detail (unique-word
-denominators, union-LCS over sentences), so treat ``rouge_l`` as close, not identical. The
-reward is F1 in every mode, so these two never change a score.
+to whitespace splitting once punctuation is gone), and :func:`rouge_n` / :func:`rouge_l`
+the ``rouge`` package's ROUGE-N and summary-level ROUGE-L (distinct-word counts, 1e-8 in the
+F denominator). The reward is F1 in every mode, so these never change a score, but they are
+what upstream's results file shows (checked against the packages in tests).
 """
 
 from __future__ import annotations
@@ -87,23 +87,36 @@ def bleu_score(prediction: str, gold: str, max_order: int = 4) -> float:
 
 
 def rouge_l(prediction: str, gold: str) -> float:
-    """ROUGE-L F1 over normalised tokens (longest common subsequence)."""
+    """ROUGE-L F as the ``rouge`` package (1.0.1, upstream's pin) computes it.
+
+    Its summary-level ROUGE-L over one sentence (the normalised text has no full stops):
+    the distinct words of the longest common subsequence it reconstructs (reference first,
+    its tie-breaking kept), over the distinct words of the reference (recall) and of the
+    prediction (precision), with 1e-8 added to the F denominator.
+    """
     hyp = normalize_answer(prediction).split()
     ref = normalize_answer(gold).split()
     if not hyp or not ref:
         return 0.0
-    # Two-row LCS table: O(len(hyp) * len(ref)) time, O(len(ref)) memory.
-    previous = [0] * (len(ref) + 1)
-    for token in hyp:
-        current = [0] * (len(ref) + 1)
-        for j, other in enumerate(ref, start=1):
-            current[j] = previous[j - 1] + 1 if token == other else max(previous[j], current[j - 1])
-        previous = current
-    lcs = previous[-1]
-    if lcs == 0:
-        return 0.0
-    precision, recall = lcs / len(hyp), lcs / len(ref)
-    return 2 * precision * recall / (precision + recall)
+    table = [[0] * (len(hyp) + 1) for _ in range(len(ref) + 1)]
+    for i in range(1, len(ref) + 1):
+        for j in range(1, len(hyp) + 1):
+            if ref[i - 1] == hyp[j - 1]:
+                table[i][j] = table[i - 1][j - 1] + 1
+            else:
+                table[i][j] = max(table[i - 1][j], table[i][j - 1])
+    words: set[str] = set()
+    i, j = len(ref), len(hyp)
+    while i and j:
+        if ref[i - 1] == hyp[j - 1]:
+            words.add(ref[i - 1])
+            i, j = i - 1, j - 1
+        elif table[i - 1][j] > table[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    recall, precision = len(words) / len(set(ref)), len(words) / len(set(hyp))
+    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
 
 
 def rouge_n(prediction: str, gold: str, n: int) -> float:

@@ -45,7 +45,7 @@ def test_f1_hand_computed() -> None:
 def test_rouge_l_hand_computed() -> None:
     # hyp: a b c d (normalised: "b c d" because 'a' is an article) -> use non-article tokens.
     # hyp x y z w, ref x z w q: LCS = x z w = 3; P = 3/4, R = 3/4 -> 0.75
-    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75)
+    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75, abs=1e-7)
     assert rouge_l("", "x") == 0.0
     assert rouge_l("p q", "r s") == 0.0
 
@@ -83,3 +83,24 @@ def test_rouge_n_counts_distinct_ngrams_like_the_rouge_package() -> None:
     assert rouge_n("x y y", "x z", 1) == pytest.approx(0.5, abs=1e-6)
     assert rouge_n("p q r", "p q s", 2) == pytest.approx(0.5, abs=1e-6)
     assert rouge_n("", "x", 1) == 0.0
+
+
+def test_rouge_equals_the_rouge_package_upstream_uses() -> None:
+    """ROUGE-1/2/L as upstream's results show them (``rouge`` 1.0.1 on normalised text)."""
+    import random
+
+    from crmtui.scoring.metrics import rouge_n
+
+    rouge = pytest.importorskip("rouge")
+    scorer = rouge.Rouge()
+    rng = random.Random(23)
+    words = "a the shoe strap polyester webbing rubber footbed x y".split()
+    for _ in range(500):
+        hyp = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        ref = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        if not normalize_answer(hyp) or not normalize_answer(ref):
+            continue
+        theirs = scorer.get_scores(hyps=normalize_answer(hyp), refs=normalize_answer(ref))[0]
+        assert rouge_l(hyp, ref) == theirs["rouge-l"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 1) == theirs["rouge-1"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 2) == theirs["rouge-2"]["f"], (hyp, ref)
