@@ -294,6 +294,7 @@ def import_results(
     live: bool | None = None,
     model: str | None = None,
     strategy: str | None = None,
+    environment: dict[str, Any] | None = None,
 ) -> ImportReport:
     """Write one recording per row of an upstream results file under ``out``.
 
@@ -308,6 +309,8 @@ def import_results(
         live: The run was made against a live Salesforce org (default: when no ``org``).
         model: Actor id (default: from the file name ``results_<model>_<strategy>_...``).
         strategy: Upstream strategy (default: from the file name, else the trajectory).
+        environment: What ran the harness (version, commit, relaxed pins, chosen versions),
+            recorded in every recording's header settings.
 
     Raises:
         ConfigError: The file or the request log cannot be read.
@@ -339,6 +342,7 @@ def import_results(
                 start=previous_end or fallback,
                 model=model or results.model or "upstream",
                 strategy=_strategy(results, attempt, strategy),
+                environment=environment,
             )
         except RecordingError as exc:
             if "already exists" in str(exc) and exc.path is not None:
@@ -373,6 +377,7 @@ def _write(
     start: dt.datetime,
     model: str,
     strategy: str,
+    environment: dict[str, Any] | None = None,
 ) -> tuple[Path, dt.datetime]:
     entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
     anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
@@ -408,6 +413,7 @@ def _write(
         wall=clock.wall,
         monotonic=clock.monotonic,
         fsync=False,
+        settings={"upstream": environment} if environment else None,
     )
     answers = [s for s in attempt.steps if s.kind == "answer"]
     try:

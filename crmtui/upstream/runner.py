@@ -117,6 +117,7 @@ def run_upstream(
     today: dt.date | None = None,
     on_output: Callable[[str], None] | None = None,
     import_results: bool = True,
+    environment: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Run upstream's harness on ``tasks`` against ``org`` and import what it wrote.
 
@@ -133,6 +134,9 @@ def run_upstream(
         today: Reference date of the REST API's relative date literals (default: real date).
         on_output: Called with each line the child prints.
         import_results: Import the results as recordings afterwards.
+        environment: What runs the harness (``upstream setup``'s record: version, commit,
+            relaxed pins); written to ``out/upstream-environment.json`` and into every
+            imported recording's header.
 
     Raises:
         ConfigError: Bad folder or Python.
@@ -144,6 +148,11 @@ def run_upstream(
     out = out.expanduser().resolve()
     out.mkdir(parents=True, exist_ok=True)
     hook_dir = out / ".crmtui-hook"
+    if environment:
+        import json
+
+        text = json.dumps(environment, indent=2) + "\n"
+        (out / "upstream-environment.json").write_text(text, encoding="utf-8")
     request_log = out / "requests.jsonl"
     session_id = new_session_id()
     server, tls = serve(
@@ -187,6 +196,7 @@ def run_upstream(
                 tasks_source=tasks_source,
                 request_log=request_log,
                 model_log=outcome.hook_log if outcome.hook_log.exists() else None,
+                environment=environment,
             )
             outcome.recordings += report.written
             outcome.problems += report.problems
