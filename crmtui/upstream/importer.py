@@ -190,9 +190,27 @@ def _strategy(results: ResultsFile, attempt: Attempt, override: str | None) -> s
 
 
 def _own_method(era: str, strategy: str) -> str:
-    if era == "paper":
-        return "paper"
-    return "toolenv" if strategy.startswith("tool_call") else "head"
+    """The crmtui method that is upstream's scoring code for this row.
+
+    ToolEnv (every tool_call strategy, both eras) compared the raw answer with ``==``; the
+    paper's ChatEnv compared the stripped answer; HEAD's ChatEnv used its Evaluator.
+    """
+    if strategy.startswith("tool_call"):
+        return "toolenv"
+    return "paper" if era == "paper" else "head"
+
+
+def _crash_reason(error: str) -> dict[str, Any]:
+    """The end reason of a row upstream's run_tasks.py wrote after an exception.
+
+    A failure at the model provider (litellm's or openai's exceptions) is a model error,
+    anything else a harness error: upstream's code raised (a ``None`` gold at HEAD, an empty
+    knowledge answer, a tool call without text). Neither is a wrong answer.
+    """
+    model = any(name in error for name in ("litellm.", "openai.", "RateLimitError", "APIError"))
+    message = "Model error" if model else "Harness error"
+    source = "api" if model else "runner"
+    return {"source": source, "message": message, "content": error, "upstream": True}
 
 
 def _own_score(attempt: Attempt, metric: str, gold: Any, method: str) -> dict[str, Any]:
@@ -431,8 +449,10 @@ def _write(
                     clock.move(other.end)
                 _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
         reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
+        if attempt.error is not None:
+            reason = _crash_reason(attempt.error)
         end: dict[str, Any] = {"reason": str(reason.get("message") or "finished")}
-        reward = numeric_reward(attempt.reward)
+        reward = None if attempt.error is not None else numeric_reward(attempt.reward)
         if reward is not None:
             end["reward"] = reward
         end["end_reason"] = _plain(reason)
@@ -454,13 +474,16 @@ def _emit_submit(
     reason = attempt.end_reason or {}
     if "parsed_answer" in reason:
         details["parsed_answer"] = _plain(reason["parsed_answer"])
+    if attempt.error is not None:
+        # Upstream raised after this answer (while scoring it): no reward, a harness error.
+        details["not_scored"] = attempt.error
     recorder.emit("answer_edit", {"text": answer})
     recorder.emit(
         "submit",
         {
             "answer": answer,
-            "reward": numeric_reward(attempt.reward),
-            "scoring": f"upstream/{attempt.era}",
+            "reward": None if attempt.error is not None else numeric_reward(attempt.reward),
+            "scoring": f"upstream/{_own_method(attempt.era, strategy)}",
             "gold": gold,
             "details": details,
         },
