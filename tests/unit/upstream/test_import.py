@@ -229,7 +229,8 @@ def test_upstream_exception_rows_are_harness_errors_in_the_report(tmp_path: Path
     rows = [
         {"task_id": 80, "task_type": "best_region_identification", "gt_answer": None,
          "reward": 0, "traj": traj,
-         "agent_info": {"source": "api", "content": "Error: 'NoneType' object is not subscriptable"}},
+         "agent_info": {"source": "api",
+                        "content": "Error: 'NoneType' object is not subscriptable"}},
         {"task_id": 81, "task_type": "best_region_identification", "gt_answer": "CA",
          "reward": 0, "traj": traj,
          "agent_info": {"source": "api", "content": "Error: litellm.RateLimitError: slow down"}},
