@@ -104,3 +104,17 @@ def test_the_other_version_is_exported_from_a_git_clone(tmp_path: Path, monkeypa
     assert source.version == "naacl" and source.folder != clone
     assert "--org_type" not in (source.folder / "run_tasks.py").read_text()
     assert resolve_source(clone).version == "head"
+
+
+def test_comma_separated_task_category_narrows_the_served_tasks() -> None:
+    from crmtui.data.loaders import load_tasks
+    from crmtui.org.sample import sample_tasks_path
+    from crmtui.upstream.runner import split_categories
+
+    tasks = load_tasks(None, sample_tasks=sample_tasks_path)
+    args = ["--model", "m", "--task_category", "handle_time,case_routing"]
+    argv, served, note = split_categories(args, tasks)
+    assert argv == ["--model", "m", "--task_category", "all"]
+    assert {t.task for t in served} == {"handle_time", "case_routing"} and len(served) == 20
+    assert note and "accepts one category or all" in note
+    assert split_categories(["--task_category=handle_time"], tasks)[2] is None
