@@ -228,6 +228,8 @@ def run_batch(
         org_digest=org.digest,
     )
     settings = resolved.to_json()
+    if config.deployments is not None:  # recorded, not part of the resume check
+        settings["deployments"] = config.deployments.to_json()
     category = task_category(tasks, config.task_types)
     strategy = strategy_label(config.strategy_object())
     scrubber = Scrubber([str(config.client_options.get("api_key") or "")])

@@ -172,9 +172,13 @@ def check_agent_settings(settings: Any) -> None:
         ConfigError: Naming the variable or the URL.
     """
     api_key = settings.client_options.get("api_key")
-    check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
-    if settings.api_base:
-        probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
+    deployments = getattr(settings, "deployments", None)
+    if deployments is not None:
+        _check_deployments(settings.model, deployments, api_key)
+    else:
+        check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
+        if settings.api_base:
+            probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
     resolved = settings.resolved
     extractor = resolved.extract_model
     if extractor is None or extractor == settings.model:
@@ -183,3 +187,19 @@ def check_agent_settings(settings: Any) -> None:
     check_credentials(extractor, api_base=base, api_key=api_key, role="--extract-model")
     if base:
         probe_api_base(base, api_key=_probe_key(extractor, api_key))
+
+
+def _check_deployments(model: str, spec: Any, api_key: str | None) -> None:
+    """Every deployment's credentials; their servers: at least one must answer (the router
+    leaves out the others, which a run's recordings then never name)."""
+    failures = []
+    for deployment in spec.deployments:
+        name = deployment.model or model
+        key = os.environ.get(deployment.api_key_env) if deployment.api_key_env else api_key
+        check_credentials(name, api_base=deployment.api_base, api_key=key)
+        try:
+            probe_api_base(deployment.api_base, api_key=_probe_key(name, key))
+        except ConfigError as exc:
+            failures.append(exc)
+    if len(failures) == len(spec.deployments):
+        raise failures[0]

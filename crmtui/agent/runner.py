@@ -79,6 +79,8 @@ def _model_call_payload(reply: ModelReply) -> dict[str, Any]:
         payload["content_chars"] = content_chars
     if reply.stream_fallback:
         payload["stream_fallback"] = True
+    if reply.deployment is not None:
+        payload["deployment"] = reply.deployment
     return payload
 
 

@@ -39,6 +39,8 @@ class AgentSettings:
         task: Only instances of these task types (codes or abbreviations; one string or a
             tuple of them).
         api_base: OpenAI-compatible server URL.
+        deployments: Several servers behind litellm's Router
+            (:class:`~crmtui.agent.deployments.DeploymentSet`), instead of ``api_base``.
         max_turns: Model calls per instance.
         time_limit_s: Wall-clock limit per instance (held during a model call too).
         timeout: Seconds one model call attempt may take in total.
@@ -66,6 +68,7 @@ class AgentSettings:
     org: str | None = None
     task: str | tuple[str, ...] | None = None
     api_base: str | None = None
+    deployments: Any = None
     max_turns: int = 20
     time_limit_s: float = 600.0
     timeout: float = 60.0
@@ -111,6 +114,8 @@ class AgentSettings:
         ):
             raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
         self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
+        if self.deployments is not None and self.api_base:
+            raise ConfigError("give either --api-base (once) or several servers, not both")
 
     @cached_property
     def resolved(self) -> Any:
@@ -118,6 +123,18 @@ class AgentSettings:
         from crmtui.agent.presets import resolve
 
         return resolve(self)
+
+    @cached_property
+    def router(self) -> Any:
+        """One ``litellm.Router`` over :attr:`deployments`, shared by every thread of the run
+        (so cooldowns and rate limits hold across them); ``None`` without deployments."""
+        if self.deployments is None:
+            return None
+        from crmtui.agent.deployments import build_router
+
+        return build_router(
+            self.model, self.deployments, api_key=self.client_options.get("api_key")
+        )
 
     def strategy_object(self) -> Any:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
@@ -169,13 +186,16 @@ class AgentSettings:
 
         if model is None or model == self.model:
             resolved = self.resolved
+            options = dict(self.client_options)
+            if self.deployments is not None:
+                options["router"] = self.router
             return ModelClient(
                 self.model,
                 api_base=self.api_base,
                 timeout=self.timeout,
                 temperature=resolved.temperature,
                 max_tokens=resolved.max_tokens,
-                **dict(self.client_options),
+                **options,
             )
         return ModelClient(
             model,

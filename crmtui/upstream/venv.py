@@ -92,9 +92,7 @@ def plan_requirements(text: str, python: tuple[int, int] = sys.version_info[:2])
     seen: set[str] = set()
     limits = {_norm(k): v for k, v in WHEEL_LIMITS.items()}
     pinned = {re.sub(r"\s+", "", line) for line in text.splitlines()}
-    conflicts = {
-        _norm(k): v for k, v in CONFLICTS.items() if CONFLICT_WHEN.get(k, "") in pinned
-    }
+    conflicts = {_norm(k): v for k, v in CONFLICTS.items() if CONFLICT_WHEN.get(k, "") in pinned}
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
