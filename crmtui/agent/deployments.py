@@ -198,11 +198,17 @@ def make_set(
     return DeploymentSet(tuple(deployments), retries, float(cooldown_s), strategy)
 
 
-def build_router(model: str, spec: DeploymentSet, *, api_key: str | None = None) -> Any:
-    """A ``litellm.Router`` over ``spec`` for ``model`` (imports litellm)."""
-    from crmtui.agent.client import load_litellm
+def build_router(
+    litellm: Any, model: str, spec: DeploymentSet, *, api_key: str | None = None
+) -> Any:
+    """A ``litellm.Router`` over ``spec`` for ``model``.
 
-    litellm = load_litellm()
+    Args:
+        litellm: The loaded litellm module (``crmtui.agent.client.load_litellm()``).
+        model: The run's model (deployments without their own ``model`` use it).
+        spec: The deployments.
+        api_key: Key for deployments without ``api_key_env`` (else the provider's variable).
+    """
     model_list = []
     for deployment in spec.deployments:
         params: dict[str, Any] = {

@@ -130,11 +130,11 @@ class AgentSettings:
         (so cooldowns and rate limits hold across them); ``None`` without deployments."""
         if self.deployments is None:
             return None
+        from crmtui.agent.client import load_litellm
         from crmtui.agent.deployments import build_router
 
-        return build_router(
-            self.model, self.deployments, api_key=self.client_options.get("api_key")
-        )
+        key = self.client_options.get("api_key")
+        return build_router(load_litellm(), self.model, self.deployments, api_key=key)
 
     def strategy_object(self) -> Any:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
