@@ -123,7 +123,9 @@ class UpstreamConnector:
         for row in decoded:
             row.pop("attributes", None)
         try:
-            empty = [k for k in keys if all(row[k] is None for row in decoded)]
+            # Every row is read for every key (upstream builds the list before all()), so a
+            # row lacking a key of the first row raises even after a non-null value.
+            empty = [k for k in keys if all([row[k] is None for row in decoded])]  # noqa: C419
         except KeyError as exc:  # rows of several SOSL objects: upstream's loop raises
             from crmtui.agent.result import UpstreamCrash
 
