@@ -119,7 +119,6 @@ class _Worker:
     def __call__(self, instance: Any) -> InstanceOutcome | None:
         if self.stop.is_set():
             return None  # stopping: never start a new instance
-        from crmtui.agent.execution import make_query_executor
 
         config = self.config
         today = config.today(instance)
@@ -143,7 +142,7 @@ class _Worker:
         session.stop_label = INTERRUPTED
         result = session.run(
             self._client(config.model),
-            make_query_executor(self.org, today),
+            config.executor(self.org, today),
             schema_text=self.schema_text,
             max_turns=config.max_turns,
             time_limit_s=config.time_limit_s,
@@ -235,6 +234,8 @@ def run_batch(
         org_digest=org.digest,
     )
     settings = resolved.to_json()
+    if config.deployments is not None:  # recorded, not part of the resume check
+        settings["deployments"] = config.deployments.to_json()
     category = task_category(tasks, config.task_types)
     strategy = strategy_label(config.strategy_object())
     scrubber = Scrubber([str(config.client_options.get("api_key") or "")])

@@ -128,6 +128,8 @@ class ModelReply:
         finish_reason: Provider finish reason.
         attempts: HTTP attempts made (1 = no retry).
         raw: The litellm response object (not serialisable; for debugging only).
+        deployment: Which of several model servers answered (``--api-base`` repeated or
+            ``--deployments``); ``None`` with one server.
         stream_fallback: This call asked for a stream, got an empty one, and was answered
             by a repeat without streaming (streaming stays off for the client after it).
     """
@@ -142,6 +144,7 @@ class ModelReply:
     attempts: int = 1
     raw: Any = field(default=None, repr=False, compare=False)
     stream_fallback: bool = False
+    deployment: str | None = None
 
     @property
     def total_tokens(self) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 from crmtui.agent.execution import Executor
 from crmtui.agent.limits import cap_stored
 from crmtui.agent.replies import ModelError
+from crmtui.agent.result import HARNESS_ERROR as _HARNESS_ERROR
 from crmtui.agent.result import STOPPED, AgentResult, StepInfo
 from crmtui.agent.runner import ClientLike, run_instance
 from crmtui.agent.secrets import Scrubber
@@ -44,7 +45,7 @@ __all__ = [
 #: End message for an attempt stopped by Ctrl-C in a batch.
 INTERRUPTED = "Interrupted"
 #: End message when the harness itself failed (recorded instead of crashing).
-HARNESS_ERROR = "Harness error"
+HARNESS_ERROR = _HARNESS_ERROR
 
 
 def strategy_label(strategy: Strategy) -> str:

@@ -17,7 +17,9 @@ from crmtui.review.export import FORMATS, export_folder
     type=click.Choice(FORMATS),
     required=True,
     help="hf: a Hugging Face dataset saved as Parquet (one row per session, events "
-    "included); jsonl: the same rows as JSON lines; csv: per-instance results.",
+    "included); jsonl: the same rows as JSON lines; csv: per-instance results; sqlite: "
+    "tables sessions, events, queries, answers, rewards (full-text search on queries and "
+    "answers) for Datasette or sqlite-utils.",
 )
 @click.option(
     "--out",
@@ -38,6 +40,7 @@ def export(directory: Path, fmt: str, out: Path) -> None:
     Examples:
       crmtui export recordings --format hf --out baseline-dataset
       crmtui export recordings --format csv --out results.csv
+      crmtui export recordings --format sqlite --out results.db
     """
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:

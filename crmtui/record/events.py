@@ -208,6 +208,8 @@ class ModelCallPayload(TypedDict):
     #: This call's streamed reply was empty and a repeat without streaming answered;
     #: streaming stays off for the rest of the session.
     stream_fallback: NotRequired[bool]
+    #: Which of several model servers answered (``--api-base`` repeated, ``--deployments``).
+    deployment: NotRequired[str]
 
 
 class ThoughtPayload(TypedDict):
@@ -477,6 +479,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "attempts": _opt((int,), _non_negative),
         "content_chars": _opt((int,), _non_negative),
         "stream_fallback": _opt((bool,)),
+        "deployment": _opt((str,)),
     },
     THOUGHT: {"text": _f(_STR)},
     END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},

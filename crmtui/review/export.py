@@ -10,6 +10,8 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
   ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(FOLDER)``).
 * ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
 * ``csv``: one row per session of per-instance results (no events).
+* ``sqlite``: sessions, events, queries, answers and rewards as tables of an SQLite file,
+  with full-text search on queries and answers (:mod:`crmtui.review.export_sqlite`).
 
 Every row says whether the session is ``counted`` by the report (the latest finished,
 submitted session of its actor and instance).
@@ -32,7 +34,7 @@ from crmtui.record.verify import Recording
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 
-FORMATS = ("hf", "jsonl", "csv")
+FORMATS = ("hf", "jsonl", "csv", "sqlite")
 HF_FILE_NAME = "sessions.parquet"
 
 CSV_COLUMNS = (
@@ -252,7 +254,11 @@ def export_folder(
     session_rows = [
         session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
     ]
-    if flat:
+    if fmt == "sqlite":
+        from crmtui.review.export_sqlite import write_sqlite
+
+        write_sqlite(session_rows, target)
+    elif flat:
         from crmtui.data.export_hf import save_parquet
 
         save_parquet(session_rows, target)

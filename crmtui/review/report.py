@@ -206,6 +206,10 @@ def load_folder(
     return loaded, skipped, len(files)
 
 
+#: End reasons that are failures, not outcomes: counted apart, never as wrong answers.
+ERROR_ENDS = {"Harness error": "harness error", "Model error": "model error"}
+
+
 def actor_key(summary: SessionSummary) -> ActorKey:
     """The identity of a report row."""
     return (summary.actor_kind, summary.actor_id, summary.strategy)
@@ -220,6 +224,11 @@ def select_counted(
     for summary in summaries:
         if not summary.finished:
             excluded["unfinished"] += 1
+            continue
+        if summary.end_reason in ERROR_ENDS:
+            # The harness or the model failed (upstream's exception rows included): not an
+            # answer that was wrong.
+            excluded[ERROR_ENDS[summary.end_reason]] += 1
             continue
         if not summary.submitted:
             excluded["not submitted"] += 1

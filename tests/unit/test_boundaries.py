@@ -133,7 +133,7 @@ LAYERS: list[tuple[str, ...]] = [
     ),
     ("crmtui.query.soql",),
     ("crmtui.query.sosl",),
-    ("=crmtui.query", "crmtui.query.dispatch"),
+    ("=crmtui.query", "crmtui.query.dispatch", "crmtui.query.wire"),
     ("crmtui.record",),
     ("crmtui.scoring",),
     ("crmtui.play",),

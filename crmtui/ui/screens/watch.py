@@ -164,12 +164,10 @@ class WatchScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="agent")
     def _run_agent(self) -> None:
-        from crmtui.agent.execution import make_query_executor
-
         inst = self.session.instance
         try:
             client = self.config.client()
-            base = make_query_executor(self.org, self.config.today(inst))
+            base = self.config.executor(self.org, self.config.today(inst))
         except CrmtuiError as exc:
             self.session.end_now("runner", HARNESS_ERROR, str(exc))
             self.post_message(AgentFailed(str(exc)))
@@ -179,6 +177,9 @@ class WatchScreen(Screen[None]):
             observation = base(text)
             self.post_message(AgentQueried(text, self._result_table(text), observation))
             return observation
+
+        # upstream's helper tools (--observations naacl|head) reach its connector through it
+        execute.connector = getattr(base, "connector", None)  # type: ignore[attr-defined]
 
         result = self.session.run(
             client,
