@@ -101,10 +101,15 @@ def _screen_character(code: int) -> str:
     return REPLACEMENT
 
 
+# Rich and Textual already remove these five (BEL, BS, VT, FF, CR): kept so, or every CRLF
+# line of a record's text would end in a visible mark.
+_REMOVED = (0x07, 0x08, 0x0B, 0x0C, 0x0D)
+
+
 def _screen_translation() -> dict[int, str]:
     table: dict[int, str] = {}
     for code in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]:
-        table[code] = _screen_character(code)
+        table[code] = "" if code in _REMOVED else _screen_character(code)
     for code in [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
         table[code] = REPLACEMENT
     for code in range(0xD800, 0xE000):
@@ -113,10 +118,24 @@ def _screen_translation() -> dict[int, str]:
 
 
 #: ``str.translate`` table for text drawn by the TUI: one visible character per unsafe
-#: character (tab and line feed stay), so lengths and offsets are kept.
+#: character (tab and line feed stay), so lengths and offsets are kept; BEL, BS, VT, FF and
+#: CR are removed, as Rich and Textual always did.
 SCREEN_TRANSLATION: dict[int, str] = _screen_translation()
 
 
 def on_screen(text: str) -> str:
     """``text`` as the TUI draws it (see :data:`SCREEN_TRANSLATION`)."""
     return text.translate(SCREEN_TRANSLATION)
+
+
+def install_rich_guard() -> None:
+    """Make Rich draw every unsafe character of a ``Text`` as :func:`on_screen` does.
+
+    Rich removes five control characters (BEL, BS, VT, FF, CR) when a ``Text`` is made and
+    lets ESC, C1 and bidi controls through to the terminal; its table of removals is
+    extended with :data:`SCREEN_TRANSLATION`, so every table, panel and line the CLI prints
+    through Rich is safe even where a caller forgot :func:`printable`. Idempotent.
+    """
+    from rich import control
+
+    control._CONTROL_STRIP_TRANSLATE.update(SCREEN_TRANSLATION)

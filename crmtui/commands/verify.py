@@ -9,6 +9,7 @@ import click
 from crmtui import exit_codes
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import verify as verify_file
+from crmtui.sanitise import printable
 
 
 def _expand(paths: tuple[Path, ...]) -> list[Path]:
@@ -66,13 +67,13 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: boo
                 report = verify_file(path)
         except RecordingError as exc:
             bad += 1
-            click.echo(f"{path}: BAD {exc.problem}")
+            click.echo(f"{printable(str(path))}: BAD {printable(exc.problem)}")
             continue
         if not report.ok:
             bad += 1
-            click.echo(f"{path}: BAD {report.describe()}")
+            click.echo(f"{printable(str(path))}: BAD {printable(report.describe())}")
         elif not quiet:
-            click.echo(f"{path}: {report.describe()}")
+            click.echo(f"{printable(str(path))}: {printable(report.describe())}")
     if len(targets) > 1 and not quiet:
         click.echo(f"{len(targets) - bad} OK, {bad} bad")
     if bad:
