@@ -19,14 +19,26 @@ would leave a core idle. Workers share the request log (whole lines appended wit
 ``O_APPEND``) and a folder of paging cursor notes
 (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies with the parent
 (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
+
+A client's mistakes and departures never reach stderr as tracebacks. Each request must arrive
+whole (request line, headers and body) within :data:`REQUEST_TIMEOUT_S` of the previous answer
+(or of connecting): an idle keep-alive connection, a slow-header or slow-body client, or a TLS
+handshake that stalls is closed then. ``Content-Length`` must be a plain byte count up to
+:data:`MAX_BODY_BYTES` (``abc``, ``1, 1``, 20 digits, a negative number get a 400 and the
+connection is closed; chunked bodies a 411). A process serves at most
+:data:`MAX_CONNECTIONS` connections at once (one thread each); further clients wait in the
+listen queue until one ends. A client that hangs up before its answer is dropped silently; any
+other exception is an internal error: one line on stderr, the traceback in a crash log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -44,17 +56,99 @@ from crmtui.rest.balance import ConnectionBalance
 from crmtui.rest.gate import ComputeGate
 from crmtui.rest.log import RequestLog, format_time
 
+#: Seconds a connection has to deliver a whole request (line, headers, body) after the
+#: previous answer or after connecting; an idle or slow connection is closed then.
+REQUEST_TIMEOUT_S = 20.0
+#: Largest request body read (and thrown away: the API is read-only), in bytes.
+MAX_BODY_BYTES = 10 * 1024 * 1024
+#: Connections (threads) one process serves at once; more wait in the listen queue.
+MAX_CONNECTIONS = 100
+
+_BYTE_COUNT = re.compile(r"[0-9]{1,15}")
+
+
+class _DeadlineReader(io.RawIOBase):
+    """Socket reads that fail once the handler's request deadline has passed.
+
+    A per-read timeout alone lets a client that sends one byte every few seconds hold its
+    connection (and thread) for ever; this bounds the whole request.
+    """
+
+    def __init__(self, sock: socket.socket, handler: _Handler) -> None:
+        self._sock = sock
+        self._handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # Without it every small response waits for the peer's delayed ACK (~40 ms on Linux).
     disable_nagle_algorithm = True
     server: _Server
+    deadline = 0.0
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain socket file, replaced by one that keeps the deadline
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        # The clock for the next request starts now: an idle keep-alive connection waiting
+        # for its next request line is closed after the same timeout as a slow one.
+        self.deadline = time.monotonic() + self.server.request_timeout_s
+        super().handle_one_request()
+
+    def _body_length(self) -> int | None:
+        """The request body's length, or None once a framing error has been answered."""
+        if self.headers.get("Transfer-Encoding", "").strip().lower() not in ("", "identity"):
+            self._refuse(411, "LENGTH_REQUIRED", "send the request body with a Content-Length")
+            return None
+        values = self.headers.get_all("Content-Length") or []
+        if not values:
+            return 0
+        text = values[0].strip()
+        if len(set(values)) > 1 or not _BYTE_COUNT.fullmatch(text):
+            shown = ", ".join(values)[:40]
+            self._refuse(400, "BAD_REQUEST", f"Content-Length {shown!r} is not a byte count")
+            return None
+        length = int(text)
+        if length > MAX_BODY_BYTES:
+            self._refuse(413, "REQUEST_TOO_LARGE", f"request body over {MAX_BODY_BYTES:,} bytes")
+            return None
+        return length
+
+    def _refuse(self, status: int, code: str, message: str) -> None:
+        """Answer a request whose framing cannot be trusted, then close the connection."""
+        payload = json.dumps([{"errorCode": code, "message": message}]).encode("utf-8")
+        self.close_connection = True
+        self._answer_timeout()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json;charset=UTF-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+
+    def _answer_timeout(self) -> None:
+        # Reads shortened the socket's timeout towards the deadline; an answer gets it whole.
+        self.connection.settimeout(self.server.request_timeout_s)
 
     def _serve(self) -> None:
         arrived = dt.datetime.now(dt.UTC)
         start = time.perf_counter()
-        length = int(self.headers.get("Content-Length") or 0)
+        length = self._body_length()
+        if length is None:
+            return
         if length:
             self.rfile.read(length)  # a write's body: read so the connection stays usable
         split = urlsplit(self.path)
@@ -66,6 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
         # Logged before the answer goes out: a client holding a response may stop the server
         # at once (a worker dies on SIGTERM), and its request must already be in the log.
         self._log(arrived, start, split.path, reply)
+        self._answer_timeout()
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json;charset=UTF-8")
         self.send_header("Content-Length", str(len(payload)))
@@ -110,48 +205,83 @@ class _Server(ThreadingHTTPServer):
         api: RestApi,
         tls: ssl.SSLContext | None,
         request_log: RequestLog | None,
+        *,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.api = api
         self.tls = tls
         self.request_log = request_log
+        self.request_timeout_s = request_timeout_s
         self.balance: ConnectionBalance | None = None
         self.gate = ComputeGate()
+        # One slot per connection thread: taken when a connection is accepted, given back
+        # when its thread ends. With none free, connections wait in the kernel's queue.
+        self.slots = threading.BoundedSemaphore(max_connections)
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
         super().__init__(address, _Handler)
 
+    request_queue_size = 128  # where connections wait while every slot is taken
+
     def get_request(self) -> tuple[Any, Any]:
-        if self.balance is not None and not self.balance.should_accept():
-            time.sleep(0.001)  # the socket stays readable: do not spin while another takes it
-            raise BlockingIOError  # socketserver's "nothing accepted this time"
-        return super().get_request()
+        if not self.slots.acquire(timeout=0.05):
+            raise BlockingIOError  # every connection thread is busy: leave it queued
+        try:
+            if self.balance is not None and not self.balance.should_accept():
+                time.sleep(0.001)  # the socket stays readable: do not spin while another takes it
+                raise BlockingIOError  # socketserver's "nothing accepted this time"
+            return super().get_request()
+        except BaseException:
+            self.slots.release()
+            raise
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if self.balance is None:
-            super().process_request(request, client_address)
-            return
-        self.balance.opened()
         try:
-            super().process_request(request, client_address)
+            if self.balance is None:
+                super().process_request(request, client_address)
+                return
+            self.balance.opened()
+            try:
+                super().process_request(request, client_address)
+            except BaseException:
+                self.balance.closed()  # the connection's thread never started
+                raise
         except BaseException:
-            self.balance.closed()  # the connection's thread never started
+            self.slots.release()
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.slots.release()
             if self.balance is not None:
                 self.balance.closed()
 
     def finish_request(self, request: Any, client_address: Any) -> None:
-        # Runs on the connection's thread: the TLS handshake happens here, not in accept().
+        # Runs on the connection's thread: the TLS handshake happens here, not in accept(),
+        # and a client that stalls in it is dropped after the request timeout.
         if self.tls is not None:
             try:
+                request.settimeout(self.request_timeout_s)
                 request = self.tls.wrap_socket(request, server_side=True)
             except (ssl.SSLError, OSError):
                 return  # a client that does not trust the CA, or hung up mid-handshake
         super().finish_request(request, client_address)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that left (or stalled) is no error; anything else is one line, logged.
+
+        socketserver printed a traceback to stderr for each: a bad request or a client that
+        hung up before its answer (BrokenPipeError) wrote a block per connection.
+        """
+        exc = sys.exc_info()[1]
+        if exc is None or isinstance(exc, ConnectionError | TimeoutError | ssl.SSLError):
+            return
+        from crmtui.crash import internal_error
+
+        print(f"serve-rest: {internal_error(exc).user_message()}", file=sys.stderr, flush=True)
 
 
 class RestServer:
@@ -173,13 +303,22 @@ class RestServer:
         tls: ssl.SSLContext | None = None,
         request_log: RequestLog | None = None,
         workers: int = 1,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.api = api
         self.request_log = request_log
         self.workers = max(1, workers) if hasattr(os, "fork") else 1
         self._children: list[int] = []
         try:
-            self._httpd = _Server((host, port), api, tls, request_log)
+            self._httpd = _Server(
+                (host, port),
+                api,
+                tls,
+                request_log,
+                request_timeout_s=request_timeout_s,
+                max_connections=max_connections,
+            )
         except OSError as exc:
             raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
         self.host = host
