@@ -8,6 +8,7 @@ import click
 
 from crmtui import exit_codes
 from crmtui.record.errors import RecordingError
+from crmtui.record.sessions import discard_unwritten, is_unwritten
 from crmtui.record.verify import verify as verify_file
 from crmtui.sanitise import printable
 
@@ -31,7 +32,8 @@ def _expand(paths: tuple[Path, ...]) -> list[Path]:
     "--repair",
     is_flag=True,
     help="Cut a partial final line (a write cut short by a crash) off the recordings that "
-    "have one, keeping the intact lines before it. Nothing else is ever changed.",
+    "have one, keeping the intact lines before it, and remove recordings whose header was "
+    "never written whole (a full disk: nothing was recorded). Nothing else is ever changed.",
 )
 @click.pass_context
 def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: bool) -> None:
@@ -59,6 +61,12 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: boo
     for path in targets:
         try:
             report = verify_file(path)
+            if repair and not report.ok and discard_unwritten(path):
+                click.echo(
+                    f"{printable(str(path))}: removed (its header was never written whole, "
+                    "e.g. on a full disk: nothing was recorded)"
+                )
+                continue
             if repair and report.truncated:
                 from crmtui.record.recorder import repair as repair_file
 
@@ -71,7 +79,8 @@ def verify(ctx: click.Context, files: tuple[Path, ...], quiet: bool, repair: boo
             continue
         if not report.ok:
             bad += 1
-            click.echo(f"{printable(str(path))}: BAD {printable(report.describe())}")
+            hint = "; nothing was recorded, --repair removes it" if is_unwritten(path) else ""
+            click.echo(f"{printable(str(path))}: BAD {printable(report.describe())}{hint}")
         elif not quiet:
             click.echo(f"{printable(str(path))}: {printable(report.describe())}")
     if len(targets) > 1 and not quiet:

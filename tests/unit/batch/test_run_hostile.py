@@ -102,3 +102,30 @@ def test_a_read_only_out_folder_on_resume_is_refused_by_name(
     config = _config(make_config, routing, tasks, out)
     with pytest.raises(ConfigError, match="output folder .*out: Read-only file system"):
         run_batch(config, org=org, tasks=tasks)
+
+
+def test_a_resumed_run_clears_recordings_a_full_disk_left_empty(
+    routing, make_config, tasks, org, tmp_path: Path
+) -> None:
+    from tests.unit.batch.scripted import solving_script
+
+    inst = next(i for i in tasks if i.task == "best_region_identification")
+    config = make_config(routing({inst: solving_script(inst, "react")}), idxs=(inst.idx,))
+    folder = Path(config.out) / "recordings" / "openai-fake"
+    folder.mkdir(parents=True)
+    empty = folder / f"20260101-000000-idx{inst.idx}-00000000.jsonl"
+    empty.write_bytes(b"")
+    cut = folder / f"20260101-000000-idx{inst.idx}-00000001.jsonl"
+    cut.write_bytes(b'{"actor":{"id":"openai/fake","kind":"mo')
+
+    report = run_batch(config, org=org, tasks=tasks)
+
+    assert not empty.exists() and not cut.exists()
+    assert [o.idx for o in report.outcomes] == [inst.idx] and report.outcomes[0].reward == 1.0
+    assert all(verify_ok(p) for p in folder.glob("*.jsonl"))
+
+
+def verify_ok(path: Path) -> bool:
+    from crmtui.record.verify import verify
+
+    return verify(path).ok
