@@ -79,7 +79,7 @@ def test_memory_while_writing_is_bounded_by_a_buffer_not_the_text() -> None:
     streamed = _peak(lambda: write_json(body, sink, OutputDeadline(None, None)))  # type: ignore[arg-type]
     whole = _peak(lambda: json.dumps(body, indent=2, ensure_ascii=False))
     assert sink.chars == len(json.dumps(body, indent=2, ensure_ascii=False)) + 1
-    # json.dumps holds every piece and then the whole text; the stream a 64 KB buffer.
+    # json.dumps holds every piece and then the whole text; the stream a 50 KB buffer.
     assert streamed < whole / 4, (streamed, whole)
 
 
