@@ -151,7 +151,8 @@ def query(
     except QueryError as exc:
         if cancel.is_set():
             raise KeyboardInterrupt from None  # Ctrl-C: "Interrupted.", status 130
-        click.echo(_single_line(str(exc)), err=True)
+        # The message may quote the query (the user's text, or a task's): shown escaped.
+        click.echo(printable(_single_line(str(exc))), err=True)
         # SystemExit rather than ctx.exit: it ends `crmtui.cli.main` with status 1 too.
         sys.exit(exit_codes.ERROR)
     try:

@@ -292,6 +292,7 @@ class RestServer:
         host: Address bound.
         port: Port bound (the real one when 0 was asked for).
         scheme: ``https`` or ``http``.
+        request_timeout_s: Seconds a connection has to send a whole request.
     """
 
     def __init__(
@@ -308,6 +309,7 @@ class RestServer:
     ) -> None:
         self.api = api
         self.request_log = request_log
+        self.request_timeout_s = request_timeout_s
         self.workers = max(1, workers) if hasattr(os, "fork") else 1
         self._children: list[int] = []
         try:
