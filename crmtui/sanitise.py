@@ -25,6 +25,7 @@ Low level on purpose: it imports nothing from crmtui.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 REPLACEMENT = "\ufffd"
 
@@ -140,4 +141,5 @@ def install_rich_guard() -> None:
     """
     from rich import control
 
-    control._CONTROL_STRIP_TRANSLATE.update(SCREEN_TRANSLATION)
+    table: Any = control._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
+    table.update(SCREEN_TRANSLATION)

@@ -50,7 +50,8 @@ def install() -> None:
     install_rich_guard()
     from textual import content
 
-    content._CONTROL_STRIP_TRANSLATE.update(SCREEN_TRANSLATION)  # type: ignore[attr-defined]
+    table: Any = content._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
+    table.update(SCREEN_TRANSLATION)
     for name in DRIVER_MODULES:
         with contextlib.suppress(ImportError):  # linux drivers need termios (not on Windows)
             module: Any = importlib.import_module(name)
