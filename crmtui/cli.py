@@ -118,6 +118,8 @@ def check_arguments(argv: list[str]) -> None:
         ConfigError: Naming the argument and the first bad byte.
     """
     for position, arg in enumerate(argv, start=1):
+        if "\x00" in arg:  # no real command line can hold one; a caller in this process can
+            raise ConfigError(f"argument {position} holds a NUL character")
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError as exc:

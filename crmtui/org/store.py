@@ -286,6 +286,12 @@ def _schema_from_meta(path: Path, text: str) -> Schema:
         return Schema.from_json(json.loads(text))
     except (json.JSONDecodeError, CrmtuiError) as exc:
         raise OrgError(f"org {path} has an invalid stored schema: {exc}") from exc
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        # Valid JSON of the wrong shape: a flipped byte in a key ("nbme"), a list for a map.
+        raise OrgError(
+            f"org {path} has an invalid stored schema ({type(exc).__name__}: {exc}); "
+            "the file is damaged"
+        ) from exc
 
 
 def open_org(spec: str | Path | None = None) -> Org:

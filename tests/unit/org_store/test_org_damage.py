@@ -60,6 +60,21 @@ def test_a_missing_object_table_is_named_by_org_info(
     assert code == 1 and "no such table: Case" in line
 
 
+def test_a_stored_schema_of_the_wrong_shape_is_named(
+    small_org: Org, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = tmp_path / "schema.db"
+    shutil.copyfile(small_org.path, copy)
+    conn = sqlite3.connect(copy)
+    (text,) = conn.execute("SELECT value FROM _crmtui_meta WHERE key = 'schema'").fetchone()
+    damaged = text.replace('"name"', '"nbme"', 1)  # one flipped byte in a key: valid JSON
+    conn.execute("UPDATE _crmtui_meta SET value = ? WHERE key = 'schema'", (damaged,))
+    conn.commit()
+    conn.close()
+    code, line = _error_line(capsys, "org", "info", str(copy))
+    assert code == 1 and "has an invalid stored schema (KeyError" in line
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_flipped_bytes_anywhere_never_make_an_internal_error(
     small_org: Org, tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
