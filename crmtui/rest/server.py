@@ -21,14 +21,15 @@ would leave a core idle. Workers share the request log (whole lines appended wit
 (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
 
 A client's mistakes and departures never reach stderr as tracebacks. Each request must arrive
-whole (request line, headers and body) within :data:`REQUEST_TIMEOUT_S` of the previous answer
-(or of connecting): an idle keep-alive connection, a slow-header or slow-body client, or a TLS
-handshake that stalls is closed then. ``Content-Length`` must be a plain byte count up to
-:data:`MAX_BODY_BYTES` (``abc``, ``1, 1``, 20 digits, a negative number get a 400 and the
-connection is closed; chunked bodies a 411). A process serves at most
-:data:`MAX_CONNECTIONS` connections at once (one thread each); further clients wait in the
-listen queue until one ends. A client that hangs up before its answer is dropped silently; any
-other exception is an internal error: one line on stderr, the traceback in a crash log.
+whole (request line, headers and body) within the request timeout (20 s by default) of the
+previous answer or of connecting: an idle keep-alive connection, a slow-header or slow-body
+client, or a TLS handshake that stalls is closed then. A body's framing is checked first
+(:mod:`crmtui.rest.framing`: a ``Content-Length`` of ``abc``, ``1, 1``, 20 digits or a
+negative number is a 400 and the connection closes). A process serves at most
+:data:`~crmtui.rest.framing.MAX_CONNECTIONS` connections at once (one thread each); further
+clients wait in the listen queue until one ends. A client that hangs up before its answer is
+dropped silently; any other exception is an internal error: one line on stderr, the
+traceback in a crash log.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ import datetime as dt
 import io
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -53,40 +53,15 @@ from urllib.parse import parse_qsl, urlsplit
 from crmtui.errors import ConfigError
 from crmtui.rest.api import Reply, RestApi
 from crmtui.rest.balance import ConnectionBalance
+from crmtui.rest.framing import (
+    MAX_CONNECTIONS,
+    REQUEST_TIMEOUT_S,
+    DeadlineReader,
+    FramingError,
+    body_length,
+)
 from crmtui.rest.gate import ComputeGate
 from crmtui.rest.log import RequestLog, format_time
-
-#: Seconds a connection has to deliver a whole request (line, headers, body) after the
-#: previous answer or after connecting; an idle or slow connection is closed then.
-REQUEST_TIMEOUT_S = 20.0
-#: Largest request body read (and thrown away: the API is read-only), in bytes.
-MAX_BODY_BYTES = 10 * 1024 * 1024
-#: Connections (threads) one process serves at once; more wait in the listen queue.
-MAX_CONNECTIONS = 100
-
-_BYTE_COUNT = re.compile(r"[0-9]{1,15}")
-
-
-class _DeadlineReader(io.RawIOBase):
-    """Socket reads that fail once the handler's request deadline has passed.
-
-    A per-read timeout alone lets a client that sends one byte every few seconds hold its
-    connection (and thread) for ever; this bounds the whole request.
-    """
-
-    def __init__(self, sock: socket.socket, handler: _Handler) -> None:
-        self._sock = sock
-        self._handler = handler
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        left = self._handler.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request did not arrive in time")
-        self._sock.settimeout(left)
-        return self._sock.recv_into(buffer)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -99,7 +74,7 @@ class _Handler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.rfile.close()  # the plain socket file, replaced by one that keeps the deadline
-        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
+        self.rfile = io.BufferedReader(DeadlineReader(self.connection, lambda: self.deadline))
 
     def handle_one_request(self) -> None:
         # The clock for the next request starts now: an idle keep-alive connection waiting
@@ -107,28 +82,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.deadline = time.monotonic() + self.server.request_timeout_s
         super().handle_one_request()
 
-    def _body_length(self) -> int | None:
-        """The request body's length, or None once a framing error has been answered."""
-        if self.headers.get("Transfer-Encoding", "").strip().lower() not in ("", "identity"):
-            self._refuse(411, "LENGTH_REQUIRED", "send the request body with a Content-Length")
-            return None
-        values = self.headers.get_all("Content-Length") or []
-        if not values:
-            return 0
-        text = values[0].strip()
-        if len(set(values)) > 1 or not _BYTE_COUNT.fullmatch(text):
-            shown = ", ".join(values)[:40]
-            self._refuse(400, "BAD_REQUEST", f"Content-Length {shown!r} is not a byte count")
-            return None
-        length = int(text)
-        if length > MAX_BODY_BYTES:
-            self._refuse(413, "REQUEST_TOO_LARGE", f"request body over {MAX_BODY_BYTES:,} bytes")
-            return None
-        return length
-
-    def _refuse(self, status: int, code: str, message: str) -> None:
+    def _refuse(self, error: FramingError) -> None:
         """Answer a request whose framing cannot be trusted, then close the connection."""
-        payload = json.dumps([{"errorCode": code, "message": message}]).encode("utf-8")
+        status = error.status
+        payload = json.dumps(error.body()).encode("utf-8")
         self.close_connection = True
         self._answer_timeout()
         self.send_response(status)
@@ -146,8 +103,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         arrived = dt.datetime.now(dt.UTC)
         start = time.perf_counter()
-        length = self._body_length()
-        if length is None:
+        try:
+            length = body_length(self.headers)
+        except FramingError as error:
+            self._refuse(error)
             return
         if length:
             self.rfile.read(length)  # a write's body: read so the connection stays usable

@@ -190,3 +190,38 @@ def test_a_stalled_tls_handshake_is_closed_after_the_timeout(
         assert seconds < 3.0
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ([], 0),
+        ([("Content-Length", "12")], 12),
+        ([("Content-Length", " 7 ")], 7),
+        ([("Content-Length", "7"), ("Content-Length", "7")], 7),
+        ([("Content-Length", "abc")], 400),
+        ([("Content-Length", "1, 1")], 400),
+        ([("Content-Length", "9" * 20)], 400),
+        ([("Content-Length", "-5")], 400),
+        ([("Content-Length", "7"), ("Content-Length", "8")], 400),
+        ([("Content-Length", str(20 * 1024 * 1024))], 413),
+        ([("Transfer-Encoding", "chunked")], 411),
+        ([("Transfer-Encoding", "identity"), ("Content-Length", "3")], 3),
+    ],
+)
+def test_body_length_reads_only_plain_byte_counts(
+    headers: list[tuple[str, str]], expected: int
+) -> None:
+    from email.message import Message
+
+    from crmtui.rest.framing import FramingError, body_length
+
+    message = Message()
+    for name, value in headers:
+        message[name] = value
+    if expected in (400, 411, 413):
+        with pytest.raises(FramingError) as info:
+            body_length(message)
+        assert info.value.status == expected and info.value.body()[0]["errorCode"]
+    else:
+        assert body_length(message) == expected
