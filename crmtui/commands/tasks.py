@@ -16,7 +16,7 @@ from crmtui.data.instances import Instance, TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
 from crmtui.org.sample import sample_tasks_path
-from crmtui.sanitise import printable, printable_text
+from crmtui.sanitise import printable, printable_json, printable_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -211,7 +211,7 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
 
     report = build_report(source, org_spec)
     if fmt == "json":
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(printable_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False)))
         return
     console = Console(highlight=False)
     console.print(stats_table(report))

@@ -15,6 +15,7 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report_format import print_table, report_tables, to_dict
+from crmtui.sanitise import printable_json, printable_text
 from crmtui.study.agreement import AgreementStats
 from crmtui.study.report import Distribution, StudyReport
 from crmtui.study.status import StudyStatus, ago
@@ -230,7 +231,7 @@ def study_report_markdown(result: StudyReport) -> str:
         parts += [f"## {title}", "", md_table(headers, rows), ""]
     parts.append(grids_markdown(study_grids(result)))
     parts += ["## Notes", ""] + [f"- {note}" for note in study_notes(result)]
-    return "\n".join(parts) + "\n"
+    return printable_text("\n".join(parts) + "\n")
 
 
 def _distribution(dist: Distribution) -> dict[str, Any]:
@@ -276,4 +277,4 @@ def study_report_json(result: StudyReport) -> str:
         ],
         "excluded": result.excluded,
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(doc, indent=2, ensure_ascii=False))
