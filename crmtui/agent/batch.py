@@ -397,12 +397,15 @@ def _void(run: RunState, results: ResultsFile, outcomes: list[InstanceOutcome]) 
 def _close_abandoned(recordings: Path, model: str) -> None:
     """End recordings a killed run left open (no ``end``) as ``abandoned``; they are re-run.
 
-    A recording still held by a live process (another ``crmtui run`` on the same folder)
-    is locked and left alone.
+    Recordings without a whole header (a disk that filled) are removed first. A recording
+    still held by a live process (another ``crmtui run`` on the same folder) is locked and
+    left alone.
     """
     from crmtui.record.recorder import close_unfinished
-    from crmtui.record.sessions import find_unfinished
+    from crmtui.record.sessions import discard_unwritten_in, find_unfinished
 
+    # Files whose header a full disk cut off hold nothing; their instances run again.
+    discard_unwritten_in(recordings)
     for path in find_unfinished(recordings, actor_id=model):
         with contextlib.suppress(CrmtuiError):
             close_unfinished(path, "abandoned")

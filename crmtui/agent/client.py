@@ -415,6 +415,8 @@ class ModelClient:
         return dataclasses.replace(reply, deployment=deployment)
 
     def _cost(self, litellm: ModuleType, response: Any) -> float | None:
+        if self.model in getattr(self.router, "crmtui_unpriced", ()):
+            return None  # a router deployment's model litellm has no price for (not 0.0)
         hidden = getattr(response, "_hidden_params", None) or {}
         cost = hidden.get("response_cost")
         if isinstance(cost, int | float) and math.isfinite(cost):
@@ -424,3 +426,4 @@ class ModelClient:
         except Exception:  # noqa: BLE001 - litellm raises many kinds for unpriced models
             return None
         return value if math.isfinite(value) else None
+

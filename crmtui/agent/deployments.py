@@ -229,7 +229,14 @@ def build_router(
             }
         )
     fallbacks = [{GROUP: [FALLBACK_GROUP]}] if any(d.fallback for d in spec.deployments) else []
-    return litellm.Router(
+    # The Router registers each deployment's model in litellm's price map with no price, and
+    # litellm then prices its calls at 0.0; the client reports those as unknown instead.
+    unpriced = frozenset(
+        str(entry["litellm_params"]["model"])
+        for entry in model_list
+        if not _has_price(litellm, str(entry["litellm_params"]["model"]))
+    )
+    router = litellm.Router(
         model_list=model_list,
         num_retries=spec.retries,
         allowed_fails=0,
@@ -238,3 +245,14 @@ def build_router(
         routing_strategy=spec.strategy,
         fallbacks=fallbacks,
     )
+    router.crmtui_unpriced = unpriced
+    return router
+
+
+def _has_price(litellm: Any, model: str) -> bool:
+    """Whether litellm knows a price for ``model`` (it raises for a model it cannot price)."""
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # noqa: BLE001 - litellm raises several kinds for unknown models
+        return False
+    return info.get("input_cost_per_token") is not None

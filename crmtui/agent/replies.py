@@ -111,6 +111,16 @@ def parse_tool_call(call_id: str, name: str, arguments_text: str | None) -> Tool
         return ToolCall(call_id, name, text, None, f"arguments are not valid JSON ({exc.msg})")
     if not isinstance(value, dict):
         return ToolCall(call_id, name, text, None, "arguments must be a JSON object")
+    if "\\u" in text and not _valid_unicode(json.dumps(value, ensure_ascii=False)):
+        # Valid JSON can still escape a lone surrogate ("\\ud800"): no file can store it.
+        return ToolCall(
+            call_id,
+            name,
+            text,
+            None,
+            "arguments hold text that is not valid Unicode (a lone "
+            "surrogate escape such as \\ud800)",
+        )
     return ToolCall(call_id, name, text, value, None)
 
 

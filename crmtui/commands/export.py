@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from crmtui.review.export import FORMATS, export_folder
+from crmtui.sanitise import printable
 
 
 @click.command("export")
@@ -44,5 +45,5 @@ def export(directory: Path, fmt: str, out: Path) -> None:
     """
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
-        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+        click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")

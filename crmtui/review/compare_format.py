@@ -10,6 +10,7 @@ from crmtui.review.compare import Comparison
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import scoring_label
 from crmtui.review.trajectory import Step
+from crmtui.sanitise import printable_text
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
 CELL_LIMIT = 90
@@ -100,4 +101,6 @@ def comparison_markdown(comparison: Comparison) -> str:
         parts.append(f"Note: {note}.")
     parts += ["", "## Actors", "", _actor_table(comparison), "", "## Steps", ""]
     parts.append(_steps_table(comparison) if comparison.rows else "(no steps)")
-    return "\n".join(parts) + "\n"
+    # Answers, gold values, names and queries come from recordings: a NUL, C1 or escape
+    # sequence in any of them is shown escaped, never written to the terminal.
+    return printable_text("\n".join(parts) + "\n")

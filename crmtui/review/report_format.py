@@ -13,6 +13,7 @@ from crmtui.review import render
 from crmtui.review.recheck import DIFFERS, OUTCOMES
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
+from crmtui.sanitise import printable, printable_json, printable_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,6 +33,13 @@ RULES = (
 
 def _label(column: str) -> str:
     return column if column == OVERALL else abbreviation(column)
+
+
+# Annotator names, task codes, paths and reasons come from recordings: in every rendering
+# for people (table, Markdown, CSV) a control or bidi character in them is shown escaped
+# (\x1b[31m, \u202e), never written raw; JSON keeps them exactly, as its own \u escapes.
+def _shown(rows: list[list[str]]) -> list[list[str]]:
+    return [[printable(cell) for cell in row] for row in rows]
 
 
 def _accuracy(cell: Cell) -> str:
@@ -75,25 +83,29 @@ SKILL_TITLE = "Accuracy % per CRMArena-Pro skill (mean of its task columns), ins
 
 def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
-    headers = ["Actor"] + [_label(c) for c in report.columns]
+    headers = ["Actor"] + [printable(_label(c)) for c in report.columns]
     grids = []
     for title, attr, fmt, kind in _TABLES:
         rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
         if not rows:
             continue
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
-        grids.append((title, headers, body))
+        grids.append((title, headers, _shown(body)))
         if attr == "accuracy" and report.skills:
             columns = [*report.skills, OVERALL]
             skill_body = [[r.label] + [_accuracy(r.skills[c]) for c in columns] for r in rows]
-            grids.append((SKILL_TITLE, ["Actor", *columns], skill_body))
+            grids.append((SKILL_TITLE, ["Actor", *columns], _shown(skill_body)))
     if report.agreement:
         body = [
             [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
             for a in report.agreement
         ]
         grids.append(
-            ("Human versus model agreement", ["Human", "Model", "Shared", *AGREEMENT_KINDS], body)
+            (
+                "Human versus model agreement",
+                ["Human", "Model", "Shared", *AGREEMENT_KINDS],
+                _shown(body),
+            )
         )
     return grids
 
@@ -109,7 +121,7 @@ def report_notes(report: Report) -> list[str]:
         notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
     notes += list(RULES)
-    return notes
+    return [printable(note) for note in notes]
 
 
 def reward_check_notes(report: Report) -> list[str]:
@@ -150,9 +162,10 @@ def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     if not report.rows:
-        console.print(f"No counted sessions in {report.root}.")
+        console.print(Text(f"No counted sessions in {printable(str(report.root))}."))
     for title, headers, body in report_tables(report):
         too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
         if headers[0] == "Actor" and (len(headers) > TURN_AFTER_COLUMNS + 1 or too_wide):
@@ -173,7 +186,9 @@ def print_table(report: Report, console: Console) -> None:
             table.add_row(*row)
         console.print(table)
     for skipped in report.skipped:
-        console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}", markup=True)
+        line = Text("Skipped", style="yellow")
+        line.append(f" {printable(str(skipped.path))}: {printable(skipped.reason)}")
+        console.print(line)
     for note in report_notes(report):
         console.print(note, markup=False, highlight=False)
 
@@ -189,7 +204,7 @@ def to_table_text(report: Report, width: int = 160) -> str:
 
 def to_markdown(report: Report) -> str:
     """The report as a Markdown document."""
-    parts = [f"# crmtui report: {md_escape(report.root)}", ""]
+    parts = [f"# crmtui report: {md_escape(printable(str(report.root)))}", ""]
     for title, headers, body in report_tables(report):
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
@@ -197,10 +212,13 @@ def to_markdown(report: Report) -> str:
         parts += ["No counted sessions.", ""]
     if report.skipped:
         parts += ["## Skipped files", ""]
-        parts += [f"- `{s.path}`: {md_escape(s.reason)}" for s in report.skipped]
+        parts += [
+            f"- `{printable(str(s.path))}`: {md_escape(printable(s.reason))}"
+            for s in report.skipped
+        ]
         parts.append("")
     parts += ["## Notes", ""] + [f"- {note}" for note in report_notes(report)]
-    return "\n".join(parts) + "\n"
+    return printable_text("\n".join(parts) + "\n")
 
 
 CSV_COLUMNS = (
@@ -241,8 +259,9 @@ def to_csv(report: Report) -> str:
             metrics = _metrics(row, column)
             if column != OVERALL and metrics["instances"] == 0:
                 continue
+            names = [row.label, row.kind, row.actor_id, row.strategy or "", column]
             writer.writerow(
-                [row.label, row.kind, row.actor_id, row.strategy or "", column, _label(column)]
+                [printable(name) for name in [*names, _label(column)]]
                 + ["" if metrics[k] is None else metrics[k] for k in CSV_COLUMNS[6:]]
             )
     return buffer.getvalue()
@@ -313,4 +332,4 @@ def to_dict(report: Report) -> dict[str, Any]:
 
 def to_json(report: Report) -> str:
     """The report as indented JSON."""
-    return json.dumps(to_dict(report), indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(to_dict(report), indent=2, ensure_ascii=False))
