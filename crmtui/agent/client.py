@@ -426,4 +426,3 @@ class ModelClient:
         except Exception:  # noqa: BLE001 - litellm raises many kinds for unpriced models
             return None
         return value if math.isfinite(value) else None
-
