@@ -122,7 +122,7 @@ class PlaySession:
             fsync=fsync,
             sync_later=True,  # a person is typing: no event waits for the disk
         )
-        return cls(
+        session = cls(
             instance=instance,
             org=org,
             recorder=recorder,
@@ -130,6 +130,10 @@ class PlaySession:
             aided=aided,
             scorer=scorer,
         )
+        # The clock starts with the recording (ms 0), so the live clock and the fold of the
+        # recording measure from the same moment.
+        session.timer.start(at=recorder.started_monotonic)
+        return session
 
     @classmethod
     def resume_from(
@@ -152,11 +156,19 @@ class PlaySession:
         """
         from crmtui.record.verify import load
 
-        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync, sync_later=True)
+        recorder = Recorder.resume(
+            path,
+            wall=wall,
+            monotonic=clock,
+            fsync=fsync,
+            sync_later=True,
+            idle_after=idle_threshold,
+        )
         drafts = fold_drafts(load(recorder.path).events)
         timer = ActiveTimer(
             clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
         )
+        timer.start(at=recorder.started_monotonic)
         session = cls(
             instance=instance,
             org=org,
@@ -215,15 +227,17 @@ class PlaySession:
     # -- actions ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the clock (the instance is now on screen)."""
+        """Start the clock, if :meth:`begin` or :meth:`resume_from` did not (they do)."""
         if not self.timer.started:
             self.timer.start()
 
     def note_input(self) -> None:
-        """Register user input; records an ``idle`` event after a long gap."""
+        """Register user input; records an ``idle`` event when it ends a long gap."""
         idle = self.timer.note_input()
         if idle is not None and not self.recorder.closed:
-            self.recorder.emit("idle", {"seconds": round(idle, 3)})
+            self.recorder.emit(
+                "idle", {"seconds": round(idle, 3), "idle_after": self.timer.idle_threshold}
+            )
 
     def record_browse(self, event_type: str, payload: dict[str, Any]) -> None:
         """Record a browse action (open_object, sort, filter, search, ...)."""
@@ -285,6 +299,7 @@ class PlaySession:
             raise SessionError("this instance was already submitted")
         self.flush_pending(force=True)
         score = self.scorer(self.instance, answer)
+        self.note_input()  # a submit with no key (time's up) still ends the gap under way
         self.timer.stop()
         self._emit(
             "submit",
@@ -299,12 +314,19 @@ class PlaySession:
         self.score = score
         return score
 
-    def pause(self) -> bool:
-        """Stop the clock (the screen hides the instance). False if already paused."""
-        if not self.timer.pause():
+    def pause(self, reason: str | None = None) -> bool:
+        """Stop the clock (the screen hides the instance). False if already paused.
+
+        Args:
+            reason: None for the annotator's pause (F7); a word (``disconnect``, ``quit``)
+                when the app lets go of the session without ending it (:meth:`suspend`).
+        """
+        if not self.timer.running:
             return False
+        self.note_input()  # the gap the pause ends, recorded before the pause
+        self.timer.pause()
         self.flush_pending(force=True)
-        self._emit("pause", {})
+        self._emit("pause", {} if reason is None else {"reason": reason})
         return True
 
     def resume(self) -> None:
@@ -322,17 +344,23 @@ class PlaySession:
         self.recorder.close(reason, reward)
         self.end_reason = reason
 
-    def suspend(self) -> None:
-        """Save pending work and release the recording without an ``end`` event.
+    def suspend(self, reason: str = "disconnect") -> None:
+        """Save pending work, stop the clock and release the recording without an ``end``.
 
-        For an exit the annotator did not ask for (a dropped connection, a server restart, a
-        closed terminal): the recording stays unfinished, so the next start offers to resume
-        it. Idempotent, and a no-op once the session is closed.
+        For an exit that leaves the attempt to resume (a dropped connection, a server
+        restart, a closed terminal, Ctrl+Q): the clock stops here with a ``pause`` carrying
+        ``reason`` (the time since the last input counts up to the idle threshold), and the
+        recording stays unfinished, so the next start resumes it. Idempotent, and a no-op
+        once the session is closed.
         """
         if self.recorder.closed:
             return
-        self.flush_pending(force=True)
-        self.recorder.suspend()
+        try:
+            if self.timer.running:
+                self.pause(reason)
+            self.flush_pending(force=True)
+        finally:
+            self.recorder.suspend()
 
     def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
         if self.recorder.closed:

@@ -249,11 +249,14 @@ class Recorder:
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
         sync_later: bool = False,
+        idle_after: float | None = None,
     ) -> Recorder:
         """Reopen an unfinished recording and append a ``resume`` event continuing the chain.
 
         A partial last line (the process died mid-write) is cut off first; its size is
-        recorded as ``discarded_bytes``.
+        recorded as ``discarded_bytes``. ``idle_after`` (a person's ``--idle``) is recorded
+        with the wall-clock gap, so the time fold can credit a killed process's last moments
+        (:mod:`crmtui.record.timing`).
 
         Raises:
             RecordingError: If the file is corrupt (before its last line), already ended,
@@ -263,6 +266,8 @@ class Recorder:
         payload: dict[str, Any] = {"reopened": True, "gap_ms": gap_ms}
         if discarded:
             payload["discarded_bytes"] = discarded
+        if idle_after is not None:
+            payload["idle_after"] = idle_after
         recorder.emit(ev.RESUME, payload)
         return recorder
 
@@ -322,6 +327,13 @@ class Recorder:
     def session_id(self) -> str:
         """The session's id (from the header)."""
         return str(self.header["session_id"])
+
+    @property
+    def started_monotonic(self) -> float:
+        """The monotonic clock's reading when this recorder opened the file, where ``ms``
+        stood at 0 (new) or at the last recorded ``ms`` (reopened): a live clock of the
+        session starts there."""
+        return self._mono_start
 
     @property
     def actor_id(self) -> str:
@@ -465,14 +477,22 @@ def close_unfinished(
     *,
     wall: WallClock | None = None,
     monotonic: MonotonicClock | None = None,
+    idle_after: float | None = None,
 ) -> ev.Event:
     """Append an ``end`` event (no ``resume``) to an unfinished recording.
+
+    With ``idle_after`` (a person's ``--idle``) the ``end`` also records the wall-clock gap
+    since the last event, as :meth:`Recorder.resume` does.
 
     Raises:
         RecordingError: As :meth:`Recorder.resume`.
     """
-    recorder, _, _ = Recorder._reopen(path, wall, monotonic, True)
-    return recorder.close(reason)
+    recorder, gap_ms, _ = Recorder._reopen(path, wall, monotonic, True)
+    if idle_after is None:
+        return recorder.close(reason)
+    event = recorder.emit(ev.END, {"reason": reason, "gap_ms": gap_ms, "idle_after": idle_after})
+    recorder.suspend()  # the end is written: only the file is left to let go
+    return event
 
 
 def repair(path: str | os.PathLike[str]) -> int:
