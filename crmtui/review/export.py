@@ -52,6 +52,7 @@ CSV_COLUMNS = (
     "right",
     "scoring",
     "active_seconds",
+    "wall_seconds",
     "queries",
     "typed_queries",
     "records_viewed",
@@ -135,9 +136,9 @@ def session_row(
     }
     for key in (
         "finished", "submitted", "answer", "scoring", "end_reason", "elapsed_ms",
-        "paused_ms", "idle_ms", "active_ms", "queries", "typed_queries", "query_errors",
-        "browse_actions", "records_viewed", "records", "objects", "model_calls",
-        "prompt_tokens", "completion_tokens", "tokens",
+        "paused_ms", "idle_ms", "active_ms", "wall_ms", "queries", "typed_queries",
+        "query_errors", "browse_actions", "records_viewed", "records", "objects",
+        "model_calls", "prompt_tokens", "completion_tokens", "tokens",
     ):  # fmt: skip
         row[key] = info[key]
     row["gold"] = _gold_text(summary.gold) if flat else summary.gold
@@ -175,6 +176,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "right": right,
         "scoring": summary.scoring,
         "active_seconds": summary.active_seconds,
+        "wall_seconds": None if summary.wall_ms is None else summary.wall_ms / 1000,
         "queries": summary.queries,
         "typed_queries": summary.typed_queries,
         "records_viewed": summary.records_viewed,

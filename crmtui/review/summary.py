@@ -1,9 +1,9 @@
 """One session's summary numbers: outcome, active time, queries, records, tokens, cost.
 
-Times follow :mod:`crmtui.record.timing`: the clock stops at the submit; active time is the
-elapsed time minus pauses and idle periods; away time (the terminal without focus) is shown
-beside it. Records and objects come from the trajectory
-(:func:`crmtui.review.trajectory.extract_steps`).
+Times follow :mod:`crmtui.record.timing`, the one time model: the clock stops at the submit;
+active time is the elapsed time minus pauses and the idle part of long gaps; away time (the
+terminal without focus) is shown beside it; wall time is everything from start to stop.
+Records and objects come from the trajectory (:func:`crmtui.review.trajectory.extract_steps`).
 """
 
 from __future__ import annotations
@@ -45,9 +45,10 @@ class SessionSummary:
         end_reason: The ``end`` event's reason.
         elapsed_ms: ``ms`` of the submit (the clock stops there), else of the last event.
         paused_ms: Time between ``pause`` and the next ``resume`` (or the stop).
-        idle_ms: Idle periods before the stop.
+        idle_ms: The idle part of long gaps before the stop (beyond the idle threshold).
         active_ms: ``elapsed_ms - paused_ms - idle_ms`` (never negative).
         away_ms: Time the terminal had no focus while the clock ran (not subtracted).
+        wall_ms: Wall-clock time from the start to the stop (None: unknown).
         queries: Steps with a query: typed queries plus browse actions (each browse action
             stands for the query a model would have run).
         typed_queries: ``run_query`` events only.
@@ -99,6 +100,7 @@ class SessionSummary:
     org_digest: str | None
     away_ms: int = 0
     scratch_steps: int = 0
+    wall_ms: int | None = None
 
     @property
     def actor_label(self) -> str:
@@ -156,6 +158,7 @@ class SessionSummary:
             "idle_ms": self.idle_ms,
             "active_ms": self.active_ms,
             "away_ms": self.away_ms,
+            "wall_ms": self.wall_ms,
             "queries": self.queries,
             "typed_queries": self.typed_queries,
             "query_errors": self.query_errors,
@@ -190,7 +193,7 @@ def summarize(
     instance = header["instance"]
     submit = recording.submit
     end = recording.end
-    times = session_times(recording.events)
+    times = session_times(recording.events, started_at=header["started_at"])
     calls = recording.of_type(ev.MODEL_CALL)
     costs = [event.payload["cost"] for event in calls]
     records: set[str] = set()
@@ -220,6 +223,7 @@ def summarize(
         idle_ms=times.idle_ms,
         active_ms=times.active_ms,
         away_ms=times.away_ms,
+        wall_ms=times.wall_ms,
         # A compute reads rows through a query too, but it is scratch work, not a query.
         queries=sum(1 for step in steps if step.query and step.kind != ev.COMPUTE),
         typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),

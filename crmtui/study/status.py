@@ -1,12 +1,14 @@
 """Progress of a study: who has done what, for how long, and when they were last active.
 
 This is a quick read meant to be run often (and over thousands of recordings): each file's
-header, its last line and its ``submit``/``end``/``pause``/``resume``/``idle`` lines are
-parsed; hash chains are not checked (``crmtui study report`` and ``crmtui verify`` do that).
+header, its last line and the lines the time model reads (``submit``, ``end``, ``pause``,
+``resume``, ``idle``, ``app_blur``/``app_focus``) are parsed, and the time is folded by
+:mod:`crmtui.record.timing`, as everywhere; hash chains are not checked (``crmtui study
+report`` and ``crmtui verify`` do that).
 
 Per annotator, each counted instance is *done* (a session with a submission), *in progress*
 (a session without one yet, running or ended) or *left* (no session). Active time adds up
-every session's active time (pauses and idle periods removed, as in the report).
+every session's active time (the one time model, as in the report).
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.record.timing import session_times
 from crmtui.study.assign import coverage
 from crmtui.study.definition import Study
 
@@ -36,7 +38,7 @@ class SessionFacts:
         submitted: Has a ``submit`` event.
         finished: Has an ``end`` event.
         end_reason: The ``end`` event's reason.
-        active_ms: Elapsed minus paused and idle time.
+        active_ms: Active time, by the one time model (:mod:`crmtui.record.timing`).
         last_at: Wall time of its last event (or its start).
     """
 
@@ -55,13 +57,21 @@ class SessionFacts:
 # with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` or
 # ``"type":"end"`` can only match the top-level keys. A search per event type finds the
 # lines that matter (``bytes.find``, in C); nothing else is parsed.
+#: The events the time model reads (crmtui.record.timing), and the end.
 _MARKERS = {
-    kind: f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
+    kind: f'"type":"{kind}"'.encode()
+    for kind in ("submit", "end", "pause", "resume", "idle", "app_blur", "app_focus")
 }
-_MS = re.compile(rb'"ms":(\d+)')
-_T = re.compile(rb'"t":"([^"]+)"')
-_SECONDS = re.compile(rb'"seconds":([0-9.eE+-]+)')
-_REASON = re.compile(rb'"reason":"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """An event as the time fold reads it."""
+
+    ms: int
+    t: str
+    type: str
+    payload: dict[str, Any]
 
 
 def _positions(data: bytes, marker: bytes) -> list[int]:
@@ -72,9 +82,12 @@ def _positions(data: bytes, marker: bytes) -> list[int]:
     return found
 
 
-def _ms(line: bytes) -> int:
-    found = _MS.search(line)
-    return int(found.group(1)) if found else 0
+def _timed(line: bytes) -> _Timed | None:
+    try:
+        obj = json.loads(line)
+        return _Timed(int(obj["ms"]), str(obj["t"]), str(obj["type"]), dict(obj["payload"]))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def read_facts(path: Path) -> SessionFacts | None:
@@ -94,44 +107,34 @@ def read_facts(path: Path) -> SessionFacts | None:
         return None
     if not isinstance(idx, int):
         return None
-    submitted = finished = False
-    reason: str | None = None
-    paused_at: int | None = None
-    paused = idle = 0
+    if not body.endswith(b"\n"):
+        body = body[: body.rfind(b"\n") + 1]  # a partial last line (a crash mid-write)
     found_at = sorted(
         (pos, kind) for kind, marker in _MARKERS.items() for pos in _positions(body, marker)
     )
-    for pos, kind in found_at:
-        line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
-        if kind == "submit":
-            submitted = True
-        elif kind == "end":
-            finished = True
-            found = _REASON.search(line)
-            reason = json.loads(b'"' + found.group(1) + b'"') if found else None
-        elif kind == "pause" and paused_at is None:
-            paused_at = _ms(line)
-        elif kind == "resume" and paused_at is not None:
-            paused += _ms(line) - paused_at
-            paused_at = None
-        elif kind == "idle":
-            found = _SECONDS.search(line)
-            idle += round(float(found.group(1)) * 1000) if found else 0
-    last = body.rstrip(b"\n").rpartition(b"\n")[2]
-    elapsed = _ms(last)
-    if paused_at is not None:
-        paused += elapsed - paused_at
-    stamp = _T.search(last)
-    last_at = stamp.group(1).decode("ascii", "replace") if stamp else started
+    starts = sorted({body.rfind(b"\n", 0, pos) + 1 for pos, _ in found_at})
+    last_start = body.rfind(b"\n", 0, max(0, len(body) - 1)) + 1
+    if body and last_start not in starts:
+        starts.append(last_start)  # the last event ends an unsubmitted clock
+    events = []
+    for begin in starts:
+        item = _timed(body[begin : body.find(b"\n", begin)])
+        if item is not None:
+            events.append(item)
+    submitted = any(e.type == "submit" for e in events)
+    ends = [e for e in events if e.type == "end"]
+    reason = ends[0].payload.get("reason") if ends else None
+    times = session_times(events, started_at=started)
+    last_at = events[-1].t if events else started
     return SessionFacts(
         path=path,
         annotator=annotator,
         idx=idx,
         started_at=started,
         submitted=submitted,
-        finished=finished,
-        end_reason=reason,
-        active_ms=max(0, elapsed - paused - idle),
+        finished=bool(ends),
+        end_reason=reason if isinstance(reason, str) else None,
+        active_ms=times.active_ms,
         last_at=last_at,
     )
 
