@@ -39,6 +39,8 @@ def _actor_table(comparison: Comparison) -> str:
         ["Answer"] + [md_escape(a.answer) if a.submitted else "(none)" for a in actors],
         ["Reward"] + [render.reward(a.reward) for a in actors],
         ["Active time"] + [render.duration(a.active_seconds) for a in actors],
+        ["Wall time"]
+        + [DASH if a.wall_ms is None else render.duration(a.wall_ms / 1000) for a in actors],
         ["Away"]
         + [render.duration(a.away_seconds) if a.actor_kind == "human" else DASH for a in actors],
         ["Queries"] + [str(a.queries) for a in actors],

@@ -86,7 +86,8 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         self.scorer = scorer  # None: crmtui.play.session.default_scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
-        self._quit_asked = False
+        #: Ctrl+Q confirmed with an instance open: it is kept to resume, as "quit".
+        self._quit_confirmed = False
         #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
         #: is a repaint sent over the network and costs a served session as much CPU as
         #: two keystrokes a second, with nobody typing.
@@ -302,9 +303,36 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         self.push_screen(ReportScreen(event.report))
 
     async def action_quit(self) -> None:
-        """The annotator quits (Ctrl+Q): an open instance is recorded as ``quit``."""
-        self._quit_asked = True
-        await super().action_quit()
+        """The annotator quits (Ctrl+Q). With an unsubmitted instance open it asks first;
+        the instance is then kept to resume (its draft and time), as after a crash."""
+        session = self.session
+        if session is None or session.submitted or session.recorder.closed:
+            await super().action_quit()
+            return
+        from crmtui.ui.screens.dialogs import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) and self.screen.purpose == "quit":
+            self.screen.action_yes()  # Ctrl+Q again: yes, quit
+            return
+
+        def answer(confirmed: bool | None) -> None:
+            if confirmed:
+                self._quit_confirmed = True
+                self.exit()  # on_unmount keeps the session to resume
+
+        idx = session.instance.idx
+        self.push_screen(
+            ConfirmScreen(
+                f"Quit crmtui?\n\nInstance {idx} is not submitted. It is kept as it is: the "
+                "next start opens it again with your answer draft, notes and time. The "
+                "clock stops now.\n\n[dim]Ctrl+Q again quits; Escape stays.[/dim]",
+                yes="Quit",
+                no="Stay",
+                safe="no",
+                purpose="quit",
+            ),
+            answer,
+        )
 
     # -- activity and terminal focus (honest timing) -----------------------------------------
 
@@ -339,14 +367,17 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             return
         if self.crashed:
             # Ended by a bug, not by the user: keep the session open to be resumed.
-            self.session.suspend()
-        elif self._quit_asked or self.session.submitted:
-            # Asked for, or nothing left to resume (the answer is in): the session ends.
+            self.session.suspend("crash")
+        elif self.session.submitted:
+            # Nothing left to resume (the answer is in): the session ends.
             self.session.close("quit")
+        elif self._quit_confirmed:
+            # Ctrl+Q, confirmed: the clock stops and the attempt stays resumable.
+            self.session.suspend("quit")
         else:
             # Not the annotator's choice (a dropped websocket makes textual-serve stop the
             # app; a server restart; a closed terminal): keep the attempt resumable.
-            self.session.suspend()
+            self.session.suspend("disconnect")
 
     # -- command palette -------------------------------------------------------------------
 

@@ -206,18 +206,31 @@ async def test_unfinished_session_is_offered_for_resume(workspace, play_config, 
     assert "resume" in types and "end" not in types
 
 
-async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
+async def test_ctrl_q_asks_then_keeps_the_attempt_like_an_outside_exit(
     workspace, play_config, clock, wall
 ):
     from crmtui.record.sessions import find_unfinished
+    from crmtui.ui.screens.dialogs import ConfirmScreen
 
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app.run_test(size=SIZE) as pilot:
-        await _open_first(pilot)
+        screen = await _open_first(pilot)
+        await pilot.press("f4", *"half an answer")
+        clock.advance(40)
         await pilot.press("ctrl+q")
+        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "not submitted" in app.screen.question
+        await pilot.press("enter")  # the safe button: stay
+        await _wait(pilot, lambda: app.screen is screen)
+        assert app.is_running and not screen.session.recorder.closed
+        await pilot.press("ctrl+q", "ctrl+q")  # asked, and Ctrl+Q again says yes
         await pilot.pause(0.05)
     path = _recording(play_config)
-    assert load(path).events[-1].payload["reason"] == "quit"
+    events = load(path).events
+    # Kept to resume, with the draft and the time: the clock stopped with a "quit" pause.
+    assert find_unfinished(play_config.recordings) == [path] and verify(path).ok
+    assert (events[-1].type, events[-1].payload) == ("pause", {"reason": "quit"})
+    assert [e.payload["text"] for e in events if e.type == "answer_edit"][-1] == "half an answer"
     path.unlink()
 
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
@@ -245,11 +258,11 @@ async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
         assert 30 <= session.active_seconds < 31
         await pilot.pause(0.05)
         session.flush_pending(force=True)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "ctrl+q")
         await pilot.pause(0.05)
     types = [e.type for e in load(path).events]
     assert types.count("answer_edit") == len(edits)  # restoring the box records nothing
-    assert types[-1] == "end" and verify(path).ok
+    assert types[-1] == "pause" and verify(path).ok
 
 
 async def test_a_hangup_saves_the_typing_and_keeps_the_attempt(workspace, play_config, clock, wall):
