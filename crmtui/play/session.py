@@ -18,6 +18,8 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts, fold_drafts
 from crmtui.play.scratch import Scratch
 from crmtui.play.timing import ActiveTimer
+from crmtui.record import events as ev
+from crmtui.record.claims import Claim
 from crmtui.record.debounce import Debouncer
 from crmtui.record.recorder import Recorder
 
@@ -66,6 +68,10 @@ class PlaySession:
     score: SessionScore | None = None
     #: Why the session ended (its ``end`` event's reason), once closed here.
     end_reason: str | None = None
+    #: Wall time of the submit (None: not submitted).
+    submitted_at: str | None = None
+    #: This session's hold on its instance (crmtui.record.claims); let go at close/suspend.
+    claim: Claim | None = None
     #: What a resumed session restores (empty for a new one).
     drafts: Drafts = field(default_factory=Drafts)
     #: The notes a resumed session starts from (the recording's last ``note_edit``).
@@ -107,8 +113,13 @@ class PlaySession:
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer = default_scorer,
         fsync: bool = True,
+        claim: Claim | None = None,
     ) -> PlaySession:
-        """Create the recording (header written) and the session around it."""
+        """Create the recording (header written) and the session around it.
+
+        ``claim`` (the instance's, :mod:`crmtui.record.claims`) is let go when the session
+        closes or is suspended; if the recording cannot be created it stays the caller's.
+        """
         recorder = Recorder.create(
             recordings,
             actor=actor,
@@ -129,6 +140,7 @@ class PlaySession:
             timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
             aided=aided,
             scorer=scorer,
+            claim=claim,
         )
         # The clock starts with the recording (ms 0), so the live clock and the fold of the
         # recording measure from the same moment.
@@ -148,6 +160,7 @@ class PlaySession:
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer = default_scorer,
         fsync: bool = True,
+        claim: Claim | None = None,
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain).
 
@@ -179,6 +192,7 @@ class PlaySession:
             scorer=scorer,
             drafts=drafts,
             notes_restored=drafts.notes,
+            claim=claim,
         )
         # The restored texts are what the recording already holds: not new edits.
         session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]
@@ -301,7 +315,7 @@ class PlaySession:
         score = self.scorer(self.instance, answer)
         self.note_input()  # a submit with no key (time's up) still ends the gap under way
         self.timer.stop()
-        self._emit(
+        event = self._emit(
             "submit",
             {
                 "answer": answer,
@@ -312,6 +326,7 @@ class PlaySession:
             },
         )
         self.score = score
+        self.submitted_at = event.t
         return score
 
     def pause(self, reason: str | None = None) -> bool:
@@ -341,7 +356,10 @@ class PlaySession:
             return
         self.flush_pending(force=True)
         reward = self.score.reward if self.score else None
-        self.recorder.close(reason, reward)
+        try:
+            self.recorder.close(reason, reward)
+        finally:
+            self._release_claim()
         self.end_reason = reason
 
     def suspend(self, reason: str = "disconnect") -> None:
@@ -360,9 +378,16 @@ class PlaySession:
                 self.pause(reason)
             self.flush_pending(force=True)
         finally:
-            self.recorder.suspend()
+            try:
+                self.recorder.suspend()
+            finally:
+                self._release_claim()
 
-    def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
+    def _release_claim(self) -> None:
+        if self.claim is not None:
+            self.claim.release()
+
+    def _emit(self, event_type: str, payload: dict[str, Any]) -> ev.Event:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")
-        self.recorder.emit(event_type, payload)
+        return self.recorder.emit(event_type, payload)

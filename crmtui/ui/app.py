@@ -161,7 +161,9 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         idx = _idx_of(latest)
         order = self.plan.picker().order
         offered = idx is not None and idx in self.workspace.tasks
-        if not offered or (order is not None and idx not in order):
+        if not offered or (order is not None and idx not in order) or self._submission(idx):
+            # Not offered here, or (recordings from before one submission was the rule) a
+            # second attempt at an instance already submitted: it must not count.
             self._close_quietly(close_unfinished, latest)
             return False
 
@@ -192,21 +194,55 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
 
     def _close_quietly(self, close: Any, path: Any) -> None:
         try:
-            close(path, "abandoned")
+            close(path, "abandoned", idle_after=self.config.idle_threshold)
         except CrmtuiError as exc:
             self.notify(f"{path}: {exc}", severity="warning")
+
+    def _submission(self, idx: int | None) -> InstanceStatus | None:
+        """This annotator's counted submission on ``idx``, read from the recordings now."""
+        from crmtui.play.progress import first_submission
+
+        assert self.workspace is not None
+        if idx is None:
+            return None
+        return first_submission(
+            self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+        )
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
         self.open_instance(event.idx)
 
     def open_instance(self, idx: int, resume_path: Any = None) -> None:
-        """Start (or resume) a recorded session on instance ``idx``."""
+        """Start (or resume) a recorded session on instance ``idx``; a submitted instance
+        opens read-only instead (one submission counts).
+
+        The instance is claimed first (:mod:`crmtui.record.claims`: one live session per
+        annotator and instance, across processes), then checked for a submission, so two
+        processes cannot both start an attempt, nor one start after the other submitted.
+        """
         from crmtui.play.session import PlaySession, default_scorer
+        from crmtui.record.claims import claim_instance
         from crmtui.ui.screens.play import PlayScreen
 
         assert self.workspace is not None
         try:
             instance = self.workspace.tasks.get(idx)
+            claim = claim_instance(
+                self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+            )
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return
+        done = self._submission(idx)
+        if done is not None:
+            claim.release()
+            if resume_path is not None:
+                from crmtui.record.recorder import close_unfinished
+
+                self._close_quietly(close_unfinished, resume_path)
+            self.show_submitted(done)
+            return
+        try:
             options = dict(
                 aided=self.config.aided,
                 idle_threshold=self.config.idle_threshold,
@@ -217,18 +253,20 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             )
             if resume_path is not None:
                 session = PlaySession.resume_from(
-                    resume_path, instance, self.workspace.org, **options
+                    resume_path, instance, self.workspace.org, claim=claim, **options
                 )
             else:
                 session = PlaySession.begin(
                     instance,
                     self.workspace.org,
+                    claim=claim,
                     actor=self.config.actor,
                     tasks_source=self.workspace.tasks_label,
                     recordings=self.config.recordings,
                     **options,
                 )
         except CrmtuiError as exc:
+            claim.release()
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return
         self.session = session
@@ -237,11 +275,54 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             self._play_ended,
         )
 
+    def show_submitted(self, status: InstanceStatus) -> None:
+        """Show a submitted instance read-only: the answer, the time, the reward and gold
+        answer where this session may show them, and the recording to replay."""
+        from crmtui.play.submitted import submitted_view
+        from crmtui.ui.screens.submitted import SubmittedScreen
+
+        try:
+            view = submitted_view(status)
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title=f"Instance {status.idx}")
+            return
+        reveal = self.plan.play(status.idx).reveal
+
+        def done(choice: str | None) -> None:
+            if choice == "replay" and reveal:
+                self._open_replay(status.path)
+
+        self.push_screen(SubmittedScreen(view, reveal=reveal), done)
+
+    @work(thread=True, exclusive=True, group="replay")
+    def _open_replay(self, path: Any) -> None:
+        from crmtui.review.replay_org import prepare_replay
+
+        try:
+            source = prepare_replay(path)
+        except CrmtuiError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", title="Replay")
+            return
+        self.post_message(self.ReplayReady(source))
+
+    class ReplayReady(Message):
+        """A recording was prepared for replay in a worker."""
+
+        def __init__(self, source: Any) -> None:
+            self.source = source
+            super().__init__()
+
+    def on_crmtui_app_replay_ready(self, event: ReplayReady) -> None:
+        from crmtui.ui.screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(event.source))
+
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
         if self.picker is not None and session is not None:
-            # The session that just ended is the newest for its instance: no need to rescan
-            # every recording to know its outcome.
+            # The session that just ended is the newest for its instance, and the first
+            # submission if it submitted (a submitted instance is never opened again): no
+            # need to rescan every recording to know its outcome.
             reward = session.score.reward if session.score is not None else None
             self.picker.mark(
                 InstanceStatus(
@@ -250,6 +331,8 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
                     session.recorder.closed,
                     session.path,
                     session.end_reason,
+                    session.submitted_at,
+                    int(session.submitted),
                 )
             )
 

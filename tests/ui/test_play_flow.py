@@ -192,6 +192,7 @@ async def test_unfinished_session_is_offered_for_resume(workspace, play_config, 
         idx = screen.session.instance.idx
         # Simulate a crash: release the file without an end event.
         screen.session.recorder.suspend()
+        screen.session.claim.release()  # a dead process holds no claim
         app.session = None
     app2 = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app2.run_test(size=SIZE) as pilot:
@@ -412,8 +413,12 @@ async def test_picker_marks_the_ended_session_like_a_rescan_would(
 async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock, wall):
     # In a browser each blink is a repaint sent over the network: the cursor stays steady.
     # (run_test is not a web driver, so the app is told; the default follows app.is_web.)
+    import dataclasses
+
     for steady in (None, True):
-        app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+        # Each in its own folder: the first one's instance is kept to resume.
+        config = dataclasses.replace(play_config, recordings=play_config.recordings / str(steady))
+        app = build_play_app(config, workspace=workspace, clock=clock, wall=wall)
         app.steady_cursor = steady
         async with app.run_test(size=SIZE) as pilot:
             await _open_first(pilot)
@@ -422,7 +427,6 @@ async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock
             answer = app.screen.query_one("#answer-input")
             assert answer.has_focus
             assert answer.cursor_blink is (steady is None)
-            await pilot.press("ctrl+q")
 
 
 async def test_an_outside_exit_after_submitting_ends_the_session(

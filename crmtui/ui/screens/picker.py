@@ -132,7 +132,7 @@ class PickerScreen(Screen[None]):
             mark: Text | str = ""
             if status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.reward is not None else ""
+                mark = "done" if status.submitted else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             table.add_row(
@@ -160,7 +160,7 @@ class PickerScreen(Screen[None]):
         """The first visible instance without a submission, if any."""
         for inst in self.visible():
             status = self.status.get(inst.idx)
-            if status is None or status.reward is None:
+            if status is None or not status.submitted:
                 return int(inst.idx)
         return None
 
