@@ -30,8 +30,8 @@ def export(directory: Path, fmt: str, out: Path) -> None:
     """Export every valid recording under DIRECTORY (searched recursively).
 
     Tampered or unreadable recordings are skipped and listed on stderr. Each row says
-    whether the report counts the session (the latest finished, submitted one per actor
-    and instance). Load an hf export with
+    whether the report counts the session (a person's first submission of the instance; a
+    model's latest finished one). Load an hf export with
     datasets.load_dataset("parquet", data_files="OUT/sessions.parquet").
 
     \b

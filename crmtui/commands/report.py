@@ -34,8 +34,9 @@ def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
     KQA TII MTA BRI) plus Overall.
 
     DIRECTORY (default ./recordings) is searched recursively for .jsonl recordings. Each is
-    verified; tampered or unreadable files are skipped and listed. Only the latest finished,
-    submitted session per actor and instance counts. Cells give accuracy (KQA: mean F1)
+    verified; tampered or unreadable files are skipped and listed. A person's first
+    submission of an instance counts (later ones are flagged); a model's latest finished,
+    submitted session counts. Cells give accuracy (KQA: mean F1)
     with the instance count; Overall is the unweighted mean of the task columns with data.
     Further tables: median active time, median queries, tokens and cost per instance, and
     human-versus-model agreement per shared instance. With --tui the tables open in the

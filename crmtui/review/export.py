@@ -11,8 +11,8 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
 * ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
 * ``csv``: one row per session of per-instance results (no events).
 
-Every row says whether the session is ``counted`` by the report (the latest finished,
-submitted session of its actor and instance).
+Every row says whether the session is ``counted`` by the report (a person's first
+submission of the instance; a model's latest finished one).
 """
 
 from __future__ import annotations
@@ -240,14 +240,16 @@ def export_folder(
         loaded = kept
     if not loaded:
         raise ConfigError(f"no valid recordings to export in {base}")
-    counted_ids = {id(s) for s in select_counted(s for _, s in loaded)[0]}
+    # By file: the report's counted summary may carry added time (a copy, not the same object).
+    counted_ids = {s.path for s in select_counted(s for _, s in loaded)[0]}
     if fmt == "csv":
-        rows = [_csv_row(s, id(s) in counted_ids, base) for _, s in loaded]
+        rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]
         _write_csv(target, rows)
         return ExportResult(target, len(rows), skipped, dict(excluded))
     flat = fmt == "hf"
     session_rows = [
-        session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
+        session_row(rec, s, counted=s.path in counted_ids, root=base, flat=flat)
+        for rec, s in loaded
     ]
     if flat:
         from crmtui.data.export_hf import save_parquet

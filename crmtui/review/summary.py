@@ -38,7 +38,7 @@ class SessionSummary:
         started_at: Header start time (ISO UTC).
         finished: Whether the session has an ``end`` event.
         submitted: Whether it has a ``submit`` event.
-        answer: The (last) submitted answer.
+        answer: The submitted answer (the first submit: a session submits once).
         gold: The gold answer revealed at submit.
         reward: The recorded reward (F1 for fuzzy tasks); None if unscored.
         scoring: The scoring method named at submit.
@@ -49,6 +49,7 @@ class SessionSummary:
         active_ms: ``elapsed_ms - paused_ms - idle_ms`` (never negative).
         away_ms: Time the terminal had no focus while the clock ran (not subtracted).
         wall_ms: Wall-clock time from the start to the stop (None: unknown).
+        submitted_at: Wall time of the submit (None: not submitted).
         queries: Steps with a query: typed queries plus browse actions (each browse action
             stands for the query a model would have run).
         typed_queries: ``run_query`` events only.
@@ -101,6 +102,7 @@ class SessionSummary:
     away_ms: int = 0
     scratch_steps: int = 0
     wall_ms: int | None = None
+    submitted_at: str | None = None
 
     @property
     def actor_label(self) -> str:
@@ -159,6 +161,7 @@ class SessionSummary:
             "active_ms": self.active_ms,
             "away_ms": self.away_ms,
             "wall_ms": self.wall_ms,
+            "submitted_at": self.submitted_at,
             "queries": self.queries,
             "typed_queries": self.typed_queries,
             "query_errors": self.query_errors,
@@ -224,6 +227,7 @@ def summarize(
         active_ms=times.active_ms,
         away_ms=times.away_ms,
         wall_ms=times.wall_ms,
+        submitted_at=submit.t if submit else None,
         # A compute reads rows through a query too, but it is scratch work, not a query.
         queries=sum(1 for step in steps if step.query and step.kind != ev.COMPUTE),
         typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),

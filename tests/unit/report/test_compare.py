@@ -47,15 +47,15 @@ def test_evidence_classification_of_each_fixture_session(fixture_paths: dict[str
     evidence = b.SOLUTIONS["650"]["evidence"]
     results = {
         name: evidence_for(summarize(load(fixture_paths[name])), evidence)
-        for name in ("alice_htu", "alice_htu_old", "bob_htu", "gpt_htu", "tiny_htu")
+        for name in ("alice_htu", "alice_htu_later", "bob_htu", "gpt_htu", "tiny_htu")
     }
     assert results["alice_htu"].verdict == SOLVED
     assert results["alice_htu"].seen == (b.CASE_1,) and results["alice_htu"].total == 3
     assert results["gpt_htu"].verdict == SOLVED
     assert results["bob_htu"].verdict == MISSED_EVIDENCE
     assert results["tiny_htu"].verdict == MISSED_EVIDENCE
-    # The superseded attempt looked only at the User list and answered wrong.
-    assert results["alice_htu_old"].verdict == MISSED_EVIDENCE
+    # The later (not counted) attempt looked only at the User list and answered wrong.
+    assert results["alice_htu_later"].verdict == MISSED_EVIDENCE
 
 
 def test_lucky_guess_and_reasoning_error(tmp_path: Path) -> None:
@@ -191,8 +191,8 @@ def test_recordings_for_idx(fixture_root: Path) -> None:
     found, skipped = recordings_for_idx(fixture_root, 650)
     labels = [(r.header["actor"]["id"], r.header["session_id"][:2]) for r in found]
     assert labels == [
-        ("alice", "a0"),
         ("alice", "a1"),
+        ("alice", "a0"),
         ("bob", "b1"),
         ("gpt-4o", "c1"),
         ("tiny", "d1"),

@@ -30,7 +30,7 @@ def test_hf_round_trip_through_datasets(fixture_root: Path, tmp_path: Path) -> N
     assert alice["actor"] == "alice" and alice["abbreviation"] == "HTU"
     assert alice["counted"] is True and alice["reward"] == 1.0 and alice["right"] is True
     assert alice["active_ms"] == 14_000 and alice["records"] == [b.CASE_1]
-    assert rows["a0" * 16]["counted"] is False  # superseded
+    assert rows["a0" * 16]["counted"] is False  # a later submission
     assert rows["b2" * 16]["finished"] is False and rows["b2" * 16]["reward"] is None
     assert rows["c1" * 16]["tokens"] == 2350 and rows["c1" * 16]["strategy"] == "react"
 
