@@ -16,17 +16,7 @@ from crmtui.play.progress import InstanceStatus
 from crmtui.play.timing import format_duration
 from crmtui.record.timing import session_times
 from crmtui.record.verify import load
-
-
-def gold_text(gold: Any) -> str:
-    """A gold answer as shown and exported: ``None`` stays the word, never an empty cell."""
-    if gold is None:
-        return "None"
-    if isinstance(gold, str):
-        return gold
-    import json
-
-    return json.dumps(gold, ensure_ascii=False)
+from crmtui.scoring.rules import gold_text
 
 
 @dataclass(frozen=True)

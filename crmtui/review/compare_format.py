@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.compare import Comparison
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.trajectory import Step
+from crmtui.scoring.rules import gold_text
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
 CELL_LIMIT = 90
 DIVERGENCE_MARK = "◀ first divergence"
-
-
-def _gold(value: object) -> str:
-    if value is None or isinstance(value, str):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _step_cell(step: Step | None) -> str:
@@ -87,7 +80,10 @@ def comparison_markdown(comparison: Comparison) -> str:
     if label != comparison.task:
         title += f" ({comparison.task})"
     parts = [title, "", "> " + md_escape(comparison.query), ""]
-    parts.append(f"Gold answer: `{_gold(comparison.gold)}`")
+    if any(actor.submitted for actor in comparison.actors):
+        parts.append(f"Gold answer: `{gold_text(comparison.gold)}`")
+    else:
+        parts.append("Gold answer: not revealed (nobody submitted).")
     if comparison.first_divergence is None:
         parts.append("The trajectories are identical step by step.")
     else:

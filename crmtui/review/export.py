@@ -5,8 +5,10 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
 
 * ``hf``: one row per session, saved with ``datasets`` as Parquet. Nested values whose type
   varies between rows are JSON strings so every row has one schema: ``header`` (the header
-  line's canonical JSON), ``gold``, and each event's ``payload``. ``PATH`` is a ``.parquet``
-  file, or a folder that receives ``sessions.parquet`` (loadable with
+  line's canonical JSON), ``gold``, and each event's ``payload``. In every format a gold
+  answer of None is the string ``"None"`` (upstream's meaning), and a session without a
+  submission has no gold (null, or an empty CSV cell): the two never look alike. ``PATH``
+  is a ``.parquet`` file, or a folder that receives ``sessions.parquet`` (loadable with
   ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(FOLDER)``).
 * ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
 * ``csv``: one row per session of per-instance results (no events).
@@ -31,6 +33,7 @@ from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
 from crmtui.review.report import Skipped, load_folder, select_counted
 from crmtui.review.summary import SessionSummary, is_right
+from crmtui.scoring.rules import gold_text
 
 FORMATS = ("hf", "jsonl", "csv")
 HF_FILE_NAME = "sessions.parquet"
@@ -82,10 +85,14 @@ class ExportResult:
     excluded: dict[str, int] = field(default_factory=dict)
 
 
-def _gold_text(gold: Any) -> str | None:
-    if gold is None or isinstance(gold, str):
-        return gold
-    return json.dumps(gold, ensure_ascii=False)
+def _gold(summary: SessionSummary, flat: bool) -> Any:
+    """The gold revealed at the submit: ``"None"`` for a None gold, distinct from no
+    submission (null); flat (CSV, Parquet): a list as JSON text."""
+    if not summary.submitted:
+        return None
+    if flat or summary.gold is None:
+        return gold_text(summary.gold)
+    return summary.gold
 
 
 def session_row(
@@ -141,7 +148,7 @@ def session_row(
         "model_calls", "prompt_tokens", "completion_tokens", "tokens",
     ):  # fmt: skip
         row[key] = info[key]
-    row["gold"] = _gold_text(summary.gold) if flat else summary.gold
+    row["gold"] = _gold(summary, flat)
     row["reward"] = None if summary.reward is None else float(summary.reward)
     row["right"] = is_right(summary.reward, summary.reward_metric)
     row["cost"] = summary.cost
@@ -171,7 +178,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "finished": summary.finished,
         "submitted": summary.submitted,
         "answer": summary.answer,
-        "gold": _gold_text(summary.gold),
+        "gold": _gold(summary, flat=True),
         "reward": summary.reward,
         "right": right,
         "scoring": summary.scoring,

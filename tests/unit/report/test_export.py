@@ -114,3 +114,31 @@ def test_export_errors(fixture_root: Path, tmp_path: Path) -> None:
         export_folder(tmp_path / "absent", "csv", tmp_path / "x.csv")
     with pytest.raises(ConfigError, match="inside"):
         export_folder(fixture_root, "jsonl", fixture_root / "out.jsonl")
+
+
+def test_a_none_gold_stays_the_word_none_apart_from_no_answer(tmp_path: Path) -> None:
+    import datasets
+
+    root = tmp_path / "rec"
+    b.write_session(
+        root, b.HUMAN_A, b.HTU, [(1.0, "submit", b.submit("None", 1.0, None))],
+        start=b.DAY1, session_id="1" * 32,
+    )  # fmt: skip
+    b.write_session(
+        root, b.HUMAN_B, b.HTU, [(1.0, "open_object", b.open_object("Case"))],
+        start=b.DAY1, session_id="2" * 32, end=(1.0, "abandoned"),
+    )  # fmt: skip
+    expected = {"1" * 32: "None", "2" * 32: None}  # a None gold / no answer at all
+
+    out = export_folder(root, "csv", tmp_path / "r.csv").path
+    with out.open(encoding="utf-8", newline="") as handle:
+        got = {row["session_id"]: row["gold"] for row in csv.DictReader(handle)}
+    assert got == {sid: gold or "" for sid, gold in expected.items()}
+
+    out = export_folder(root, "jsonl", tmp_path / "r.jsonl").path
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert {row["session_id"]: row["gold"] for row in rows} == expected
+
+    out = export_folder(root, "hf", tmp_path / "r.parquet").path
+    table = datasets.load_dataset("parquet", data_files=str(out), split="train")
+    assert {row["session_id"]: row["gold"] for row in table} == expected
