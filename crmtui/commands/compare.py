@@ -22,8 +22,6 @@ from crmtui.review.compare_format import comparison_markdown
 from crmtui.review.rerun import result_ids_for
 from crmtui.review.trajectory import ResultIds
 
-DEFAULT_DIR = Path("recordings")
-
 
 def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
     if idx is None:
@@ -38,7 +36,12 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
         return [load(path) for path in paths]
     if len(paths) > 1:
         raise click.UsageError("with --idx give at most one folder")
-    root = paths[0] if paths else DEFAULT_DIR
+    if paths:
+        root = paths[0]
+    else:
+        from crmtui.paths import recordings_dir
+
+        root = recordings_dir()
     if not root.is_dir():
         raise ConfigError(f"no such folder: {root}")
     found, skipped = recordings_for_idx(root, idx)
@@ -76,7 +79,7 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     default=None,
     metavar="N",
     help="Compare every recording of instance N found under DIR "
-    "(default ./recordings), humans first.",
+    "(default CRMTUI_HOME/recordings), humans first.",
 )
 @click.option(
     "--format",

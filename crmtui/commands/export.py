@@ -10,7 +10,7 @@ from crmtui.review.export import FORMATS, export_folder
 
 
 @click.command("export")
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", required=False, default=None, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
@@ -26,8 +26,9 @@ from crmtui.review.export import FORMATS, export_folder
     required=True,
     help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet.",
 )
-def export(directory: Path, fmt: str, out: Path) -> None:
-    """Export every valid recording under DIRECTORY (searched recursively).
+def export(directory: Path | None, fmt: str, out: Path) -> None:
+    """Export every valid recording under DIRECTORY (searched recursively; default
+    CRMTUI_HOME/recordings, where play records).
 
     Tampered or unreadable recordings are skipped and listed on stderr. Each row says
     whether the report counts the session (a person's first submission of the instance; a
@@ -39,6 +40,10 @@ def export(directory: Path, fmt: str, out: Path) -> None:
       crmtui export recordings --format hf --out baseline-dataset
       crmtui export recordings --format csv --out results.csv
     """
+    if directory is None:
+        from crmtui.paths import recordings_dir
+
+        directory = recordings_dir()
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
         click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from crmtui.paths import recordings_dir
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError, RecordingInUse
 from crmtui.record.format import (
@@ -46,9 +47,6 @@ except ImportError:  # pragma: no cover - Windows
 
 WallClock = Callable[[], dt.datetime]
 MonotonicClock = Callable[[], float]
-
-#: Folder (relative to the working directory) used when no path is given.
-DEFAULT_DIR = Path("recordings")
 
 
 def _utc_now() -> dt.datetime:
@@ -162,7 +160,7 @@ class Recorder:
         Args:
             path_or_dir: A ``.jsonl`` file to create, or a folder under which the default
                 ``<actor-slug>/<YYYYmmdd-HHMMSS>-idx<idx>-<session[:8]>.jsonl`` is used;
-                ``None`` means ``./recordings``.
+                ``None`` means ``CRMTUI_HOME/recordings``.
             actor: ``{"kind": "human"|"model", "id": ..., "strategy": ... (models)}``.
             instance: A mapping or object with ``idx``, ``task``, ``query`` and
                 ``reward_metric``; anything else (the gold answer above all) is dropped.
@@ -208,7 +206,7 @@ class Recorder:
             settings=settings,
             run_id=run_id,
         )
-        target = Path(path_or_dir) if path_or_dir is not None else DEFAULT_DIR
+        target = Path(path_or_dir) if path_or_dir is not None else recordings_dir()
         if target.suffix != ".jsonl":
             target = (
                 target
