@@ -16,7 +16,7 @@ from crmtui.play.progress import InstanceStatus
 from crmtui.play.timing import format_duration
 from crmtui.record.timing import session_times
 from crmtui.record.verify import load
-from crmtui.scoring.rules import gold_text
+from crmtui.scoring.rules import gold_text, metric_label
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class SubmittedView:
     Attributes:
         idx: The instance.
         task: Its task code.
+        reward_metric: How it is scored (``exact_match``, ``fuzzy_match`` ...).
         answer: The answer as submitted.
         reward: Its reward (None: unscored).
         scoring: The scoring method.
@@ -38,6 +39,7 @@ class SubmittedView:
 
     idx: int
     task: str
+    reward_metric: str
     answer: str
     reward: float | None
     scoring: str
@@ -50,8 +52,9 @@ class SubmittedView:
     def text(self, reveal: bool) -> str:
         """The view as plain lines; ``reveal`` False (a blind study) leaves out the reward
         and the gold answer."""
+        when = self.submitted_at.replace("T", " ")[:16] + " UTC"
         lines = [
-            f"Instance {self.idx} ({self.task}) was submitted at {self.submitted_at}.",
+            f"Instance {self.idx} ({self.task}) was submitted on {when}.",
             "It counts once: it opens read-only, not as a new attempt.",
             "",
             f"Your answer: {self.answer if self.answer else '(empty)'}",
@@ -59,7 +62,8 @@ class SubmittedView:
         ]
         if reveal:
             reward = "unscored" if self.reward is None else f"{self.reward:.2f}"
-            lines += [f"Reward: {reward} ({self.scoring})", f"Gold answer: {gold_text(self.gold)}"]
+            metric = metric_label(self.reward_metric, self.scoring)
+            lines += [f"Reward: {reward} ({metric})", f"Gold answer: {gold_text(self.gold)}"]
         else:
             lines.append("This study is blind: the reward and the gold answer are not shown.")
         if self.later:
@@ -84,6 +88,7 @@ def submitted_view(status: InstanceStatus) -> SubmittedView:
     return SubmittedView(
         idx=recording.header["instance"]["idx"],
         task=recording.header["instance"]["task"],
+        reward_metric=recording.header["instance"]["reward_metric"],
         answer=payload["answer"],
         reward=payload["reward"],
         scoring=payload["scoring"],

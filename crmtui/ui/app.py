@@ -25,6 +25,7 @@ from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.ui.keys import palette_commands
+from crmtui.ui.read_only import ReadOnlyInstances
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
@@ -45,7 +46,7 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(WorkerErrorHandler, App[None]):
+class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual
@@ -198,17 +199,6 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         except CrmtuiError as exc:
             self.notify(f"{path}: {exc}", severity="warning")
 
-    def _submission(self, idx: int | None) -> InstanceStatus | None:
-        """This annotator's counted submission on ``idx``, read from the recordings now."""
-        from crmtui.play.progress import first_submission
-
-        assert self.workspace is not None
-        if idx is None:
-            return None
-        return first_submission(
-            self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
-        )
-
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
         self.open_instance(event.idx)
 
@@ -274,48 +264,6 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
             PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
             self._play_ended,
         )
-
-    def show_submitted(self, status: InstanceStatus) -> None:
-        """Show a submitted instance read-only: the answer, the time, the reward and gold
-        answer where this session may show them, and the recording to replay."""
-        from crmtui.play.submitted import submitted_view
-        from crmtui.ui.screens.submitted import SubmittedScreen
-
-        try:
-            view = submitted_view(status)
-        except CrmtuiError as exc:
-            self.notify(str(exc), severity="error", title=f"Instance {status.idx}")
-            return
-        reveal = self.plan.play(status.idx).reveal
-
-        def done(choice: str | None) -> None:
-            if choice == "replay" and reveal:
-                self._open_replay(status.path)
-
-        self.push_screen(SubmittedScreen(view, reveal=reveal), done)
-
-    @work(thread=True, exclusive=True, group="replay")
-    def _open_replay(self, path: Any) -> None:
-        from crmtui.review.replay_org import prepare_replay
-
-        try:
-            source = prepare_replay(path)
-        except CrmtuiError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", title="Replay")
-            return
-        self.post_message(self.ReplayReady(source))
-
-    class ReplayReady(Message):
-        """A recording was prepared for replay in a worker."""
-
-        def __init__(self, source: Any) -> None:
-            self.source = source
-            super().__init__()
-
-    def on_crmtui_app_replay_ready(self, event: ReplayReady) -> None:
-        from crmtui.ui.screens.replay import ReplayScreen
-
-        self.push_screen(ReplayScreen(event.source))
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
@@ -406,9 +354,10 @@ class CrmtuiApp(WorkerErrorHandler, App[None]):
         idx = session.instance.idx
         self.push_screen(
             ConfirmScreen(
-                f"Quit crmtui?\n\nInstance {idx} is not submitted. It is kept as it is: the "
-                "next start opens it again with your answer draft, notes and time. The "
-                "clock stops now.\n\n[dim]Ctrl+Q again quits; Escape stays.[/dim]",
+                f"Quit crmtui?\n\nInstance {idx} is not submitted. Quitting keeps it as it "
+                "is: the next start opens it again with your answer draft, notes and time "
+                "(the clock stops while you are away).\n\n"
+                "[dim]Ctrl+Q again quits; Escape stays.[/dim]",
                 yes="Quit",
                 no="Stay",
                 safe="no",

@@ -31,7 +31,7 @@ class SubmittedScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide", id="submitted-dialog"):
             yield Label(f"Instance {self.view.idx}: submitted", classes="dialog-title")
-            with VerticalScroll():
+            with VerticalScroll(id="submitted-body"):
                 yield Static(self.view.text(self.reveal), markup=False, id="submitted-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close", variant="primary")
