@@ -200,18 +200,40 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
             self.notify(f"{path}: {exc}", severity="warning")
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
-        self.open_instance(event.idx)
+        if event.next:
+            self.open_next_unsolved()
+        else:
+            self.open_instance(event.idx)
 
-    def open_instance(self, idx: int, resume_path: Any = None) -> None:
+    def open_next_unsolved(self) -> None:
+        """Open the first unsolved instance of the list that no other session holds."""
+        if self.picker is None:
+            return
+        held: list[int] = []
+        while (idx := self.picker.next_unsolved(skip=held)) is not None:
+            if self.open_instance(idx, skip_held=True):
+                break
+            held.append(idx)
+        if held:
+            shown = ", ".join(map(str, held))
+            self.notify(f"Skipped, open in another crmtui session: {shown}", severity="warning")
+        if idx is None:
+            self.notify("Every instance in this list has been answered.")
+
+    def open_instance(self, idx: int, resume_path: Any = None, *, skip_held: bool = False) -> bool:
         """Start (or resume) a recorded session on instance ``idx``; a submitted instance
         opens read-only instead (one submission counts).
 
         The instance is claimed first (:mod:`crmtui.record.claims`: one live session per
         annotator and instance, across processes), then checked for a submission, so two
         processes cannot both start an attempt, nor one start after the other submitted.
+
+        Returns:
+            Whether a session or the read-only view opened (False: the instance is held by
+            another session, said in a notice unless ``skip_held``, or cannot be opened).
         """
         from crmtui.play.session import PlaySession, default_scorer
-        from crmtui.record.claims import claim_instance
+        from crmtui.record.claims import InstanceInUse, claim_instance
         from crmtui.ui.screens.play import PlayScreen
 
         assert self.workspace is not None
@@ -220,9 +242,13 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
             claim = claim_instance(
                 self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
             )
+        except InstanceInUse as exc:
+            if not skip_held:
+                self.notify(str(exc), severity="error", title="Cannot open instance")
+            return False
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot open instance")
-            return
+            return False
         done = self._submission(idx)
         if done is not None:
             claim.release()
@@ -231,7 +257,7 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
 
                 self._close_quietly(close_unfinished, resume_path)
             self.show_submitted(done)
-            return
+            return True
         try:
             options = dict(
                 aided=self.config.aided,
@@ -258,12 +284,13 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
         except CrmtuiError as exc:
             claim.release()
             self.notify(str(exc), severity="error", title="Cannot open instance")
-            return
+            return False
         self.session = session
         self.push_screen(
             PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
             self._play_ended,
         )
+        return True
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
@@ -287,13 +314,7 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
     def _next_instance(self) -> None:
         self.pop_screen()
         self._play_ended(None)
-        if self.picker is None:
-            return
-        idx = self.picker.next_unsolved()
-        if idx is None:
-            self.notify("Every instance in this list has been answered.")
-        else:
-            self.open_instance(idx)
+        self.open_next_unsolved()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_report":

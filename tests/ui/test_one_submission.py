@@ -89,6 +89,7 @@ async def test_an_instance_held_elsewhere_does_not_open_and_one_submitted_meanwh
 ):
     inst = next(iter(workspace.tasks))
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    said = _told(app)
     async with app.run_test(size=SIZE) as pilot:
         await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
         # Another terminal (or server) has the instance open.
@@ -98,7 +99,7 @@ async def test_an_instance_held_elsewhere_does_not_open_and_one_submitted_meanwh
         app.open_instance(inst.idx)
         await pilot.pause(0.05)
         assert isinstance(app.screen, PickerScreen) and app.session is None
-        assert any("another crmtui session" in n.message for n in app._notifications)
+        assert any("another crmtui session" in m for m in said), said
         assert _files(play_config) == []
 
         # It submits there and lets go; here the instance now opens read-only.
@@ -148,3 +149,33 @@ async def test_blind_read_only_view_shows_no_reward_gold_or_replay(
         await pilot.press("r")  # no replay in a blind study
         await pilot.pause(0.05)
         assert isinstance(app.screen, SubmittedScreen)
+
+
+async def test_next_unsolved_skips_an_instance_open_in_another_session(
+    workspace, play_config, clock, wall
+):
+    first = next(iter(workspace.tasks))
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    said = _told(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        with claim_instance(
+            play_config.recordings, play_config.annotator, workspace.tasks_label, first.idx
+        ):
+            await pilot.press("n")
+            await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
+            assert app.screen.session.instance.idx != first.idx
+            assert any(f"another crmtui session: {first.idx}" in m for m in said), said
+
+
+def _told(app: Any) -> list[str]:
+    """Every notice the app shows (a toast may time out before a slow test looks)."""
+    said: list[str] = []
+    notify = app.notify
+
+    def record(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(str(message))
+        notify(message, *args, **kwargs)
+
+    app.notify = record
+    return said
