@@ -109,7 +109,7 @@ def _parse(stamp: str | None) -> dt.datetime | None:
     if not stamp:
         return None
     try:
-        return dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+        return dt.datetime.fromisoformat(stamp)  # "...Z" (3.11+), in C: strptime is 20x slower
     except ValueError:
         return None
 
@@ -120,7 +120,8 @@ class Timeline:
     Args:
         events: The recording's events in order (anything with ``ms``, ``t``, ``type`` and
             ``payload``; a quick reader may pass only the timing events and the last one).
-        started_at: The header's ``started_at`` (for wall time); None: the first event's.
+        started_at: The header's ``started_at``; wall time is measured from it (None: no
+            wall time, which quick readers such as study status do not need).
     """
 
     def __init__(self, events: Iterable[TimedEvent], started_at: str | None = None) -> None:
@@ -132,15 +133,12 @@ class Timeline:
         #: (ms, credited ms) for each reopening after a kill.
         self.credits: list[tuple[int, int]] = []
         self._started_at = started_at
-        self._first_t: str | None = None
         self._stop_t: str | None = None
         self._last_t: str | None = None
         paused_at: int | None = None
         away_at: int | None = None
         forever = 1 << 62
         for event in events:
-            if self._first_t is None:
-                self._first_t = event.t
             self.last_ms = event.ms
             self._last_t = event.t
             if self.stop_ms is not None:
@@ -208,7 +206,7 @@ class Timeline:
         )
 
     def _wall_ms(self) -> int | None:
-        start = _parse(self._started_at or self._first_t)
+        start = _parse(self._started_at)
         stop = _parse(self._stop_t or self._last_t)
         if start is None or stop is None:
             return None

@@ -16,10 +16,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from crmtui.record.timing import session_times
 from crmtui.study.assign import coverage
@@ -54,18 +55,23 @@ class SessionFacts:
 
 
 # Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
-# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` or
-# ``"type":"end"`` can only match the top-level keys. A search per event type finds the
-# lines that matter (``bytes.find``, in C); nothing else is parsed.
-#: The events the time model reads (crmtui.record.timing), and the end.
+# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` can only
+# match a key, and the top-level ``type`` is a line's last key (``..."type":"end"}``, after
+# ``"t"``). A search per event type finds the lines that matter (``bytes.find``, in C); only
+# the ``end`` line is parsed whole, the others give their few numbers to regexes.
+#: The events the active time depends on (crmtui.record.timing), and the end.
 _MARKERS = {
-    kind: f'"type":"{kind}"'.encode()
-    for kind in ("submit", "end", "pause", "resume", "idle", "app_blur", "app_focus")
+    kind: f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
+}
+_MS = re.compile(rb'"ms":(\d+)')
+# In the payloads of pause, resume and idle (flat objects of numbers and booleans).
+_NUMBERS = {
+    key: re.compile(f'"{key}":([0-9.eE+-]+)'.encode())
+    for key in ("seconds", "idle_after", "gap_ms")
 }
 
 
-@dataclass(frozen=True)
-class _Timed:
+class _Timed(NamedTuple):
     """An event as the time fold reads it."""
 
     ms: int
@@ -75,19 +81,40 @@ class _Timed:
 
 
 def _positions(data: bytes, marker: bytes) -> list[int]:
+    """Where ``marker`` ends a line's object: the line's own (top-level) type."""
     found, pos = [], data.find(marker)
     while pos >= 0:
-        found.append(pos)
+        if data[pos + len(marker) : pos + len(marker) + 2] == b"}\n":
+            found.append(pos)
         pos = data.find(marker, pos + len(marker))
     return found
 
 
-def _timed(line: bytes) -> _Timed | None:
+def _timed(line: bytes, kind: str) -> _Timed | None:
+    ms = _MS.search(line)
+    at = line.rfind(b',"t":"')  # the top-level key just before "type", at the line's end
+    if ms is None or at < 0:
+        return None
+    stamp = line[at + 6 : line.find(b'"', at + 6)].decode("ascii", "replace")
+    payload: dict[str, Any] = {}
     try:
-        obj = json.loads(line)
-        return _Timed(int(obj["ms"]), str(obj["t"]), str(obj["type"]), dict(obj["payload"]))
+        if kind == "end":
+            payload = dict(json.loads(line)["payload"])
+        elif kind in ("pause", "resume", "idle"):
+            for key, pattern in _NUMBERS.items():
+                found = pattern.search(line)
+                if found is not None:
+                    payload[key] = float(found.group(1))
+            if b'"reopened":true' in line:
+                payload["reopened"] = True
     except (ValueError, KeyError, TypeError):
         return None
+    return _Timed(int(ms.group(1)), stamp, kind, payload)
+
+
+def _kind_of(line: bytes) -> str:
+    at = line.rfind(b'"type":"')
+    return line[at + 8 : line.find(b'"', at + 8)].decode("ascii", "replace") if at >= 0 else ""
 
 
 def read_facts(path: Path) -> SessionFacts | None:
@@ -109,22 +136,23 @@ def read_facts(path: Path) -> SessionFacts | None:
         return None
     if not body.endswith(b"\n"):
         body = body[: body.rfind(b"\n") + 1]  # a partial last line (a crash mid-write)
-    found_at = sorted(
-        (pos, kind) for kind, marker in _MARKERS.items() for pos in _positions(body, marker)
-    )
-    starts = sorted({body.rfind(b"\n", 0, pos) + 1 for pos, _ in found_at})
-    last_start = body.rfind(b"\n", 0, max(0, len(body) - 1)) + 1
-    if body and last_start not in starts:
-        starts.append(last_start)  # the last event ends an unsubmitted clock
+    starts = {
+        body.rfind(b"\n", 0, pos) + 1: kind
+        for kind, marker in _MARKERS.items()
+        for pos in _positions(body, marker)
+    }
+    if body:  # the last event ends an unsubmitted clock
+        last = body.rfind(b"\n", 0, len(body) - 1) + 1
+        starts.setdefault(last, _kind_of(body[last:-1]))
     events = []
-    for begin in starts:
-        item = _timed(body[begin : body.find(b"\n", begin)])
+    for begin in sorted(starts):
+        item = _timed(body[begin : body.find(b"\n", begin)], starts[begin])
         if item is not None:
             events.append(item)
     submitted = any(e.type == "submit" for e in events)
     ends = [e for e in events if e.type == "end"]
     reason = ends[0].payload.get("reason") if ends else None
-    times = session_times(events, started_at=started)
+    times = session_times(events)
     last_at = events[-1].t if events else started
     return SessionFacts(
         path=path,
