@@ -80,6 +80,10 @@ async def test_a_second_open_of_a_submitted_instance_creates_no_counted_attempt(
     assert [e.type for e in load(counted[0]).events].count("submit") == 1
 
 
+def _shows(pilot: Any, kind: type) -> Any:
+    return lambda: isinstance(pilot.app.screen, kind)
+
+
 async def _call(fn: Any, *args: Any) -> None:
     fn(*args)
 
@@ -179,3 +183,42 @@ def _told(app: Any) -> list[str]:
 
     app.notify = record
     return said
+
+
+async def test_a_study_that_reveals_the_gold_never_lets_it_be_submitted_again(
+    tmp_path: Path, monkeypatch: Any, workspace: Any, clock: Any, wall: Any
+) -> None:
+    """The issue's case: with --reveal-gold an annotator saw the gold, reopened the
+    instance and submitted it: now the reopened instance is read-only, and a second open of
+    the study (another server, another terminal) changes nothing."""
+    from crmtui.study import StudyPlan, StudyRequest, create_study
+    from crmtui.study.definition import Settings
+    from crmtui.study.launch import play_config as study_config
+    from crmtui.study.report import report_study
+
+    monkeypatch.setenv("CRMTUI_STUDIES", str(tmp_path / "studies"))
+    study, _ = create_study(
+        StudyRequest(
+            name="reveal", annotators=["ann"], per_type=1, shared=0.0, overlap=1, seed=4,
+            settings=Settings(reveal_gold=True),
+        ),
+        workspace=workspace,
+    )  # fmt: skip
+    config = study_config(study, "ann", fsync=False)
+    plan = StudyPlan(study, "ann")
+    for attempt in range(2):
+        app = build_play_app(config, workspace=workspace, plan=plan, clock=clock, wall=wall)
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, _shows(pilot, PickerScreen))
+            idx = plan.order[0]
+            if attempt == 0:
+                await _submit_first(pilot, "a wrong answer")  # its gold is shown now
+                await pilot.press("escape")
+                await _wait(pilot, _shows(pilot, PickerScreen))
+            pilot.app.open_instance(idx)
+            await _wait(pilot, _shows(pilot, SubmittedScreen))
+            text = str(pilot.app.screen.query_one("#submitted-text").render())
+            assert "Your answer: a wrong answer" in text and "Gold answer:" in text
+    assert len(_files(config)) == 1
+    report = report_study(study)
+    assert report.report.later == [] and report.annotators[0].right == 0
