@@ -153,12 +153,17 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
         from crmtui.ui.screens.dialogs import ConfirmScreen
 
         assert self.workspace is not None
-        unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
+        # Only this task source's: another's (the same idx, other instances) is left alone.
+        unfinished = [
+            path
+            for path in sorted(find_unfinished(self.config.recordings, self.config.annotator))
+            if _header(path).get("tasks_source") == self.workspace.tasks_label
+        ]
         if not unfinished:
             return False
-        latest, older = unfinished[-1], unfinished[:-1]
-        for path in older:
-            self._close_quietly(close_unfinished, path)
+        # The latest is offered; any other stays unfinished and continues when its instance
+        # is opened (open_instance), as a kept attempt should.
+        latest = unfinished[-1]
         idx = _idx_of(latest)
         order = self.plan.picker().order
         offered = idx is not None and idx in self.workspace.tasks
@@ -249,13 +254,22 @@ class CrmtuiApp(ReadOnlyInstances, WorkerErrorHandler, App[None]):
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return False
+        from crmtui.record.recorder import close_unfinished
+        from crmtui.record.sessions import unfinished_of
+
         done = self._submission(idx)
+        # The instance's unfinished sessions (a crash, Ctrl+Q, a closed tab): the latest
+        # continues (or, once submitted, none does: a second attempt must not count).
+        kept = unfinished_of(
+            self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+        )
+        if resume_path is None and kept and done is None:
+            resume_path = kept[-1]
+        for path in kept:
+            if path != resume_path or done is not None:
+                self._close_quietly(close_unfinished, path)
         if done is not None:
             claim.release()
-            if resume_path is not None:
-                from crmtui.record.recorder import close_unfinished
-
-                self._close_quietly(close_unfinished, resume_path)
             self.show_submitted(done)
             return True
         try:
@@ -453,13 +467,18 @@ _ACTIVITY = (
 )
 
 
-def _idx_of(path: Any) -> int | None:
+def _header(path: Any) -> dict[str, Any]:
     import json
 
     try:
         with open(path, encoding="utf-8") as handle:
             header = json.loads(handle.readline())
-        idx = header["instance"]["idx"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except (OSError, ValueError):
+        return {}
+    return header if isinstance(header, dict) else {}
+
+
+def _idx_of(path: Any) -> int | None:
+    instance = _header(path).get("instance")
+    idx = instance.get("idx") if isinstance(instance, dict) else None
     return idx if isinstance(idx, int) else None

@@ -222,3 +222,42 @@ async def test_a_study_that_reveals_the_gold_never_lets_it_be_submitted_again(
     assert len(_files(config)) == 1
     report = report_study(study)
     assert report.report.later == [] and report.annotators[0].right == 0
+
+
+async def test_opening_an_instance_continues_its_kept_attempt(workspace, play_config, clock, wall):
+    """Two attempts kept to resume (two terminals quit with Ctrl+Q): the next start offers
+    the latest, and the other one continues when its instance is opened, never restarts."""
+    first, second = list(workspace.tasks)[:2]
+    kept = []
+    for inst in (first, second):
+        session = PlaySession.begin(
+            inst,
+            workspace.org,
+            actor=play_config.actor,
+            tasks_source=workspace.tasks_label,
+            recordings=play_config.recordings,
+            clock=clock,
+            wall=wall,
+            fsync=False,
+        )
+        clock.advance(20)
+        session.answer_edited(f"draft {inst.idx}")
+        session.suspend("quit")
+        kept.append(session.path)
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, _shows(pilot, ConfirmScreen))  # the latest is offered
+        await pilot.press("y")
+        await _wait(pilot, _shows(pilot, PlayScreen))
+        assert app.screen.session.path == kept[1]
+        await pilot.press("escape")
+        await _wait(pilot, _shows(pilot, ConfirmScreen))
+        await pilot.press("y")  # leave it
+        await _wait(pilot, _shows(pilot, PickerScreen))
+        app.open_instance(first.idx)
+        await _wait(pilot, _shows(pilot, PlayScreen))
+        session = app.screen.session
+        assert session.resumed and session.path == kept[0]
+        assert session.active_seconds >= 20
+        assert app.screen.query_one("#answer-input").value == f"draft {first.idx}"
+    assert len(_files(play_config)) == 2
