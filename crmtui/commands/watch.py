@@ -17,9 +17,8 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 @click.option(
     "--recordings",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("recordings"),
-    show_default=True,
-    help="Where the recording is written.",
+    default=None,
+    help="Where the recording is written (default: CRMTUI_HOME/recordings).",
 )
 @click.option(
     "--delay",
@@ -38,7 +37,7 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 )
 def watch(
     idx: int | None,
-    recordings: Path,
+    recordings: Path | None,
     delay: float,
     paused: bool,
     no_stream: bool,
@@ -65,12 +64,13 @@ def watch(
     from crmtui.agent.watch_config import WatchConfig
     from crmtui.factory import build_watch_app
     from crmtui.org.task_match import load_sources
+    from crmtui.paths import recordings_dir
     from crmtui.play.workspace import Workspace
 
     config = WatchConfig(
         **settings_kwargs(options),
         idx=idx,
-        recordings=recordings,
+        recordings=recordings if recordings is not None else recordings_dir(),
         delay=delay,
         paused=paused,
         stream=not no_stream,
