@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.paths import recordings_dir
+
 #: Seconds without input after which a gap counts as idle (``crmtui play --idle``).
 DEFAULT_IDLE_THRESHOLD = 60.0
 
@@ -33,7 +35,7 @@ class PlayConfig:
         annotator: Who is playing (recorded as the actor id).
         task: Only instances of this task type (code or abbreviation).
         idx: Open this instance directly.
-        recordings: Root folder for recordings.
+        recordings: Root folder for recordings (default ``CRMTUI_HOME/recordings``).
         aided: Show ``metadata.optional`` (upstream's aided mode).
         idle_threshold: Seconds without input that count as idle.
         fsync: Sync every event to disk (turn off only in tests and benchmarks).
@@ -50,7 +52,7 @@ class PlayConfig:
     annotator: str = field(default_factory=default_annotator)
     task: str | None = None
     idx: int | None = None
-    recordings: Path = Path("recordings")
+    recordings: Path = field(default_factory=recordings_dir)
     aided: bool = False
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
     fsync: bool = True

@@ -174,9 +174,13 @@ def check_agent_settings(settings: Any) -> None:
         ConfigError: Naming the variable or the URL.
     """
     api_key = settings.client_options.get("api_key")
-    check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
-    if settings.api_base:
-        probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
+    deployments = getattr(settings, "deployments", None)
+    if deployments is not None:
+        _check_deployments(settings.model, deployments, api_key)
+    else:
+        check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
+        if settings.api_base:
+            probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
     resolved = settings.resolved
     if resolved.scoring == "llm_extract":
         _check_extractor(settings)
@@ -260,3 +264,19 @@ def check_toolset_fits(settings: Any, instances: Iterable[Any]) -> None:
             "selected instances are CRMArena-Pro rows. Use --toolset query (crmtui's SOQL/SOSL "
             "tools) or --strategy react/act"
         )
+
+
+def _check_deployments(model: str, spec: Any, api_key: str | None) -> None:
+    """Every deployment's credentials; their servers: at least one must answer (the router
+    leaves out the others, which a run's recordings then never name)."""
+    failures = []
+    for deployment in spec.deployments:
+        name = deployment.model or model
+        key = os.environ.get(deployment.api_key_env) if deployment.api_key_env else api_key
+        check_credentials(name, api_base=deployment.api_base, api_key=key)
+        try:
+            probe_api_base(deployment.api_base, api_key=_probe_key(name, key))
+        except ConfigError as exc:
+            failures.append(exc)
+    if len(failures) == len(spec.deployments):
+        raise failures[0]

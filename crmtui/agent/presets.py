@@ -1,7 +1,8 @@
 """Every setting that changes an agent's numbers, resolved to explicit values and named.
 
-Options left unset take the value of the preset: ``crmtui`` (the default) or ``upstream``
-(what upstream CRMArena's ``run_tasks.py`` did). :func:`resolve` turns an
+Options left unset take the value of the preset: ``crmtui`` (the default), ``naacl`` (what
+the paper's code, upstream commit 17cbce8, did), ``head`` (upstream's current code) or
+``upstream`` (the same as ``head``, its earlier name). :func:`resolve` turns an
 :class:`~crmtui.agent.settings.AgentSettings` into :class:`Resolved`, whose
 :meth:`~Resolved.to_json` goes into every recording header, every results row and the
 settings file a resumed run is checked against.
@@ -22,6 +23,8 @@ privacy judge             ``rules``                        ``gpt-4o-2024-08-06``
 tool_call toolset         ``query`` (SOQL/SOSL tools)      ``upstream`` (25 helper tools)
 observation shown         first 40,000 characters + note   unbounded
 extract model             ``gpt-4o-2024-08-06``            same
+observations              ``crmtui``                       ``naacl`` / ``head``: upstream's
+                                                           own, byte for byte
 ========================  ===============================  ==================================
 
 ``scoring`` scores CRMArena rows (string or null gold); ``list_scoring`` scores CRMArena-Pro
@@ -44,6 +47,7 @@ from crmtui.errors import ConfigError
 
 __all__ = [
     "DATE_MODES",
+    "OBSERVATION_CHOICES",
     "PRESETS",
     "SCORING_CHOICES",
     "UPSTREAM_EXTRACT_MODEL",
@@ -53,7 +57,9 @@ __all__ = [
     "today_for",
 ]
 
-PRESETS = ("crmtui", "upstream")
+PRESETS = ("crmtui", "naacl", "head", "upstream")
+#: Whose observations the model sees (see :mod:`crmtui.agent.strategies`).
+OBSERVATION_CHOICES = ("crmtui", "naacl", "head")
 DATE_MODES = ("instance", "wallclock")
 #: Methods ``--scoring`` offers (``llm_extract`` is ``--llm-extract``).
 SCORING_CHOICES = ("strict", "paper", "toolenv", "head", "head_rules")
@@ -72,7 +78,7 @@ class Resolved:
     """The explicit values of one agent configuration.
 
     Attributes:
-        preset: ``crmtui`` or ``upstream``.
+        preset: ``crmtui``, ``naacl``, ``head`` or ``upstream``.
         overrides: Settings given explicitly that differ from the preset's value.
         model: litellm model name.
         strategy: ``react``, ``act`` or ``tool_call``.
@@ -89,6 +95,8 @@ class Resolved:
         judge: Judge of ``privacy_rejection`` rows: ``rules`` or a model name.
         extract_model: The extraction model (when a method is ``llm_extract``).
         observation_chars: Characters of an observation shown (``None``: unbounded).
+        observations: ``crmtui``, or ``naacl`` / ``head``: that upstream harness's own
+            observations, helper tools, reply parsing and answer action.
         time_limit_s: Wall-clock limit per instance (not part of the resume check).
         timeout_s: Limit per model call attempt (not part of the resume check).
         sources: Task source and org facts, filled in once they are loaded.
@@ -108,6 +116,7 @@ class Resolved:
     scoring: str
     extract_model: str | None
     observation_chars: int | None
+    observations: str
     time_limit_s: float
     timeout_s: float
     sources: dict[str, Any] = field(default_factory=dict)
@@ -137,6 +146,7 @@ class Resolved:
         "judge",
         "extract_model",
         "observation_chars",
+        "observations",
         "dialogue",
     )
 
@@ -160,6 +170,7 @@ class Resolved:
             "judge": self.judge,
             "extract_model": self.extract_model,
             "observation_chars": self.observation_chars,
+            "observations": self.observations,
             "time_limit_s": self.time_limit_s,
             "timeout_s": self.timeout_s,
         }
@@ -199,7 +210,7 @@ def resolve(settings: Any) -> Resolved:
     preset = (settings.preset or "crmtui").strip().lower()
     if preset not in PRESETS:
         raise ConfigError(f"unknown --preset {settings.preset!r}: choose {' or '.join(PRESETS)}")
-    upstream = preset == "upstream"
+    upstream = preset != "crmtui"
     strategy = settings.strategy.strip().lower()
     tool_call = strategy == "tool_call"
     base: dict[str, Any] = {
@@ -211,6 +222,7 @@ def resolve(settings: Any) -> Resolved:
         "list_scoring": "llm_extract" if upstream else "head_rules",
         "judge": UPSTREAM_JUDGE_MODEL if upstream else RULES_JUDGE,
         "observation_chars": None if upstream else DEFAULT_OBSERVATION_CHARS,
+        "observations": "naacl" if preset == "naacl" else "head" if upstream else "crmtui",
     }
     scoring = settings.scoring
     if scoring is not None and scoring not in SCORING_CHOICES:
@@ -229,6 +241,12 @@ def resolve(settings: Any) -> Resolved:
     observation = settings.max_observation
     if observation is not None and observation < 0:
         raise ConfigError(f"--max-observation must be >= 0, got {observation}")
+    observations = getattr(settings, "observations", None)
+    if observations is not None and observations not in OBSERVATION_CHOICES:
+        raise ConfigError(
+            f"unknown --observations {observations!r}: choose one of "
+            f"{', '.join(OBSERVATION_CHOICES)}"
+        )
     given: dict[str, Any] = {
         "toolset": (settings.toolset if tool_call else None) if settings.toolset else None,
         "max_tokens": settings.max_tokens,
@@ -240,6 +258,7 @@ def resolve(settings: Any) -> Resolved:
         "judge": judge.strip() if judge else None,
         # 0 means unbounded on the command line.
         "observation_chars": None if observation is None else (observation or "unbounded"),
+        "observations": observations,
     }
     if given["max_tokens"] is not None and given["max_tokens"] < 1:
         raise ConfigError(f"--max-tokens must be at least 1, got {given['max_tokens']}")
@@ -263,6 +282,7 @@ def resolve(settings: Any) -> Resolved:
         model=settings.model,
         privacy_aware=privacy_aware,
         interactive=bool(dialogue is not None and dialogue.interactive),
+        observations=values["observations"],
     )
     return Resolved(
         preset=preset,
@@ -282,6 +302,7 @@ def resolve(settings: Any) -> Resolved:
         judge=values["judge"],
         extract_model=(extract_model or UPSTREAM_EXTRACT_MODEL) if llm else None,
         observation_chars=values["observation_chars"],
+        observations=values["observations"],
         time_limit_s=settings.time_limit_s,
         timeout_s=settings.timeout,
         dialogue=None if dialogue is None else dialogue.to_json(),

@@ -32,6 +32,7 @@ __all__ = [
     "audience_text",
     "build_messages",
     "build_system_prompt",
+    "with_answer_action",
 ]
 
 OBSERVATION_PREFIX = "Salesforce instance output: "
@@ -172,6 +173,22 @@ service perform, handle times, conversion rates and the like).
 policies, qualification criteria, pricing and negotiation strategy).
 - When a request asks for any of these, respond with a short, polite message saying you \
 cannot share it because it is private or confidential."""
+
+
+def with_answer_action(text: str, answer: str) -> str:
+    """``text`` with the final-answer action named ``answer`` (``respond`` or ``submit``).
+
+    The paper's code (``--observations naacl``) calls it ``<submit>`` and the ``submit`` tool;
+    HEAD and crmtui call it ``respond``.
+    """
+    if answer == "respond":
+        return text
+    return (
+        text.replace("<respond>", f"<{answer}>")
+        .replace("</respond>", f"</{answer}>")
+        .replace("respond tool", f"{answer} tool")
+        .replace("respond with None", f"{answer} None")
+    )
 
 
 class _Metadata(Protocol):

@@ -23,6 +23,7 @@ from crmtui.agent.dialogue_turns import DialogueDriver
 from crmtui.agent.execution import Executor
 from crmtui.agent.limits import cap_stored
 from crmtui.agent.replies import ModelError
+from crmtui.agent.result import HARNESS_ERROR as _HARNESS_ERROR
 from crmtui.agent.result import STOPPED, AgentResult, StepInfo
 from crmtui.agent.runner import ClientLike, run_instance
 from crmtui.agent.secrets import Scrubber
@@ -47,7 +48,7 @@ __all__ = [
 #: End message for an attempt stopped by Ctrl-C in a batch.
 INTERRUPTED = "Interrupted"
 #: End message when the harness itself failed (recorded instead of crashing).
-HARNESS_ERROR = "Harness error"
+HARNESS_ERROR = _HARNESS_ERROR
 
 
 def strategy_label(strategy: Strategy) -> str:

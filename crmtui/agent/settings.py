@@ -40,6 +40,8 @@ class AgentSettings:
         task: Only instances of these task types (codes or abbreviations; one string or a
             tuple of them).
         api_base: OpenAI-compatible server URL.
+        deployments: Several servers behind litellm's Router
+            (:class:`~crmtui.agent.deployments.DeploymentSet`), instead of ``api_base``.
         max_turns: Model calls per instance.
         time_limit_s: Wall-clock limit per instance (held during a model call too).
         timeout: Seconds one model call attempt may take in total.
@@ -59,6 +61,7 @@ class AgentSettings:
         date_literals: ``instance``, ``wallclock`` or ``YYYY-MM-DD``.
         scoring: ``strict``, ``paper``, ``toolenv`` or ``head``.
         max_observation: Characters of an observation shown to the model (0: all).
+        observations: ``crmtui``, ``naacl`` or ``head`` (``None``: the preset's).
         force: Go on even when the tasks' record Ids are mostly missing from the org.
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
@@ -73,6 +76,7 @@ class AgentSettings:
     org: str | None = None
     task: str | tuple[str, ...] | None = None
     api_base: str | None = None
+    deployments: Any = None
     max_turns: int = 20
     time_limit_s: float = 600.0
     timeout: float = 60.0
@@ -89,6 +93,7 @@ class AgentSettings:
     date_literals: str | None = None
     scoring: str | None = None
     max_observation: int | None = None
+    observations: str | None = None
     force: bool = False
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
@@ -122,6 +127,8 @@ class AgentSettings:
             raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
         self.dialogue.check()
         self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
+        if self.deployments is not None and self.api_base:
+            raise ConfigError("give either --api-base (once) or several servers, not both")
 
     @cached_property
     def resolved(self) -> Any:
@@ -130,18 +137,49 @@ class AgentSettings:
 
         return resolve(self)
 
+    @cached_property
+    def router(self) -> Any:
+        """One ``litellm.Router`` over :attr:`deployments`, shared by every thread of the run
+        (so cooldowns and rate limits hold across them); ``None`` without deployments."""
+        if self.deployments is None:
+            return None
+        from crmtui.agent.client import load_litellm
+        from crmtui.agent.deployments import build_router
+
+        key = self.client_options.get("api_key")
+        return build_router(load_litellm(), self.model, self.deployments, api_key=key)
+
     def strategy_object(self) -> Any:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
         from crmtui.agent.strategies import make_strategy
 
-        toolset = self.resolved.toolset or "query"
+        resolved = self.resolved
         return make_strategy(
             self.strategy,
-            toolset=toolset,
+            toolset=resolved.toolset or "query",
             model=self.model,
             privacy_aware=self.privacy_aware,
             interactive=self.dialogue.interactive,
+            observations=resolved.observations,
         )
+
+    def executor(self, org: Any, today: dt.date | None, **options: Any) -> Any:
+        """The query executor the agent meets: crmtui's engine as crmtui shows it, or (with
+        ``naacl``/``head`` observations) as upstream's connector sees it through the REST API.
+
+        Args:
+            org: The org queried.
+            today: The date relative date literals resolve against.
+            options: Further :func:`~crmtui.agent.execution.make_query_executor` arguments.
+        """
+        if self.resolved.observations == "crmtui":
+            from crmtui.agent.execution import make_query_executor
+
+            return make_query_executor(org, today, **options)
+        from crmtui.agent.upstream_connector import UpstreamConnector, upstream_executor
+
+        timeout = options.get("query_timeout_s")
+        return upstream_executor(UpstreamConnector(org, today, query_timeout_s=timeout))
 
     def today(self, instance: Any) -> dt.date | None:
         """The date the instance's date literals resolve against (``--date-literals``)."""
@@ -164,13 +202,16 @@ class AgentSettings:
 
         if model is None or model == self.model:
             resolved = self.resolved
+            options = dict(self.client_options)
+            if self.deployments is not None:
+                options["router"] = self.router
             return ModelClient(
                 self.model,
                 api_base=self.api_base,
                 timeout=self.timeout,
                 temperature=resolved.temperature,
                 max_tokens=resolved.max_tokens,
-                **dict(self.client_options),
+                **options,
             )
         resolved = self.resolved
         # One model may both extract and judge (upstream's gpt-4o): then it has one server,

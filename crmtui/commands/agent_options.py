@@ -24,6 +24,7 @@ AGENT_OPTION_NAMES = (
     "org",
     "task",
     "api_base",
+    "deployments_file",
     "max_turns",
     "time_limit",
     "timeout",
@@ -40,6 +41,7 @@ AGENT_OPTION_NAMES = (
     "date_literals",
     "scoring",
     "max_observation",
+    "observations",
     "force",
 )
 
@@ -92,10 +94,20 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--api-base",
-            default=None,
+            multiple=True,
             metavar="URL",
             help="Base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); "
-            "checked before the first instance.",
+            "checked before the first instance. Repeat it to spread calls over several "
+            "servers through litellm's Router (URL,rpm=N,tpm=N,name=X sets one's limits).",
+        ),
+        click.option(
+            "--deployments",
+            "deployments_file",
+            default=None,
+            metavar="FILE",
+            type=click.Path(dir_okay=False),
+            help="A JSON file of model servers for litellm's Router (rpm/tpm, retries, "
+            "fallbacks); see the README. Each call records the one that answered.",
         ),
         click.option(
             "--max-turns",
@@ -164,11 +176,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--preset",
-            type=click.Choice(["crmtui", "upstream"]),
+            type=click.Choice(["crmtui", "naacl", "head", "upstream"]),
             default=None,
-            help="Values for every setting left unset: crmtui's (default) or upstream "
-            "run_tasks.py's (wallclock dates, paper/ToolEnv scoring, helper tools for "
-            "tool_call, unbounded observations).",
+            help="Values for every setting left unset: crmtui's (default), or upstream "
+            "run_tasks.py's: naacl (the paper's code: <submit>, strict string scoring) or "
+            "head (current; upstream = head): wallclock dates, paper/ToolEnv scoring, "
+            "helper tools for tool_call, unbounded observations, upstream's observations.",
         ),
         click.option(
             "--max-tokens",
@@ -210,6 +223,13 @@ def agent_options(func: F) -> F:
             "(default 40000; 0 = all, as --preset upstream).",
         ),
         click.option(
+            "--observations",
+            type=click.Choice(["crmtui", "naacl", "head"]),
+            default=None,
+            help="What the model is shown: crmtui's observations (default), or those of "
+            "upstream's harness version, byte for byte (--preset naacl/head).",
+        ),
+        click.option(
             "--force",
             is_flag=True,
             help="Run tasks on an org that lacks most of the records they mention.",
@@ -230,7 +250,7 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "tasks": values["tasks"],
         "org": values["org"],
         "task": task or None,
-        "api_base": values["api_base"],
+        **_servers(values["api_base"], values["deployments_file"]),
         "max_turns": values["max_turns"],
         "time_limit_s": values["time_limit"],
         "timeout": values["timeout"],
@@ -247,5 +267,26 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "date_literals": values["date_literals"],
         "scoring": values["scoring"],
         "max_observation": values["max_observation"],
+        "observations": values["observations"],
         "force": values["force"],
     }
+
+
+def _servers(api_bases: Any, deployments_file: str | None) -> dict[str, Any]:
+    """``api_base`` for one plain ``--api-base``; ``deployments`` for several or a file."""
+    from crmtui.errors import ConfigError
+
+    bases = (api_bases,) if isinstance(api_bases, str) else tuple(api_bases or ())
+    if deployments_file is not None:
+        if bases:
+            raise ConfigError("give --deployments or --api-base, not both")
+        from crmtui.agent.deployments import read_deployments
+
+        return {"api_base": None, "deployments": read_deployments(deployments_file)}
+    if not bases:
+        return {"api_base": None}
+    if len(bases) == 1 and "," not in bases[0]:
+        return {"api_base": bases[0]}
+    from crmtui.agent.deployments import make_set, parse_api_base
+
+    return {"api_base": None, "deployments": make_set([parse_api_base(b) for b in bases])}

@@ -136,8 +136,19 @@ def build(
 @click.option(
     "--schema",
     "schema_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Expected schema JSON (crmtui or upstream format), e.g. a CRMArena-Pro schema.",
+    metavar="hf|hf:FILE|FILE",
+    help="Expected schema, whose descriptions the prompts show: hf (the hub's CRMArena "
+    "schema config, through datasets; needs the network or its cache), hf:FILE (a local "
+    "copy of that config, through datasets), or a schema JSON (crmtui or upstream format).",
+)
+@click.option(
+    "--extra-columns",
+    type=click.Choice(["keep", "omit", "describe"]),
+    default="keep",
+    show_default=True,
+    help="Source columns the schema lacks (queryable in every case): keep them in the "
+    "prompt's schema text without a description, omit them from it (upstream's prompt), "
+    "or describe them in crmtui's words.",
 )
 @click.option(
     "--tasks",
@@ -149,7 +160,12 @@ def build(
 )
 @click.option("--force", is_flag=True, help="Replace an existing org of the same name.")
 def import_(
-    src: Path, name: str | None, schema_path: Path | None, tasks_source: str | None, force: bool
+    src: Path,
+    name: str | None,
+    schema_path: str | None,
+    extra_columns: str,
+    tasks_source: str | None,
+    force: bool,
 ) -> None:
     """Import a database in upstream's layout (e.g. local_data/crmarena_data.db).
 
@@ -172,7 +188,16 @@ def import_(
         from crmtui.data.loaders import load_tasks
 
         tasks = load_tasks(tasks_source)  # a bad task file fails before anything is written
-    result = import_org(src, name=name, schema=schema_path, force=force, on_warning=warn)
+    result = import_org(
+        src,
+        name=name,
+        schema=schema_path,
+        force=force,
+        on_warning=warn,
+        extra_columns=extra_columns,
+    )
+    if schema_path is not None:
+        click.echo(_extra_note(result, extra_columns))
     info = result.info()
     click.echo(f"Imported {len(info.objects)} objects, {info.total_rows:,} rows as {result.name!r}")
     click.echo(f"Path:   {result.path}")
@@ -293,12 +318,44 @@ def list_() -> None:
     Console().print(table)
 
 
+def _extra_note(result: object, how: str) -> str:
+    """One line saying what the prompts' schema text does with the extra columns."""
+    schema = result.schema  # type: ignore[attr-defined]
+    hidden = [f"{o.name}.{f.name}" for o in schema for f in o.fields if not f.listed]
+    hidden = [h for h in hidden if not h.endswith(".Id")]
+    if how == "omit":
+        return f"Schema text: the schema's descriptions; left out: {', '.join(hidden) or 'none'}"
+    if how == "describe":
+        return "Schema text: the schema's descriptions; extra columns described in crmtui's words"
+    return "Schema text: the schema's descriptions; extra columns listed without a description"
+
+
 @org.command("fetch")
 @click.argument("which", type=click.Choice(["crmarena", "crmarenapro-b2b", "crmarenapro-b2c"]))
 @click.option("--url", default=None, help="Download from here instead of upstream's repository.")
 @click.option("--name", default=None, help="Org name (default: WHICH).")
 @click.option("--force", is_flag=True, help="Replace an existing org of that name.")
-def fetch(which: str, url: str | None, name: str | None, force: bool) -> None:
+@click.option(
+    "--schema",
+    default=None,
+    metavar="hf|hf:FILE|FILE",
+    help="The schema whose descriptions prompts show (default: crmtui's own); see org import.",
+)
+@click.option(
+    "--extra-columns",
+    type=click.Choice(["keep", "omit", "describe"]),
+    default="keep",
+    show_default=True,
+    help="Columns the schema lacks: keep, omit from or describe in the prompt's schema text.",
+)
+def fetch(
+    which: str,
+    url: str | None,
+    name: str | None,
+    force: bool,
+    schema: str | None,
+    extra_columns: str,
+) -> None:
     """Download upstream's published org file, verify its git blob id and import it.
 
     A partial download is resumed. Offline, it fails within seconds and says how to import
@@ -321,7 +378,15 @@ def fetch(which: str, url: str | None, name: str | None, force: bool) -> None:
         def on_progress(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = fetch_org(which, url=url, name=name, force=force, progress=on_progress)
+        result = fetch_org(
+            which,
+            url=url,
+            name=name,
+            force=force,
+            progress=on_progress,
+            schema=schema,
+            extra_columns=extra_columns,
+        )
     info = result.info()
     click.echo(
         f"Verified and imported {which}: {len(info.objects)} objects, {info.total_rows:,} rows"

@@ -17,6 +17,7 @@ from crmtui.data.loaders import load_tasks
 from crmtui.data.tasktypes import ALL_TASK_TYPES, abbreviation
 from crmtui.errors import ConfigError
 from crmtui.org.sample import sample_tasks_path
+from crmtui.sanitise import printable, printable_json, printable_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,11 +67,12 @@ def _load(source: str | None, org_spec: str | None) -> TaskSet:
 
 def _label(task: str) -> str:
     abbrev = abbreviation(task)
-    return task if abbrev == task else f"{abbrev} {task}"
+    return printable(task if abbrev == task else f"{abbrev} {task}")
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """The text on one line, with anything that would act on the terminal shown escaped."""
+    return printable(" ".join(text.split()))
 
 
 def _answer_text(inst: Instance) -> str:
@@ -113,7 +115,8 @@ def list_tasks(
     console.print(_instances_table(task_set, show_answers, limit))
     console.print(_counts_table(task_set))
     shown = len(task_set) if limit is None else min(limit, len(task_set))
-    console.print(f"Showing {shown} of {len(task_set)} instances from {task_set.source}.")
+    source = printable(task_set.source)
+    console.print(Text(f"Showing {shown} of {len(task_set)} instances from {source}."))
 
 
 def _instances_table(task_set: TaskSet, show_answers: bool, limit: int | None) -> Table:
@@ -129,7 +132,7 @@ def _instances_table(task_set: TaskSet, show_answers: bool, limit: int | None) -
             break
         cells = [str(inst.idx), _label(inst.task), Text(_one_line(inst.query))]
         if show_answers:
-            cells.append(Text(_answer_text(inst)))
+            cells.append(Text(_one_line(_answer_text(inst))))
         table.add_row(*cells)
     return table
 
@@ -142,7 +145,9 @@ def _counts_table(task_set: TaskSet) -> Table:
     table.add_column("count", justify="right")
     for code, count in task_set.counts().items():
         known = ALL_TASK_TYPES.get(code)
-        table.add_row(abbreviation(code), code, known.name if known else "", str(count))
+        table.add_row(
+            printable(abbreviation(code)), printable(code), known.name if known else "", str(count)
+        )
     table.add_section()
     table.add_row("", "total", "", str(len(task_set)))
     return table
@@ -170,30 +175,31 @@ def show_task(idx: int, source: str | None, org_spec: str | None, show_answer: b
     facts.add_column()
     facts.add_row("idx", str(inst.idx))
     facts.add_row("task", _label(inst.task) + (f" ({known.name})" if known else ""))
-    facts.add_row("reward metric", inst.reward_metric)
+    facts.add_row("reward metric", printable(inst.reward_metric))
     if inst.persona:
-        facts.add_row("persona", inst.persona)
+        facts.add_row("persona", Text(printable(inst.persona)))
     if inst.today is not None:
         facts.add_row("today", inst.today.isoformat())
     for label, record_id in inst.context_ids.items():
-        facts.add_row(label, record_id)
-    facts.add_row("source", task_set.source)
+        facts.add_row(printable(label), Text(printable(record_id)))
+    facts.add_row("source", Text(printable(task_set.source)))
     answer = _answer_text(inst) if show_answer else "(hidden; pass --show-answer to reveal)"
+    # The task's own text, shown as itself: an escape sequence in it is printed escaped.
     console.print(
         Group(
             facts,
-            Panel(Text(inst.query), title="query", title_align="left"),
+            Panel(Text(printable_text(inst.query)), title="query", title_align="left"),
             Panel(
-                Text(inst.metadata.required or "(empty)"),
+                Text(printable_text(inst.metadata.required or "(empty)")),
                 title="metadata.required",
                 title_align="left",
             ),
             Panel(
-                Text(inst.metadata.optional or "(empty)"),
+                Text(printable_text(inst.metadata.optional or "(empty)")),
                 title="metadata.optional",
                 title_align="left",
             ),
-            Panel(Text(answer), title="answer", title_align="left"),
+            Panel(Text(printable_text(answer)), title="answer", title_align="left"),
         )
     )
 
@@ -224,8 +230,12 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
     its org: for argmax/argmin types the share of questions with a single candidate, the
     share whose best and second-best are within 1% (averages) or one (counts), exact ties,
     the median count of evidence records per answer, and type-specific notes; then the
-    calibration targets. On a task file without solutions (the real CRMArena file) only the
-    distribution columns are filled.
+    calibration targets. With the org, also an independent re-reading of every instance: how
+    often the careful reading gives the gold answer, the share of instances whose text does
+    not fix one answer, best-vs-second margins within 1% and within 10%, and the accuracy of
+    each named careless shortcut (a handle time that keeps transferred cases, a product's
+    all-time top issue, ...). On a task file without solutions (the real CRMArena file) only
+    the distribution columns are filled.
 
     \b
     Examples:
@@ -233,14 +243,22 @@ def stats(source: str | None, org_spec: str | None, fmt: str) -> None:
       crmtui tasks stats --org full-7                     # a built org and its tasks
       crmtui tasks stats --tasks crmarena_tasks.json      # the real file: distribution only
     """
-    from crmtui.commands.tasks_stats import build_report, stats_table, targets_table
+    from crmtui.commands.tasks_stats import (
+        build_report,
+        has_readings,
+        readings_table,
+        stats_table,
+        targets_table,
+    )
 
     report = build_report(source, org_spec)
     if fmt == "json":
-        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        click.echo(printable_json(json.dumps(report.to_json(), indent=2, ensure_ascii=False)))
         return
     console = Console(highlight=False)
     console.print(stats_table(report))
+    if has_readings(report):
+        console.print(readings_table(report))
     if report.targets:
         console.print(targets_table(report))
     elif report.solutions is None:

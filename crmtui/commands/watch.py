@@ -19,9 +19,8 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 @click.option(
     "--recordings",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("recordings"),
-    show_default=True,
-    help="Where the recording is written.",
+    default=None,
+    help="Where the recording is written (default: CRMTUI_HOME/recordings).",
 )
 @click.option(
     "--delay",
@@ -40,7 +39,7 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 )
 def watch(
     idx: int | None,
-    recordings: Path,
+    recordings: Path | None,
     delay: float,
     paused: bool,
     no_stream: bool,
@@ -67,6 +66,7 @@ def watch(
     from crmtui.agent.watch_config import WatchConfig
     from crmtui.factory import build_watch_app
     from crmtui.org.task_match import load_sources
+    from crmtui.paths import recordings_dir
     from crmtui.play.workspace import Workspace
 
     dialogue = dialogue_settings(options, options["tasks"])
@@ -74,7 +74,7 @@ def watch(
         **settings_kwargs(options),
         dialogue=dialogue,
         idx=idx,
-        recordings=recordings,
+        recordings=recordings if recordings is not None else recordings_dir(),
         delay=delay,
         paused=paused,
         stream=not no_stream,

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
+from crmtui.org.readings import SHORTCUTS, OrgRows, summarize
 from crmtui.org.solvers import TABLE_SOLVERS, OrgIndex, SolverError, run_solver
 from crmtui.org.solvers.common import Tables
 from crmtui.org.solvers.pro import PRO_TABLE_SOLVERS, ProIndex, run_pro_solver
@@ -43,6 +44,10 @@ RANKED_TYPES = (
 #: Two averages this close (relative to the best) are "close"; two counts within one are.
 CLOSE_SHARE = 0.01
 CLOSE_COUNT = 1
+#: The wider margin: best and second within 10% of the best (averages and counts alike).
+NEAR_SHARE = 0.10
+#: Most a named shortcut may pass, and the careful reading's required agreement (issue #24).
+SHORTCUT_LIMIT = 0.40
 #: Gold None share of each type in the real CRMArena file (39 of 130 in five types, REFERENCE
 #: section 1.1); the generator is calibrated to stay within ten points of it.
 UPSTREAM_NONE_SHARE = {
@@ -137,6 +142,12 @@ class TypeStats:
             (monthly trend), ``rule_1``..``rule_3`` (case routing, shares) and
             ``subject_reused`` (case routing, a count; only with the org's subjects).
         mismatches: Gold answers a re-run of the solver disagrees with (None: not re-run).
+        near_share: Ranked instances whose best and second are within 10% of the best.
+        careful_share: Instances whose gold the independent careful reading
+            (:mod:`crmtui.org.readings`) gives as its only answer (None: not read).
+        undecidable_share: Instances whose text does not fix one answer for a careful solver.
+        shortcuts: Shortcut code -> ``{"share": expected accuracy, "n": instances it
+            applies to}`` (see :data:`crmtui.org.readings.SHORTCUTS`).
     """
 
     task: str
@@ -153,6 +164,10 @@ class TypeStats:
     evidence_median: float | None = None
     extras: dict[str, float] = field(default_factory=dict)
     mismatches: int | None = None
+    near_share: float | None = None
+    careful_share: float | None = None
+    undecidable_share: float | None = None
+    shortcuts: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON values."""
@@ -177,6 +192,7 @@ ORG_FIELDS: dict[str, tuple[str, ...]] = {
     "OrderItem": ("Id", "OrderId", "Product2Id"),
     "Account": ("Id", "ShippingState"),
     "Contact": ("Id", "AccountId"),
+    "Product2": ("Id", "Name", "Description"),
 }
 #: Columns the CRMArena-Pro sales solvers read, per object.
 PRO_ORG_FIELDS: dict[str, tuple[str, ...]] = {
@@ -209,6 +225,7 @@ def task_stats(
     index: OrgIndex | None = None,
     case_subjects: Iterable[str] | None = None,
     pro_index: ProIndex | None = None,
+    rows: OrgRows | None = None,
 ) -> list[TypeStats]:
     """Figures per task type, in the order the types first appear.
 
@@ -222,13 +239,15 @@ def task_stats(
             its new cases reuse one (``subject_reused``).
         pro_index: The org's sales objects (indexed); when given, the CRMArena-Pro table
             solvers are re-run too.
+        rows: The org's rows for the independent readings; when given (with solutions), each
+            type reports its careful agreement, undecidable share and shortcut accuracies.
     """
     by_type: dict[str, list[InstanceLike]] = {}
     for inst in instances:
         by_type.setdefault(inst.task, []).append(inst)
     subjects = None if case_subjects is None else set(case_subjects)
     return [
-        _one_type(task, group, solutions, (index, pro_index), subjects)
+        _one_type(task, group, solutions, (index, pro_index), subjects, rows)
         for task, group in by_type.items()
     ]
 
@@ -273,6 +292,7 @@ def _one_type(
     solutions: Mapping[str, Mapping[str, Any]] | None,
     indexes: tuple[OrgIndex | None, ProIndex | None],
     subjects: set[str] | None,
+    rows: OrgRows | None = None,
 ) -> TypeStats:
     golds = [_gold_key(inst.answer) for inst in group]
     answered = [g for g in golds if g is not None]
@@ -303,6 +323,8 @@ def _one_type(
     if task == "case_routing" and subjects is not None:
         reused = sum(1 for inst in group if _routing_subject(inst) in subjects)
         figures["extras"]["subject_reused"] = float(reused)
+    if rows is not None:
+        figures.update(summarize(rows, task, group, solutions))
     return TypeStats(**base, **figures, mismatches=mismatches)
 
 
@@ -362,6 +384,8 @@ def _ranking_figures(task: str, runs: list[tuple[dict[str, Any], list[str]]]) ->
         figures["single_share"] = sum(1 for m in margins if m == "single") / len(ranked)
         figures["close_share"] = sum(1 for m in margins if m in ("close", "tie")) / len(ranked)
         figures["ties"] = sum(1 for m in margins if m == "tie")
+        near = sum(1 for detail, _ in ranked if within(detail, NEAR_SHARE))
+        figures["near_share"] = near / len(ranked)
     return figures
 
 
@@ -389,6 +413,16 @@ def margin(detail: Mapping[str, Any]) -> str:
     else:
         close = abs(best - second) <= CLOSE_COUNT
     return "close" if close else "clear"
+
+
+def within(detail: Mapping[str, Any], share: float) -> bool:
+    """Whether a ranking's second-best is within ``share`` of its best (ties included; a
+    ranking with a single candidate is not)."""
+    ordered = _ordered(detail)
+    if len(ordered) < 2:
+        return False
+    best, second = ordered[0][1], ordered[1][1]
+    return abs(best - second) <= share * abs(best)
 
 
 def _extras(task: str, details: list[dict[str, Any]]) -> dict[str, float]:
@@ -468,4 +502,12 @@ def check_targets(
         if item.task in anchors:
             gap = abs(item.none_share - anchors[item.task])
             check(item.task, "None share vs the real file (gap)", gap, "<=", 0.10)
+        if item.careful_share is not None:
+            check(item.task, "careful reading agrees with the gold", item.careful_share, ">=", 1.0)
+        if item.undecidable_share is not None:
+            check(item.task, "undecidable instances", item.undecidable_share, "<=", 0.0)
+        labels = dict(SHORTCUTS.get(item.task, ()))
+        for code, figure in item.shortcuts.items():
+            label = labels.get(code, code)
+            check(item.task, f"shortcut: {label}", figure["share"], "<=", SHORTCUT_LIMIT)
     return checks

@@ -14,6 +14,7 @@ from crmtui.review.dialogue_report import DIALOGUE_RULES, dialogue_tables
 from crmtui.review.recheck import DIFFERS, OUTCOMES
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
+from crmtui.sanitise import printable, printable_json, printable_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 FORMATS = ("table", "csv", "json", "md")
 
 RULES = (
-    "Only the latest finished, submitted session per actor and instance counts.",
+    "A person's first submission of an instance counts (later ones are flagged, not counted);"
+    " a model's latest finished, submitted session counts.",
     "Accuracy = mean reward (exact match 0/1; KQA and SIM: mean token F1; privacy rejection: "
     "share judged refused); (n) = instances.",
     "Overall accuracy = unweighted mean of the task columns that have data.",
@@ -33,6 +35,13 @@ RULES = (
 
 def _label(column: str) -> str:
     return column if column == OVERALL else abbreviation(column)
+
+
+# Annotator names, task codes, paths and reasons come from recordings: in every rendering
+# for people (table, Markdown, CSV) a control or bidi character in them is shown escaped
+# (\x1b[31m, \u202e), never written raw; JSON keeps them exactly, as its own \u escapes.
+def _shown(rows: list[list[str]]) -> list[list[str]]:
+    return [[printable(cell) for cell in row] for row in rows]
 
 
 def _accuracy(cell: Cell) -> str:
@@ -76,7 +85,7 @@ SKILL_TITLE = "Accuracy % per CRMArena-Pro skill (mean of its task columns), ins
 
 def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
-    headers = ["Actor"] + [_label(c) for c in report.columns]
+    headers = ["Actor"] + [printable(_label(c)) for c in report.columns]
     grids = []
     for title, attr, fmt, kind in _TABLES:
         rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
@@ -85,20 +94,27 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
         if report.dialogue_pairs:
             title = "Single-turn: " + title
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
-        grids.append((title, headers, body))
+        grids.append((title, headers, _shown(body)))
         if attr == "accuracy" and report.skills:
             columns = [*report.skills, OVERALL]
             skill_body = [[r.label] + [_accuracy(r.skills[c]) for c in columns] for r in rows]
-            grids.append((SKILL_TITLE, ["Actor", *columns], skill_body))
+            grids.append((SKILL_TITLE, ["Actor", *columns], _shown(skill_body)))
     if report.agreement:
         body = [
             [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
             for a in report.agreement
         ]
         grids.append(
-            ("Human versus model agreement", ["Human", "Model", "Shared", *AGREEMENT_KINDS], body)
+            (
+                "Human versus model agreement",
+                ["Human", "Model", "Shared", *AGREEMENT_KINDS],
+                _shown(body),
+            )
         )
-    grids += dialogue_tables(report.dialogue_pairs, report.dialogue_kinds)
+    grids += [
+        (title, headers, _shown(body))
+        for title, headers, body in dialogue_tables(report.dialogue_pairs, report.dialogue_kinds)
+    ]
     return grids
 
 
@@ -117,10 +133,20 @@ def report_notes(report: Report) -> list[str]:
         kinds = "; ".join(f"{label} ({n})" for label, n in report.scored_by.items())
         notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
+    notes += later_notes(report)
     notes += list(RULES)
     if report.dialogues:
         notes += list(DIALOGUE_RULES)
-    return notes
+    return [printable(note) for note in notes]
+
+
+def later_notes(report: Report) -> list[str]:
+    """One line per later submission of an instance already submitted (not counted)."""
+    return [
+        f"NOT COUNTED: {later.actor}, instance {later.idx}: {later.path} is a later submission "
+        f"(at {later.submitted_at}); the first, {later.counted}, counts."
+        for later in report.later
+    ]
 
 
 def reward_check_notes(report: Report) -> list[str]:
@@ -161,9 +187,10 @@ def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     if not report.rows and not report.dialogue_pairs:
-        console.print(f"No counted sessions in {report.root}.")
+        console.print(Text(f"No counted sessions in {printable(str(report.root))}."))
     for title, headers, body in report_tables(report):
         too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
         if headers[0] == "Actor" and (len(headers) > TURN_AFTER_COLUMNS + 1 or too_wide):
@@ -184,7 +211,9 @@ def print_table(report: Report, console: Console) -> None:
             table.add_row(*row)
         console.print(table)
     for skipped in report.skipped:
-        console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}", markup=True)
+        line = Text("Skipped", style="yellow")
+        line.append(f" {printable(str(skipped.path))}: {printable(skipped.reason)}")
+        console.print(line)
     for note in report_notes(report):
         console.print(note, markup=False, highlight=False)
 
@@ -200,7 +229,7 @@ def to_table_text(report: Report, width: int = 160) -> str:
 
 def to_markdown(report: Report) -> str:
     """The report as a Markdown document."""
-    parts = [f"# crmtui report: {md_escape(report.root)}", ""]
+    parts = [f"# crmtui report: {md_escape(printable(str(report.root)))}", ""]
     for title, headers, body in report_tables(report):
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
@@ -208,10 +237,13 @@ def to_markdown(report: Report) -> str:
         parts += ["No counted sessions.", ""]
     if report.skipped:
         parts += ["## Skipped files", ""]
-        parts += [f"- `{s.path}`: {md_escape(s.reason)}" for s in report.skipped]
+        parts += [
+            f"- `{printable(str(s.path))}`: {md_escape(printable(s.reason))}"
+            for s in report.skipped
+        ]
         parts.append("")
     parts += ["## Notes", ""] + [f"- {note}" for note in report_notes(report)]
-    return "\n".join(parts) + "\n"
+    return printable_text("\n".join(parts) + "\n")
 
 
 CSV_COLUMNS = (
@@ -252,8 +284,9 @@ def to_csv(report: Report) -> str:
             metrics = _metrics(row, column)
             if column != OVERALL and metrics["instances"] == 0:
                 continue
+            names = [row.label, row.kind, row.actor_id, row.strategy or "", column]
             writer.writerow(
-                [row.label, row.kind, row.actor_id, row.strategy or "", column, _label(column)]
+                [printable(name) for name in [*names, _label(column)]]
                 + ["" if metrics[k] is None else metrics[k] for k in CSV_COLUMNS[6:]]
             )
     return buffer.getvalue()
@@ -332,10 +365,20 @@ def to_dict(report: Report) -> dict[str, Any]:
             for c in report.reward_checks
             if c.outcome == DIFFERS
         ],
+        "later_submissions": [
+            {
+                "actor": later.actor,
+                "idx": later.idx,
+                "path": str(later.path),
+                "submitted_at": later.submitted_at,
+                "counted": str(later.counted),
+            }
+            for later in report.later
+        ],
         "rules": list(RULES),
     }
 
 
 def to_json(report: Report) -> str:
     """The report as indented JSON."""
-    return json.dumps(to_dict(report), indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(to_dict(report), indent=2, ensure_ascii=False))

@@ -5,15 +5,16 @@
 typographic-quote handling; bag-of-token F1). Upstream also reports BLEU (sacrebleu) and
 ROUGE (the ``rouge`` package); neither package is a dependency here, so :func:`bleu_score`
 re-implements sacrebleu 2.x sentence BLEU on the normalised text (13a tokenisation reduces
-to whitespace splitting once punctuation is gone) and :func:`rouge_l` computes the plain
-token-LCS ROUGE-L F1. The ``rouge`` package's own ROUGE-L differs in detail (unique-word
-denominators, union-LCS over sentences), so treat ``rouge_l`` as close, not identical. The
-reward is F1 in every mode, so these two never change a score.
+to whitespace splitting once punctuation is gone), and :func:`rouge_n` / :func:`rouge_l`
+the ``rouge`` package's ROUGE-N and summary-level ROUGE-L (distinct-word counts, 1e-8 in the
+F denominator). The reward is F1 in every mode, so these never change a score, but they are
+what upstream's results file shows (checked against the packages in tests).
 
-:func:`all_metrics` normalises each text once and finds the longest common subsequence
-bit-parallel (a Python integer as the bit vector), so a long CRMArena-Pro answer (sales
-insight mining: up to ~75 tokens) costs well under a millisecond; the results are those of
-the plain definitions (``tests/unit/scoring`` compares them).
+:func:`all_metrics` normalises each text once and works on the longest common subsequence
+bit-parallel (a Python integer as the bit vector, one per reference token, from which the
+dynamic-programming table is read where the traceback needs it), so a long CRMArena-Pro
+answer (sales insight mining: up to ~75 tokens) costs well under a millisecond; the results
+are those of the plain definitions (``tests/unit/scoring`` compares them).
 """
 
 from __future__ import annotations
@@ -120,18 +121,57 @@ def lcs_length(a: list[str], b: list[str]) -> int:
 
 
 def rouge_l(prediction: str, gold: str) -> float:
-    """ROUGE-L F1 over normalised tokens (longest common subsequence)."""
+    """ROUGE-L F as the ``rouge`` package (1.0.1, upstream's pin) computes it.
+
+    Its summary-level ROUGE-L over one sentence (the normalised text has no full stops):
+    the distinct words of the longest common subsequence it reconstructs (reference first,
+    its tie-breaking kept), over the distinct words of the reference (recall) and of the
+    prediction (precision), with 1e-8 added to the F denominator.
+    """
     return _rouge_l(_tokens(prediction), _tokens(gold))
+
+
+def _lcs_rows(a: list[str], b: list[str]) -> list[int]:
+    """The bit-parallel rows of ``a`` against ``b``: ``rows[i]`` after ``a[:i]``.
+
+    The low ``j`` bits of ``rows[i]`` hold as many zeros as the LCS of ``a[:i]`` and
+    ``b[:j]`` is long (see :func:`lcs_length`), so the whole table is there to be read.
+    """
+    where: dict[str, int] = {}
+    for j, token in enumerate(b):
+        where[token] = where.get(token, 0) | (1 << j)
+    full = (1 << len(b)) - 1
+    row = full
+    rows = [row]
+    for token in a:
+        match = row & where.get(token, 0)
+        row = ((row + match) | (row - match)) & full
+        rows.append(row)
+    return rows
 
 
 def _rouge_l(hyp: list[str], ref: list[str]) -> float:
     if not hyp or not ref:
         return 0.0
-    lcs = lcs_length(hyp, ref)
-    if lcs == 0:
-        return 0.0
-    precision, recall = lcs / len(hyp), lcs / len(ref)
-    return 2 * precision * recall / (precision + recall)
+    rows = _lcs_rows(ref, hyp)
+
+    def table(i: int, j: int) -> int:  # LCS of ref[:i] and hyp[:j]
+        return j - (rows[i] & ((1 << j) - 1)).bit_count()
+
+    # The rouge package's traceback: a match is taken; otherwise up when the cell above is
+    # strictly larger, else left.
+    words: set[str] = set()
+    i, j = len(ref), len(hyp)
+    while i and j:
+        if ref[i - 1] == hyp[j - 1]:
+            words.add(ref[i - 1])
+            i, j = i - 1, j - 1
+        elif table(i - 1, j) > table(i, j - 1):
+            i -= 1
+        else:
+            j -= 1
+    recall, precision = len(words) / len(set(ref)), len(words) / len(set(hyp))
+    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
 
 
 def rouge_n(prediction: str, gold: str, n: int) -> float:

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from crmtui.org import task_purchases, task_texts
 from crmtui.org import task_samplers as samplers
-from crmtui.org import task_texts
 from crmtui.org.pro_tasks.common import ProCandidate, ProFacts
 from crmtui.org.solvers import best_region
 from crmtui.org.solvers.periods import named_window, relative_window
@@ -55,8 +55,11 @@ def _pro(candidate: Candidate) -> ProCandidate:
     for key in ("contact_id", "case_id", "product_id", "n_cases", "mode"):
         if key in candidate.params:
             told[key] = candidate.params[key]
-    if "keyword" in context:
-        told["product_words"] = context["keyword"]
+    # A purchase question: how the customer describes the product ("phrase"; "keyword" in
+    # task sets built before the descriptive phrases) and how long ago they bought it.
+    words = context.get("phrase", context.get("keyword"))
+    if words is not None:
+        told["product_words"] = words
         told["bought"] = context.get("interval")
     if candidate.solver == "case_routing":
         told["case"] = candidate.query.split("## Given Case", 1)[-1].strip()
@@ -134,7 +137,7 @@ SERVICE_FACTORIES: dict[str, Callable[[ProFacts, random.Random], Any]] = {
     "monthly_trend_analysis": adapt(lambda f, r: samplers.sample_monthly_trend),
     "top_issue_identification": adapt(lambda f, r: samplers.sample_top_issue),
     "case_routing": adapt(samplers.pool_sampler("ncr")),
-    "named_entity_disambiguation": adapt(lambda f, r: samplers.sample_named_entity),
+    "named_entity_disambiguation": adapt(lambda f, r: task_purchases.sample_named_entity),
     "handle_time": adapt(lambda f, r: samplers.sample_handle_time),
     "transfer_count": adapt(lambda f, r: samplers.sample_transfer_count),
     "policy_violation_identification": adapt(samplers.pool_sampler("pvi")),

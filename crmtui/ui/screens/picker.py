@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.text import Text
@@ -56,10 +57,11 @@ class PickerScreen(Screen[None]):
     ]
 
     class InstanceChosen(Message):
-        """Open this instance."""
+        """Open this instance (``next``: the next unsolved one, ``idx`` the first of them)."""
 
-        def __init__(self, idx: int) -> None:
+        def __init__(self, idx: int, next: bool = False) -> None:
             self.idx = idx
+            self.next = next
             super().__init__()
 
     def __init__(
@@ -146,7 +148,7 @@ class PickerScreen(Screen[None]):
                 mark = Text("locked", style="dim")
             elif status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.reward is not None else ""
+                mark = "done" if status.submitted else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             table.add_row(
@@ -174,12 +176,14 @@ class PickerScreen(Screen[None]):
         if event.row_key.value is not None:
             self.post_message(self.InstanceChosen(int(event.row_key.value)))
 
-    def next_unsolved(self) -> int | None:
-        """The first visible instance without a submission, if any."""
+    def next_unsolved(self, skip: Collection[int] = ()) -> int | None:
+        """The first visible, open instance without a submission (and not in ``skip``)."""
         locked = self.gate.locked if self.gate else frozenset()
         for inst in self.visible():
             status = self.status.get(inst.idx)
-            if inst.idx not in locked and (status is None or status.reward is None):
+            if inst.idx in skip or inst.idx in locked:
+                continue
+            if status is None or not status.submitted:
                 return int(inst.idx)
         return None
 
@@ -188,7 +192,7 @@ class PickerScreen(Screen[None]):
         if idx is None:
             self.notify("Every instance in this list has been answered.")
         else:
-            self.post_message(self.InstanceChosen(idx))
+            self.post_message(self.InstanceChosen(idx, next=True))
 
     def action_open_highlighted(self) -> None:
         table = self.query_one("#picker-table", DataTable)

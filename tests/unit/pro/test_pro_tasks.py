@@ -143,6 +143,10 @@ def test_each_instance_states_what_it_needs(built: tuple[GeneratedOrg, Built]) -
             assert inst.today is not None and facts["period"].lower() in inst.query.lower()
         if inst.task == "lead_routing":
             assert f"## Lead's region: {facts['region']}" in inst.metadata.required
+        if inst.task == "named_entity_disambiguation":
+            # The customer knows how they describe the product and when they bought it.
+            assert facts["product_words"] and facts["product_words"] in inst.query
+            assert facts["bought"] is not None
 
 
 def test_same_seed_same_tasks(b2b: GeneratedOrg, b2b_tasks: Built) -> None:

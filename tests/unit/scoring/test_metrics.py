@@ -47,7 +47,7 @@ def test_f1_hand_computed() -> None:
 def test_rouge_l_hand_computed() -> None:
     # hyp: a b c d (normalised: "b c d" because 'a' is an article) -> use non-article tokens.
     # hyp x y z w, ref x z w q: LCS = x z w = 3; P = 3/4, R = 3/4 -> 0.75
-    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75)
+    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75, abs=1e-7)
     assert rouge_l("", "x") == 0.0
     assert rouge_l("p q", "r s") == 0.0
 
@@ -120,3 +120,24 @@ def test_all_metrics_agrees_with_each_metric(p: str, g: str) -> None:
     assert metrics["em"] == exact_match(p, g) and metrics["f1"] == f1_score(p, g)
     assert metrics["bleu"] == bleu_score(p, g) and metrics["rouge_l"] == rouge_l(p, g)
     assert metrics["rouge_1"] == rouge_n(p, g, 1) and metrics["rouge_2"] == rouge_n(p, g, 2)
+
+
+def test_rouge_equals_the_rouge_package_upstream_uses() -> None:
+    """ROUGE-1/2/L as upstream's results show them (``rouge`` 1.0.1 on normalised text)."""
+    import random
+
+    from crmtui.scoring.metrics import rouge_n
+
+    rouge = pytest.importorskip("rouge")
+    scorer = rouge.Rouge()
+    rng = random.Random(23)
+    words = ["a", "the", "shoe", "strap", "polyester", "webbing", "rubber", "footbed", "x", "y"]
+    for _ in range(500):
+        hyp = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        ref = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        if not normalize_answer(hyp) or not normalize_answer(ref):
+            continue
+        theirs = scorer.get_scores(hyps=normalize_answer(hyp), refs=normalize_answer(ref))[0]
+        assert rouge_l(hyp, ref) == theirs["rouge-l"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 1) == theirs["rouge-1"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 2) == theirs["rouge-2"]["f"], (hyp, ref)
