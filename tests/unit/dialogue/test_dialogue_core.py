@@ -133,3 +133,22 @@ def test_payloads_keep_a_simulated_users_call_beside_its_message() -> None:
         "cost": None,
     }
     assert message_payload(talk.agent_says("a")) == {"text": "a", "turn": 1}
+
+
+@pytest.mark.parametrize(
+    ("strategy", "observations", "named"),
+    [("tool_call", "crmtui", "tool_call"), ("react", "naacl", "naacl")],
+)
+def test_the_multi_turn_mode_refuses_agents_that_cannot_talk_to_a_user(
+    strategy: str, observations: str, named: str
+) -> None:
+    """Only react and act on CRMArena-Pro's harness have a respond that reaches the user; the
+    rest is one Error naming the setting, never a run that silently does not converse."""
+    from crmtui.agent.strategies import make_strategy
+    from crmtui.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=named):
+        make_strategy(strategy, interactive=True, observations=observations)
+    for name in ("react", "act"):
+        played = make_strategy(name, interactive=True)
+        assert played.prompt_digest() != make_strategy(name).prompt_digest()  # its own prompt
