@@ -107,3 +107,25 @@ def test_export_carries_the_conversation_and_counts_as_the_report(tmp_path: Path
     assert {r["user_turns"] for r in table if r["pairing"] == "model/model"} == {"3"}
     assert {r["dialogue_outcome"] for r in table if r["pairing"] == "human/model"} == {
         "Max user turns reached"}  # fmt: skip
+
+
+def test_the_cli_compares_and_reports_dialogues(tmp_path: Path) -> None:
+    """Through the commands a user types: compare prints both conversations; report prints
+    the who-played-whom table; both from the same recordings."""
+    from click.testing import CliRunner
+
+    from crmtui.cli import cli
+
+    sim = write_dialogue(tmp_path, MODEL, SIM, ASKS, 1.0)
+    person = write_dialogue(tmp_path, MODEL, ANN, TOLD, 0.0)
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["compare", str(sim), str(person), "--format", "md", "--no-rerun"])
+    assert shown.exit_code == 0, shown.output
+    assert "## Conversation" in shown.output and "Over how many cases?" in shown.output
+    report = runner.invoke(cli, ["report", str(tmp_path), "--format", "json"])
+    assert report.exit_code == 0, report.output
+    pairs = json.loads(report.output)["dialogues"]["pairs"]
+    assert [(p["agent"], p["user"], p["dialogues"]) for p in pairs] == [
+        ("openai/agent (react)", "openai/user", 1),
+        ("openai/agent (react)", "ann", 1),
+    ]
