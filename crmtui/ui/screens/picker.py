@@ -148,7 +148,9 @@ class PickerScreen(Screen[None]):
         self.query_one("#picker-summary", Label).update(f"  {summary}")
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self.task_filter = None if event.value is Select.BLANK else str(event.value)
+        # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a
+        # Widget flag (False), so testing it read the prompt as a task named "Select.NULL".
+        self.task_filter = None if event.value is Select.NULL else str(event.value)
         self.refresh_rows()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
