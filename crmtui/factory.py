@@ -8,6 +8,28 @@ from typing import Any
 from crmtui.config import PlayConfig
 
 
+def run_app(app: Any) -> None:
+    """Run a built app in the terminal; an app ended by a bug raises its error afterwards.
+
+    The app writes the crash log as it dies (:class:`crmtui.ui.workers.WorkerErrorHandler`);
+    raising the :class:`~crmtui.errors.InternalError` here makes the command line print the
+    one ``Error:`` line naming it and exit with status 1, as for any other internal error
+    (Textual itself would print a traceback and exit 0).
+
+    Raises:
+        InternalError: The app crashed.
+    """
+    app.run()
+    crash = getattr(app, "crash", None)
+    if crash is not None:
+        raise crash
+    status = getattr(app, "return_code", None)
+    if status:
+        from crmtui.errors import InternalError
+
+        raise InternalError("AppError", f"the app exited with status {status}")
+
+
 def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
     """Build the play app (imports textual lazily so the CLI stays fast)."""
     from crmtui.ui.app import CrmtuiApp

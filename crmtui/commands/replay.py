@@ -82,9 +82,9 @@ def replay(
             )
         click.echo(f"org: {source.check.message}")
         return
-    from crmtui.factory import build_replay_app
+    from crmtui.factory import build_replay_app, run_app
 
-    build_replay_app(source, start=max(0, start - 1)).run()
+    run_app(build_replay_app(source, start=max(0, start - 1)))
 
 
 def _interactive() -> bool:

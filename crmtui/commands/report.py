@@ -52,9 +52,9 @@ def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
         raise click.UsageError("--tui shows the tables on screen; leave out --format")
     result = report_folder(directory)
     if tui:
-        from crmtui.factory import build_report_app
+        from crmtui.factory import build_report_app, run_app
 
-        build_report_app(result).run()
+        run_app(build_report_app(result))
         return
     if fmt == "table":
         from rich.console import Console

@@ -59,7 +59,7 @@ def watch(
     from crmtui.agent.preflight import check_agent_settings
     from crmtui.agent.selection import select_types
     from crmtui.agent.watch_config import WatchConfig
-    from crmtui.factory import build_watch_app
+    from crmtui.factory import build_watch_app, run_app
     from crmtui.org.task_match import load_sources
     from crmtui.play.workspace import Workspace
 
@@ -81,4 +81,4 @@ def watch(
     if idx is not None:
         chosen.get(idx)  # raises TaskNotFound naming the idx
     workspace = Workspace(org=sources.org, tasks=sources.tasks, tasks_label=sources.tasks_label)
-    build_watch_app(config, workspace=workspace).run()
+    run_app(build_watch_app(config, workspace=workspace))
