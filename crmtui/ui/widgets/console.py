@@ -207,9 +207,8 @@ class QueryConsole(Vertical):
             self.post_message(self.EditorChanged(event.text_area.text))
 
     def action_run_query(self) -> None:
-        # F5 is a priority binding: it can arrive before the editor has processed the keys
-        # typed just before it. Run from the editor's queue, behind those keys.
-        self.query_one("#console-editor").call_later(self.run)
+        # The keys typed before F5 are in the editor already (crmtui.ui.key_order).
+        self.run()
 
     def action_history_older(self) -> None:
         entry = self.history.older()
