@@ -23,10 +23,9 @@ arrival order; the next one is dispatched, exactly as Textual would dispatch it,
    change, a copied value on its way to the register), no screen waits to run callbacks
    after its refresh, and every widget is mounted (a screen being built).
 
-Settling is capped (:data:`SETTLE_LIMIT_S`) so a busy app (a spinner refreshing many times
-a second) delays a key by at most that; a screen still mounting is waited for longer
-(:data:`MOUNT_LIMIT_S`). A key lost on its way (its widget removed before handling it) is
-noticed within :data:`LOST_CHECK_S`.
+Repaints do not count (a spinner refreshes many times a second and decides nothing), and
+settling is capped at :data:`SETTLE_LIMIT_S` for liveness only. A key lost on its way (its
+widget removed before handling it) is noticed within :data:`LOST_CHECK_S`.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from textual import events
+from textual import events, messages
 from textual.message import Message
 from textual.message_pump import MessagePump
 
@@ -53,13 +52,23 @@ ORDERED_WHILE_BUSY = (
     events.MouseScrollLeft,
     events.MouseScrollRight,
 )
-#: The longest a key waits for the app to settle after the previous key (busy app).
-SETTLE_LIMIT_S = 0.1
-#: The longest a key waits for a screen (or any widget) still being mounted.
-MOUNT_LIMIT_S = 5.0
+#: The longest a key waits for the app to settle after the previous key: only for liveness
+#: (settling takes milliseconds; a loaded machine can stretch a dialog's mount to a second).
+SETTLE_LIMIT_S = 5.0
+#: Messages that only repaint or scroll (a spinner posts them many times a second): they
+#: never decide where a key goes, so they do not hold keys back.
+REPAINTS: tuple[type[Message], ...] = (
+    messages.Update,
+    messages.Layout,
+    messages.UpdateScroll,
+    messages.ScrollToRegion,
+    messages.Prompt,
+)
 #: How often a key in flight is checked for being lost (its widget gone).
 LOST_CHECK_S = 0.25
-#: Delay between two looks at whether the app has settled.
+#: Turns of the event loop a key waits for the app to settle before waiting on a timer.
+INLINE_TURNS = 8
+#: Delay between two looks at whether the app has settled, once the turns are spent.
 RETRY_S = 0.002
 
 
@@ -73,8 +82,8 @@ class OrderedKeys:
         self._key_chain: list[MessagePump] = []
         self._keys_pump_posted = False
         self._keys_retry_armed = False
-        #: When the line became free (the previous key done): settling is measured from it.
-        self._keys_free_since = time.monotonic()
+        #: The key at the head of the line and when it started waiting for the app to settle.
+        self._keys_head: tuple[events.Event, float] | None = None
 
     # -- arrival ---------------------------------------------------------------------------
 
@@ -128,28 +137,44 @@ class OrderedKeys:
         self._keys_pump_posted = False
         app: Any = self
         while self._keys_waiting and self._key_in_flight is None:
-            if app._closing or app._exit:
-                self._keys_waiting.clear()
+            if app._closing or app._exit or not app.is_running:
+                self._keys_waiting.clear()  # the app is ending: nobody to type to
                 return
-            if not self._keys_may_go():
-                self._retry_pump()
-                return
+            if not await self._settled(self._keys_waiting[0]):
+                return  # looked at again later
             event = self._keys_waiting.popleft()
             await self._dispatch(event)
             if self._key_in_flight is None:
                 # Taken at once (a priority binding, a click): what it set off runs first.
-                self._keys_free_since = time.monotonic()
                 self._post_pump()
                 return
 
-    def _keys_may_go(self) -> bool:
-        waited = time.monotonic() - self._keys_free_since
-        mounting, busy = self._unsettled()
-        if mounting:
-            return waited >= MOUNT_LIMIT_S
-        if busy:
-            return waited >= SETTLE_LIMIT_S
-        return True
+    async def _settled(self, head: events.Event) -> bool:
+        """Wait for the app to settle, a few turns of the event loop at most.
+
+        The other widgets work through what the last key set off while this yields; if the
+        app's own queue gets work (a message bubbling up, a focus change), or it takes
+        longer (a screen being mounted), the line is looked at again from the app's queue
+        and False is returned.
+        """
+        app: Any = self
+        for _ in range(INLINE_TURNS):
+            if self._keys_may_go(head):
+                return True
+            if _waiting(app):
+                self._post_pump()  # behind the app's own work
+                return False
+            await asyncio.sleep(0)
+        self._retry_pump()
+        return False
+
+    def _keys_may_go(self, head: events.Event) -> bool:
+        if not self._unsettled():
+            return True
+        now = time.monotonic()
+        if self._keys_head is None or self._keys_head[0] is not head:
+            self._keys_head = (head, now)
+        return now - self._keys_head[1] >= SETTLE_LIMIT_S
 
     async def _dispatch(self, event: events.Event) -> None:
         app: Any = self
@@ -198,7 +223,6 @@ class OrderedKeys:
             node.message_signal.unsubscribe(app)
         self._key_chain = []
         self._key_in_flight = None
-        self._keys_free_since = time.monotonic()
         if self._keys_waiting:
             self._post_pump()
 
@@ -216,37 +240,47 @@ class OrderedKeys:
 
     # -- settling --------------------------------------------------------------------------
 
-    def _unsettled(self) -> tuple[bool, bool]:
-        """(a widget is still being mounted, some message is still waiting somewhere)."""
+    def _unsettled(self) -> bool:
+        """Whether the app is still busy with what came before: a widget being mounted, a
+        message waiting in some queue (repaints aside), or callbacks waiting for a refresh."""
         app: Any = self
-        busy = not app._message_queue.empty()
+        if _waiting(app):
+            return True
         with contextlib.suppress(Exception):  # no screen yet: nothing to wait for
-            busy = busy or bool(app.screen._callbacks)
-        mounting = False
-        for node in _live(app._registry):
-            if not node._is_mounted:
-                mounting = True
-                break
-            if not busy and (
-                not node._message_queue.empty()
-                or node._next_callbacks
-                or node._pending_message is not None
+            if app.screen._callbacks:
+                return True
+        for node in app._registry:
+            # The common case first, cheaply: nothing queued and mounted.
+            if node._is_mounted and not (
+                node._next_callbacks or node._pending_message or node._message_queue.values
             ):
-                busy = True
-        return mounting, busy
+                continue
+            if not (node._closing or node._closed) and (not node._is_mounted or _waiting(node)):
+                return True
+        return False
 
 
-def _live(nodes: Iterable[MessagePump]) -> Iterable[MessagePump]:
-    for node in list(nodes):
-        if not (node._closing or node._closed):
-            yield node
+def queued(node: MessagePump) -> Iterable[Message | None]:
+    """The messages waiting in ``node``'s queue, first first (the one it peeked at too).
+
+    Textual 8.2.8's pumps use their own cut-down queue (``textual._queue.Queue``), whose
+    items are its ``values`` deque; tests/ui/test_key_order.py fails if that changes.
+    """
+    pending = node._pending_message
+    if pending is not None:
+        yield pending
+    yield from node._message_queue.values
+
+
+def _waiting(node: MessagePump) -> bool:
+    """Whether ``node`` has work queued that is more than repainting."""
+    if node._next_callbacks:
+        return True
+    return any(not isinstance(item, REPAINTS) for item in queued(node))
 
 
 def _holds(node: MessagePump, event: events.Event) -> bool:
     """Whether ``event`` waits in ``node``'s queue (a running node's)."""
     if node._closing or node._closed:
         return False
-    if node._pending_message is event:
-        return True
-    queued: Iterable[Any] = getattr(node._message_queue, "_queue", ())
-    return any(item is event for item in queued)
+    return any(item is event for item in queued(node))
