@@ -110,8 +110,12 @@ class OrderedKeys:
 
     @property
     def keys_pending(self) -> int:
-        """Keys (and queued clicks) received but not yet finished: waiting plus in flight."""
-        return len(self._keys_waiting) + (self._key_in_flight is not None)
+        """Keys and pastes not yet finished: still in the app's queue, waiting their turn,
+        or in flight (and clicks waiting behind them)."""
+        arrived = sum(
+            1 for message in queued(self) if isinstance(message, ORDERED)  # type: ignore[arg-type]
+        )
+        return arrived + len(self._keys_waiting) + (self._key_in_flight is not None)
 
     # -- dispatch --------------------------------------------------------------------------
 
