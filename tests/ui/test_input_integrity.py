@@ -73,6 +73,22 @@ async def test_keys_typed_while_the_instance_opens_land_in_it(
     _assert_recorded(path, model, requests)
 
 
+@pytest.mark.parametrize(("key", "field"), [("a", "#answer-input"), ("c", "#console-editor")])
+async def test_a_letter_shortcut_pressed_while_the_play_screen_is_built_reaches_its_field(
+    key: str, field: str, workspace, play_config, clock, wall
+) -> None:
+    """The issue's ``a`` while the play screen was being built (``NoMatches`` 1 time in 5):
+    Enter, the shortcut and a word in one burst; the word is in the field."""
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen) and app.screen.is_mounted)
+        for name, character in [("enter", "\r"), (key, key), *((c, c) for c in "hello")]:
+            app.post_message(events.Key(name, character))
+        await _wait(pilot, lambda: app.keys_pending == 0 and isinstance(app.screen, PlayScreen))
+        widget = app.screen.query_one(field)
+        assert (widget.value if key == "a" else widget.text) == "hello"
+
+
 async def test_keys_typed_while_a_dialog_opens_land_in_it(
     workspace, play_config, clock, wall
 ) -> None:
