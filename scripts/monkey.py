@@ -71,6 +71,7 @@ def main() -> int:
     from crmtui.org.build import build_org
     from crmtui.org.store import Org
     from crmtui.play.workspace import Workspace
+    from tests.fakes.openai_server import FakeOpenAI
     from tests.ui.monkey import MonkeyFailure, run_monkey
     from tests.ui.monkey_scenes import scenes
 
@@ -84,6 +85,11 @@ def main() -> int:
     )
     results = {}
     names = args.scene or list(KEYS)
+    if "watch" in names:
+        from crmtui.agent.client import load_litellm
+
+        load_litellm(online=False)
+        os.environ["OPENAI_API_KEY"] = "sk-test-dummy-key"  # the fake server's, never a real one
     print(
         f"{'scene':14} {'keys':>7} {'keys/s':>8} {'CPU s':>7} {'starts':>6} {'checks':>6}  "
         "bursts ended on"
@@ -92,16 +98,17 @@ def main() -> int:
         folder = work / name
         folder.mkdir()
         config = PlayConfig(annotator="monkey", recordings=folder / "recordings", fsync=False)
-        scene = scenes(workspace, config, folder, Clock(), Wall())[name]
         try:
-            report = asyncio.run(
-                run_monkey(
-                    scene,
-                    args.keys or KEYS.get(name, 1500),
-                    args.seed + list(KEYS).index(name),  # CI's seed for the scene
-                    home=Path(os.environ["CRMTUI_HOME"]),
+            with FakeOpenAI([]) as server:  # the watched agent's scripted model
+                scene = scenes(workspace, config, folder, Clock(), Wall(), server)[name]
+                report = asyncio.run(
+                    run_monkey(
+                        scene,
+                        args.keys or KEYS[name],
+                        args.seed + list(KEYS).index(name),  # CI's seed for the scene
+                        home=Path(os.environ["CRMTUI_HOME"]),
+                    )
                 )
-            )
         except MonkeyFailure as failure:
             print(f"FAILED {failure}")
             return 1

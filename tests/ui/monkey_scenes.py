@@ -191,8 +191,24 @@ def _study(workspace: Any, tmp_path: Path) -> Any:
     return study
 
 
-def scenes(workspace: Any, config: Any, tmp_path: Path, clock: Any, wall: Any) -> dict[str, Scene]:
-    """Every scene by name (built lazily: each needs only its own inputs)."""
+def watch_replies() -> list[Any]:
+    """A model's replies for one watched instance: a few queries, then an answer."""
+    from tests.fakes.openai_server import text
+
+    step = f"<thought>Look at the cases.</thought><execute>{QUERY}</execute>"
+    return [*(text(step) for _ in range(4)), text("<respond>None</respond>")]
+
+
+def scenes(
+    workspace: Any,
+    config: Any,
+    tmp_path: Path,
+    clock: Any,
+    wall: Any,
+    model_server: Any = None,
+) -> dict[str, Scene]:
+    """Every scene by name (built lazily: each needs only its own inputs; ``watch`` needs
+    ``model_server``, a running :class:`tests.fakes.openai_server.FakeOpenAI`)."""
 
     def scene(name: str, size: tuple[int, int], build: Any, arrive: Any, **kw: Any) -> Scene:
         # Every scene that reaches a play screen checks its recording against its fields.
@@ -244,6 +260,23 @@ def scenes(workspace: Any, config: Any, tmp_path: Path, clock: Any, wall: Any) -
             seat, workspace=workspace, plan=StudyPlan(study, "ann"), clock=clock, wall=wall
         )
 
+    def watch() -> Any:
+        from crmtui.agent.watch_config import WatchConfig
+        from crmtui.factory import build_watch_app
+
+        model_server.push(*watch_replies(), *watch_replies())  # this start's instances
+        watch_config = WatchConfig(
+            model="openai/fake",
+            api_base=model_server.base_url,
+            idx=None,
+            recordings=tmp_path / "watch-recordings",
+            timeout=5.0,
+            fsync=False,
+            client_options={"max_retries": 0},
+            paused=True,
+        )
+        return build_watch_app(watch_config, workspace=workspace, wall=wall)
+
     def study_status() -> Any:
         return build_study_status_app(_study(workspace, tmp_path), refresh_s=0.5)
 
@@ -262,4 +295,5 @@ def scenes(workspace: Any, config: Any, tmp_path: Path, clock: Any, wall: Any) -
         "report": Scene("report", WIDE, report, at_top, leave_out=CLOSERS),
         "study-play": scene("study-play", WIDE, study_play, at_picker, leave_out=frozenset("q")),
         "study-status": Scene("study-status", WIDE, study_status, at_top, leave_out=CLOSERS),
+        "watch": Scene("watch", WIDE, watch, at_top, leave_out=CLOSERS),
     }
