@@ -1,10 +1,13 @@
 """Save SVG screenshots of the study screens into assets/ for the README.
 
-Usage: python scripts/study_screenshots.py [--out assets]
+Usage: python scripts/study_screenshots.py [--out assets] [NAME ...]
 
 Builds the sample org into a temporary CRMTUI_HOME, creates a six-annotator study, records
 a few sessions through the real play session (frozen clocks), then saves: the study status
-screen, an annotator's picker in a blind study, and a blind play screen after submitting.
+screen, an annotator's picker in a blind study, a blind play screen after submitting, the
+instructions (and consent) page, and the picker of an annotator who did not qualify. NAME
+(``study-status``, ``study-picker``, ``study-blind``, ``study-instructions``,
+``study-qualify``) shoots only those.
 """
 
 from __future__ import annotations
@@ -18,6 +21,33 @@ from pathlib import Path
 from typing import Any
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
+SHOTS = ("study-status", "study-picker", "study-blind", "study-instructions", "study-qualify")
+
+#: The instructions page of the screenshot (and the README's example).
+INSTRUCTIONS = """\
+# Pilot study: instructions and consent
+
+You will answer questions about a fictional company's customer-service records, using the
+record browser (F2), the query console (F3) and the answer box (F4).
+
+## What to do
+
+- Start with the **two practice instances**: they show the right answer after you submit.
+  The counted instances open once one of them is right.
+- Answer from the records only; give Ids exactly as shown (copy them with **Ctrl+T**).
+- An answer cannot be changed once submitted. Take the time you need; **F7** pauses.
+
+## What is recorded
+
+Every query, every record you open, your answer and the time you spend, under your
+annotator name. Nothing else about you or your computer. The recordings are used to compare
+people with AI models and may be published without your name.
+
+## Consent
+
+Taking part is voluntary; you may stop at any time by closing the window. Questions:
+*study-team@example.org*. Choose **I accept** to take part.
+"""
 
 
 class _Clock:
@@ -81,8 +111,10 @@ async def _shoot(app: Any, name: str, out: Path, steps: Any = None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("assets"))
+    parser.add_argument("names", nargs="*", metavar="NAME", help=", ".join(SHOTS))
     args = parser.parse_args()
     out = args.out.resolve()
+    wanted = set(args.names or SHOTS)
     with tempfile.TemporaryDirectory(prefix="crmtui-study-shots-") as tmp:
         os.environ["CRMTUI_HOME"] = str(Path(tmp) / "home")
         os.environ["CRMTUI_STUDIES"] = str(Path(tmp) / "studies")
@@ -90,6 +122,8 @@ def main() -> None:
         from crmtui.factory import build_play_app, build_study_status_app
         from crmtui.play.workspace import load_workspace
         from crmtui.study import StudyPlan, StudyRequest, create_study
+        from crmtui.study.consent import record_answer, text_digest
+        from crmtui.study.definition import Settings
         from crmtui.study.launch import play_config
         from crmtui.ui.screens.picker import PickerScreen
         from crmtui.ui.screens.play import PlayScreen
@@ -109,14 +143,15 @@ def main() -> None:
         )
         clock = _Clock()
         _record(study, workspace, clock)
-        asyncio.run(_shoot(build_study_status_app(study, refresh_s=0), "study-status", out))
+        if "study-status" in wanted:
+            asyncio.run(_shoot(build_study_status_app(study, refresh_s=0), "study-status", out))
 
-        def app_for(name: str) -> Any:
-            config = play_config(study, name, fsync=False)
+        def app_for(name: str, target: Any = study) -> Any:
+            config = play_config(target, name, fsync=False)
             return build_play_app(
                 config,
                 workspace=workspace,
-                plan=StudyPlan(study, name),
+                plan=StudyPlan(target, name),
                 clock=clock,
                 wall=clock.wall,
             )
@@ -125,7 +160,8 @@ def main() -> None:
             if not isinstance(pilot.app.screen, PickerScreen):
                 await pilot.press("escape")  # "close it" on the resume question
 
-        asyncio.run(_shoot(app_for("ben"), "study-picker", out, decline_resume))
+        if "study-picker" in wanted:
+            asyncio.run(_shoot(app_for("ben"), "study-picker", out, decline_resume))
 
         async def submit_blind(pilot: Any) -> None:
             await decline_resume(pilot)
@@ -141,7 +177,52 @@ def main() -> None:
             screen._submit(gold)
             screen.query_one("#object-list").focus()
 
-        asyncio.run(_shoot(app_for("cat"), "study-blind", out, submit_blind))
+        if "study-blind" in wanted:
+            asyncio.run(_shoot(app_for("cat"), "study-blind", out, submit_blind))
+
+        # A second study with instructions and a qualification gate (1 of 2 practice right).
+        gated, _ = create_study(
+            StudyRequest(
+                name="pilot-2",
+                annotators=["gus", "hal"],
+                per_type=1,
+                shared=0.0,
+                overlap=1,
+                practice=2,
+                seed=3,
+                settings=Settings(qualify=1),
+                instructions=INSTRUCTIONS,
+            ),
+            workspace=workspace,
+        )
+        if "study-instructions" in wanted:
+            asyncio.run(_shoot(app_for("gus", gated), "study-instructions", out))
+        if "study-qualify" in wanted:
+            _fail_practice(gated, "hal", workspace, clock)
+            record_answer(gated, "hal", text_digest(INSTRUCTIONS), True)
+            asyncio.run(_shoot(app_for("hal", gated), "study-qualify", out))
+
+
+def _fail_practice(study: Any, name: str, workspace: Any, clock: _Clock) -> None:
+    """Wrong answers to every practice instance (the annotator does not qualify)."""
+    from crmtui.play.session import PlaySession
+
+    for idx in study.assignments[name].practice:
+        session = PlaySession.begin(
+            workspace.tasks.get(idx),
+            workspace.org,
+            actor={"kind": "human", "id": name},
+            tasks_source="sample",
+            recordings=study.recordings,
+            clock=clock,
+            wall=clock.wall,
+            fsync=False,
+        )
+        session.start()
+        clock.advance(40)
+        session.note_input()
+        session.submit("not sure")
+        session.close("next")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,7 @@ from crmtui.review.compare import (
 from crmtui.review.compare_format import comparison_markdown
 from crmtui.review.rerun import result_ids_for
 from crmtui.review.trajectory import ResultIds
-
-DEFAULT_DIR = Path("recordings")
+from crmtui.sanitise import printable, printable_json
 
 
 def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
@@ -38,12 +37,17 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
         return [load(path) for path in paths]
     if len(paths) > 1:
         raise click.UsageError("with --idx give at most one folder")
-    root = paths[0] if paths else DEFAULT_DIR
+    if paths:
+        root = paths[0]
+    else:
+        from crmtui.paths import recordings_dir
+
+        root = recordings_dir()
     if not root.is_dir():
         raise ConfigError(f"no such folder: {root}")
     found, skipped = recordings_for_idx(root, idx)
     for item in skipped:
-        click.echo(f"Skipped {item.path}: {item.reason}", err=True)
+        click.echo(f"Skipped {printable(str(item.path))}: {printable(item.reason)}", err=True)
     if len(found) < 2:
         raise ConfigError(
             f"found {len(found)} valid recording(s) of idx {idx} in {root}; need two to compare"
@@ -76,7 +80,7 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     default=None,
     metavar="N",
     help="Compare every recording of instance N found under DIR "
-    "(default ./recordings), humans first.",
+    "(default CRMTUI_HOME/recordings), humans first.",
 )
 @click.option(
     "--format",
@@ -129,7 +133,10 @@ def compare(
 
         run_app(build_compare_app(comparison))
         return
-    text = comparison.to_json() + "\n" if fmt == "json" else comparison_markdown(comparison)
+    if fmt == "json":
+        text = printable_json(comparison.to_json()) + "\n"
+    else:
+        text = comparison_markdown(comparison)
     click.echo(text, nl=False)
 
 

@@ -7,17 +7,20 @@ from pathlib import Path
 import click
 
 from crmtui.review.export import FORMATS, export_folder
+from crmtui.sanitise import printable
 
 
 @click.command("export")
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", required=False, default=None, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
     required=True,
     help="hf: a Hugging Face dataset saved as Parquet (one row per session, events "
-    "included); jsonl: the same rows as JSON lines; csv: per-instance results.",
+    "included); jsonl: the same rows as JSON lines; csv: per-instance results; sqlite: "
+    "tables sessions, events, queries, answers, rewards (full-text search on queries and "
+    "answers) for Datasette or sqlite-utils.",
 )
 @click.option(
     "--out",
@@ -26,20 +29,26 @@ from crmtui.review.export import FORMATS, export_folder
     required=True,
     help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet.",
 )
-def export(directory: Path, fmt: str, out: Path) -> None:
-    """Export every valid recording under DIRECTORY (searched recursively).
+def export(directory: Path | None, fmt: str, out: Path) -> None:
+    """Export every valid recording under DIRECTORY (searched recursively; default
+    CRMTUI_HOME/recordings, where play records).
 
     Tampered or unreadable recordings are skipped and listed on stderr. Each row says
-    whether the report counts the session (the latest finished, submitted one per actor
-    and instance). Load an hf export with
+    whether the report counts the session (a person's first submission of the instance; a
+    model's latest finished one). Load an hf export with
     datasets.load_dataset("parquet", data_files="OUT/sessions.parquet").
 
     \b
     Examples:
       crmtui export recordings --format hf --out baseline-dataset
       crmtui export recordings --format csv --out results.csv
+      crmtui export recordings --format sqlite --out results.db
     """
+    if directory is None:
+        from crmtui.paths import recordings_dir
+
+        directory = recordings_dir()
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
-        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+        click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")

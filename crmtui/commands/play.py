@@ -42,9 +42,9 @@ from crmtui.config import PlayConfig, default_annotator
 @click.option(
     "--recordings",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("recordings"),
-    show_default=True,
-    help="Where recordings are written.",
+    default=None,
+    help="Where recordings are written (default: CRMTUI_HOME/recordings, wherever crmtui "
+    "is started, so progress and resume follow the annotator).",
 )
 @click.option("--aided", is_flag=True, help="Show metadata.optional (upstream's aided mode).")
 @click.option(
@@ -76,7 +76,7 @@ def play(
     annotator: str | None,
     task: str | None,
     idx: int | None,
-    recordings: Path,
+    recordings: Path | None,
     aided: bool,
     force: bool,
     idle: float,
@@ -84,6 +84,7 @@ def play(
 ) -> None:
     """Open the play screen: pick an instance, browse the org, answer; all recorded."""
     from crmtui.factory import build_play_app, run_app
+    from crmtui.paths import recordings_dir
 
     if study is not None:
         _play_study(ctx, study, annotator)
@@ -95,7 +96,7 @@ def play(
         annotator=annotator or default_annotator(),
         task=task,
         idx=idx,
-        recordings=recordings,
+        recordings=recordings if recordings is not None else recordings_dir(),
         aided=aided,
         idle_threshold=idle,
         force=force,

@@ -14,6 +14,7 @@ import click
 
 from crmtui.commands.options import POSITIVE_SECONDS, UNIT_FRACTION
 from crmtui.errors import ConfigError
+from crmtui.sanitise import printable
 
 if TYPE_CHECKING:
     from crmtui.study import Study
@@ -130,6 +131,33 @@ _URL = click.option(
 )
 
 
+_QUALIFY = click.option(
+    "--qualify",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="Counted instances open only once K practice instances are answered right "
+    "(an annotator who can no longer reach K does not qualify).",
+)
+_INSTRUCTIONS = click.option(
+    "--instructions",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    metavar="FILE.md",
+    help="Instructions (and consent), Markdown: shown before the first instance and recorded "
+    "as accepted; an annotator who does not accept gets no instances.",
+)
+
+
+def _read_instructions(path: Path | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"--instructions: cannot read {path} as UTF-8 text: {exc}") from exc
+
+
 @study.command("create")
 @click.argument("name")
 @click.option("--annotators", required=True, help="Comma-separated annotator names.")
@@ -184,6 +212,8 @@ _URL = click.option(
     show_default=True,
     help="Seconds without input recorded as idle.",
 )
+@_QUALIFY
+@_INSTRUCTIONS
 @_URL
 @_FORMAT
 def create(
@@ -202,6 +232,8 @@ def create(
     time_limit: str | None,
     reveal_gold: bool,
     idle: float,
+    qualify: int | None,
+    instructions: Path | None,
     url: str,
     fmt: str,
 ) -> None:
@@ -234,8 +266,13 @@ def create(
         practice=practice,
         practice_idx=_idx_list(practice_idx, "--practice-idx"),
         settings=Settings(
-            aided=aided, reveal_gold=reveal_gold, time_limit_s=_seconds(time_limit), idle_s=idle
+            aided=aided,
+            reveal_gold=reveal_gold,
+            time_limit_s=_seconds(time_limit),
+            idle_s=idle,
+            qualify=qualify,
         ),
+        instructions=_read_instructions(instructions),
     )
     made, tokens = create_study(request)
     if fmt == "table":
@@ -243,11 +280,69 @@ def create(
         click.echo(
             f"Created study {made.name} in {made.folder}: {len(design.types)} instances "
             f"({len(design.shared)} shared by {design.overlap}), {len(names)} annotators, "
-            f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}."
+            f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}"
+            + (f", {qualify} practice right to go on" if qualify else "")
+            + (", instructions to accept first" if instructions else "")
+            + "."
         )
     _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
     if fmt == "table":
         click.echo(f"Serve it with: crmtui serve --study {name}")
+
+
+@study.command("set")
+@click.argument("name")
+@click.option(
+    "--qualify",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="K",
+    help="Practice instances to answer right before the counted ones open (0: no gate).",
+)
+@click.option(
+    "--instructions",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    metavar="FILE.md",
+    help="Replace the instructions (annotators accept the new text before their next instance).",
+)
+@click.option("--no-instructions", is_flag=True, help="Remove the instructions page.")
+def set_cmd(
+    name: str, qualify: int | None, instructions: Path | None, no_instructions: bool
+) -> None:
+    """Change study NAME's qualification gate or instructions while it runs.
+
+    Running sessions see the change at the annotator's next instance; `study status`
+    and `report` show who qualified and who accepted which text.
+
+    \b
+    Examples:
+      crmtui study set pilot --qualify 2
+      crmtui study set pilot --instructions instructions-v2.md
+    """
+    from crmtui.study import load_study, set_instructions, set_qualify
+
+    if qualify is None and instructions is None and not no_instructions:
+        raise click.UsageError(
+            "nothing to change: give --qualify, --instructions or --no-instructions"
+        )
+    if instructions is not None and no_instructions:
+        raise click.UsageError("--instructions and --no-instructions contradict each other")
+    target = load_study(name)
+    if qualify is not None:
+        target = set_qualify(name, qualify or None)
+        click.echo(
+            f"Study {target.name}: counted instances open after {qualify} practice answer(s) right."
+            if qualify
+            else f"Study {target.name}: practice no longer gates the counted instances."
+        )
+    if instructions is not None or no_instructions:
+        set_instructions(name, None if no_instructions else _read_instructions(instructions))
+        click.echo(
+            f"Study {target.name}: instructions removed."
+            if no_instructions
+            else f"Study {target.name}: instructions replaced; annotators accept them again."
+        )
 
 
 @study.command("add-annotator")
@@ -284,18 +379,41 @@ def add_annotator_cmd(name: str, annotator: str, count: int | None, url: str, fm
     "stop working.",
 )
 @click.option("--rotate-all", is_flag=True, help="New tokens for every annotator.")
+@click.option(
+    "--revoke",
+    "revoke",
+    multiple=True,
+    metavar="ANNOTATOR",
+    help="Take this annotator's token away (repeatable): their link and sign-ins stop "
+    "working and a running server ends their session within seconds; --rotate gives a new one.",
+)
 @_URL
 @_FORMAT
-def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, fmt: str) -> None:
-    """List who has a token, or rotate tokens (printing the new ones once).
+def tokens_cmd(
+    name: str,
+    rotate: tuple[str, ...],
+    rotate_all: bool,
+    revoke: tuple[str, ...],
+    url: str,
+    fmt: str,
+) -> None:
+    """List who has a token, rotate tokens (printing the new ones once) or revoke them.
 
     Tokens are stored only as salted hashes, so a lost token cannot be shown again:
-    rotate it.
+    rotate it. A rotated or revoked token also ends the annotator's live browser session
+    (saved, resumable) within a few seconds.
     """
-    from crmtui.study import TokenStore, load_study, rotate_tokens
+    from crmtui.study import TokenStore, load_study, revoke_tokens, rotate_tokens
 
     target = load_study(name)
     names = list(target.annotators) if rotate_all else list(rotate)
+    if revoke:
+        if names:
+            raise click.UsageError("--revoke cannot be combined with --rotate or --rotate-all")
+        revoke_tokens(name, list(revoke))
+        for who in revoke:
+            click.echo(f"{who}: token revoked (rotate it to give them a new one)")
+        return
     if names:
         updated, tokens = rotate_tokens(name, names)
         _print_tokens(updated.name, updated.folder, tokens, url, fmt, _counts(updated))
@@ -304,7 +422,8 @@ def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, f
     rows = [
         {
             "annotator": who,
-            "has_token": who in entries,
+            "has_token": who in entries and not entries[who].revoked,
+            "revoked": who in entries and entries[who].revoked,
             "created_at": entries[who].created_at if who in entries else None,
             "rotations": entries[who].generation - 1 if who in entries else None,
         }
@@ -314,11 +433,12 @@ def tokens_cmd(name: str, rotate: tuple[str, ...], rotate_all: bool, url: str, f
         click.echo(json.dumps({"study": target.name, "annotators": rows}, indent=2))
         return
     for row in rows:
-        state = (
-            f"token made {row['created_at']}, rotated {row['rotations']} time(s)"
-            if row["has_token"]
-            else "no token (rotate to make one)"
-        )
+        if row["has_token"]:
+            state = f"token made {row['created_at']}, rotated {row['rotations']} time(s)"
+        elif row["revoked"]:
+            state = f"token revoked {row['created_at']} (rotate to make a new one)"
+        else:
+            state = "no token (rotate to make one)"
         click.echo(f"{row['annotator']}: {state}")
 
 
@@ -377,18 +497,31 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     show_default=True,
     help="table: rich tables; json: everything; md: Markdown.",
 )
-def report_cmd(name: str, models: Path | None, fmt: str) -> None:
+@click.option(
+    "--bootstrap",
+    "resamples",
+    type=click.IntRange(min=1, max=100_000),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples of the shared instances for alpha's 95% interval.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap's generator."
+)
+def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: int) -> None:
     """The report over the study: the usual tables restricted to the annotators' counted
     instances (practice left out), agreement on the shared instances (pairwise and
-    Krippendorff's alpha, on correctness and on exact-match answers), each annotator's
-    accuracy and time distribution, and with --models humans versus models per instance.
+    Krippendorff's alpha with a seeded bootstrap 95% interval, on correctness and on
+    exact-match answers), the disagreeing instances for adjudication (each annotator's
+    answer and the gold), each annotator's accuracy and time distribution, who qualified and
+    who accepted the instructions, and with --models humans versus models per instance.
 
     Every recording is verified; tampered ones are skipped and listed.
     """
     from crmtui.study import load_study, report_study
     from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
 
-    result = report_study(load_study(name), models)
+    result = report_study(load_study(name), models, resamples=resamples, seed=seed)
     if fmt == "json":
         click.echo(study_report_json(result))
     elif fmt == "md":
@@ -426,7 +559,7 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
         study.recordings, fmt, out, exclude=lambda summary: excluded_reason(study, summary)
     )
     for skipped in result.skipped:
-        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+        click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
     if result.excluded:
         left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))

@@ -3,7 +3,10 @@
 One history per annotator, shared by every instance and session: :meth:`QueryHistory.load`
 reads ``CRMTUI_HOME/history/<annotator>.jsonl`` (one JSON line per query run, with the
 instance idx and time) and :meth:`QueryHistory.add` appends to it, so yesterday's query is
-still there today. The file is compacted to the newest distinct entries when it grows long.
+still there today. A study keeps its own (``<study folder>/history/<annotator>.jsonl``, see
+:class:`~crmtui.play.policy.PlayPolicy`), so queries never cross from one study, or from
+free play, into another. The file is compacted to the newest distinct entries when it
+grows long.
 """
 
 from __future__ import annotations
@@ -20,12 +23,19 @@ from typing import Any
 COMPACT_AFTER = 4000
 
 
-def history_path(annotator: str) -> Path:
-    """Where ``annotator``'s query history lives (the name made safe for a file name)."""
-    from crmtui.paths import home
+def history_path(annotator: str, folder: Path | None = None) -> Path:
+    """Where ``annotator``'s query history lives (the name made safe for a file name).
 
+    Args:
+        annotator: The actor id.
+        folder: The histories' folder (None: ``CRMTUI_HOME/history``, free play's).
+    """
     safe = re.sub(r"[^\w.-]+", "_", annotator).strip("._") or "annotator"
-    return home() / "history" / f"{safe}.jsonl"
+    if folder is None:
+        from crmtui.paths import home
+
+        folder = home() / "history"
+    return folder / f"{safe}.jsonl"
 
 
 @dataclass

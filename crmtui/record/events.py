@@ -43,6 +43,10 @@ VIEW_VALUE = "view_value"
 COPY = "copy"
 COMPUTE = "compute"
 NOTE_EDIT = "note_edit"
+# A model call made to score the answer (answer extraction, the privacy judge).
+SCORE_CALL = "score_call"
+#: The roles of a ``score_call``.
+SCORE_CALL_ROLES = ("extractor", "judge")
 
 #: Scratch steps: reading a value whole, copying, computing, writing notes.
 SCRATCH_TYPES = frozenset({VIEW_VALUE, COPY, COMPUTE, NOTE_EDIT})
@@ -179,12 +183,21 @@ class ResumePayload(TypedDict):
     reopened: NotRequired[bool]
     gap_ms: NotRequired[int]
     discarded_bytes: NotRequired[int]
+    #: A person's ``--idle``: how much of ``gap_ms`` counts after a kill.
+    idle_after: NotRequired[float]
+
+
+class PausePayload(TypedDict):
+    """The clock stopped: F7, or (``reason``) the app let go of the session unended."""
+
+    reason: NotRequired[str]
 
 
 class IdlePayload(TypedDict):
-    """The actor did nothing for ``seconds``."""
+    """A gap without input of ``seconds`` ended; its first ``idle_after`` counted as active."""
 
     seconds: float
+    idle_after: NotRequired[float]
 
 
 class ModelCallPayload(TypedDict):
@@ -204,6 +217,8 @@ class ModelCallPayload(TypedDict):
     #: This call's streamed reply was empty and a repeat without streaming answered;
     #: streaming stays off for the rest of the session.
     stream_fallback: NotRequired[bool]
+    #: Which of several model servers answered (``--api-base`` repeated, ``--deployments``).
+    deployment: NotRequired[str]
 
 
 class ThoughtPayload(TypedDict):
@@ -212,12 +227,39 @@ class ThoughtPayload(TypedDict):
     text: str
 
 
+class ScoreCallPayload(TypedDict):
+    """A model call that scored the answer, recorded just before ``submit``.
+
+    ``role`` ``extractor``: HEAD's answer extraction (``input`` is the answer, ``result`` the
+    extracted list); ``judge``: the ``privacy_rejection`` judge (``input`` is what it read,
+    the agent's actions; ``result`` its verdict, ``YES`` or ``NO``). ``reply`` is the model's
+    whole reply, so a person can judge the same text again. ``error`` says why the call
+    failed (then the reward is 0, as upstream's).
+    """
+
+    role: str
+    model: str
+    input: str
+    reply: NotRequired[str | None]
+    result: NotRequired[str | list[str] | None]
+    prompt_tokens: NotRequired[int]
+    completion_tokens: NotRequired[int]
+    cost: NotRequired[float | None]
+    latency_ms: NotRequired[float]
+    input_chars: NotRequired[int]
+    reply_chars: NotRequired[int]
+    error: NotRequired[str]
+
+
 class EndPayload(TypedDict):
     """The session ended (always the last event of a finished recording)."""
 
     reason: str
     reward: NotRequired[float | None]
     end_reason: NotRequired[dict[str, Any]]
+    #: Closing an unfinished session: wall ms since its last event, and the ``--idle``.
+    gap_ms: NotRequired[int]
+    idle_after: NotRequired[float]
 
 
 class ViewValuePayload(TypedDict):
@@ -350,6 +392,18 @@ def _string_list(value: Any) -> str | None:
     return None if all(isinstance(v, str) for v in value) else "must be a list of strings"
 
 
+def _score_role(value: Any) -> str | None:
+    return None if value in SCORE_CALL_ROLES else "must be 'extractor' or 'judge'"
+
+
+def _score_result(value: Any) -> str | None:
+    if isinstance(value, str):
+        return None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return None
+    return "must be a string or a list of strings"
+
+
 def _gold(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return None
@@ -418,13 +472,15 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "gold": _f((str, list, type(None)), _gold),
         "details": _opt((dict,)),
     },
-    PAUSE: {},
+    # ``reason``: the app let go of the session without ending it (see record/timing.py).
+    PAUSE: {"reason": _opt(_STR)},
     RESUME: {
         "reopened": _opt((bool,)),
         "gap_ms": _opt((int,), _non_negative),
         "discarded_bytes": _opt((int,), _non_negative),
+        "idle_after": _opt(_NUM, _non_negative),
     },
-    IDLE: {"seconds": _f(_NUM, _non_negative)},
+    IDLE: {"seconds": _f(_NUM, _non_negative), "idle_after": _opt(_NUM, _non_negative)},
     MODEL_CALL: {
         "prompt_tokens": _f((int,), _non_negative),
         "completion_tokens": _f((int,), _non_negative),
@@ -437,9 +493,16 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "attempts": _opt((int,), _non_negative),
         "content_chars": _opt((int,), _non_negative),
         "stream_fallback": _opt((bool,)),
+        "deployment": _opt((str,)),
     },
     THOUGHT: {"text": _f(_STR)},
-    END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},
+    END: {
+        "reason": _f(_STR),
+        "reward": _opt(_OPT_NUM, _reward),
+        "end_reason": _opt((dict,)),
+        "gap_ms": _opt((int,), _non_negative),
+        "idle_after": _opt(_NUM, _non_negative),
+    },
     EDITOR_EDIT: {"text": _f(_STR)},
     APP_BLUR: {},
     APP_FOCUS: {},
@@ -473,6 +536,20 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "error": _opt(_OPT_STR),
     },
     NOTE_EDIT: {"text": _f(_STR)},
+    SCORE_CALL: {
+        "role": _f(_STR, _score_role),
+        "model": _f(_STR),
+        "input": _f(_STR),
+        "reply": _opt(_OPT_STR),
+        "result": _opt((str, list, type(None)), _score_result),
+        "prompt_tokens": _opt((int,), _non_negative),
+        "completion_tokens": _opt((int,), _non_negative),
+        "cost": _opt(_OPT_NUM, _non_negative),
+        "latency_ms": _opt(_NUM, _non_negative),
+        "input_chars": _opt((int,), _non_negative),
+        "reply_chars": _opt((int,), _non_negative),
+        "error": _opt(_STR),
+    },
 }
 
 #: Every event type this format version knows.

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from crmtui.paths import recordings_dir
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError, RecordingInUse
 from crmtui.record.format import (
@@ -46,9 +47,6 @@ except ImportError:  # pragma: no cover - Windows
 
 WallClock = Callable[[], dt.datetime]
 MonotonicClock = Callable[[], float]
-
-#: Folder (relative to the working directory) used when no path is given.
-DEFAULT_DIR = Path("recordings")
 
 
 def _utc_now() -> dt.datetime:
@@ -162,7 +160,7 @@ class Recorder:
         Args:
             path_or_dir: A ``.jsonl`` file to create, or a folder under which the default
                 ``<actor-slug>/<YYYYmmdd-HHMMSS>-idx<idx>-<session[:8]>.jsonl`` is used;
-                ``None`` means ``./recordings``.
+                ``None`` means ``CRMTUI_HOME/recordings``.
             actor: ``{"kind": "human"|"model", "id": ..., "strategy": ... (models)}``.
             instance: A mapping or object with ``idx``, ``task``, ``query`` and
                 ``reward_metric``; anything else (the gold answer above all) is dropped.
@@ -208,7 +206,7 @@ class Recorder:
             settings=settings,
             run_id=run_id,
         )
-        target = Path(path_or_dir) if path_or_dir is not None else DEFAULT_DIR
+        target = Path(path_or_dir) if path_or_dir is not None else recordings_dir()
         if target.suffix != ".jsonl":
             target = (
                 target
@@ -235,7 +233,15 @@ class Recorder:
             fsync=fsync,
             sync_later=sync_later,
         )
-        recorder._write(canonical_json(header) + "\n")
+        try:
+            recorder._write(canonical_json(header) + "\n")
+        except RecordingError:
+            # A full disk: a recording without its header holds nothing, and an empty file
+            # left behind would verify as BAD for ever. It goes, and the error is told.
+            recorder._release_quietly()
+            with contextlib.suppress(OSError):
+                target.unlink()
+            raise
         if fsync:
             _fsync_dir(target.parent)
         return recorder
@@ -249,11 +255,14 @@ class Recorder:
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
         sync_later: bool = False,
+        idle_after: float | None = None,
     ) -> Recorder:
         """Reopen an unfinished recording and append a ``resume`` event continuing the chain.
 
         A partial last line (the process died mid-write) is cut off first; its size is
-        recorded as ``discarded_bytes``.
+        recorded as ``discarded_bytes``. ``idle_after`` (a person's ``--idle``) is recorded
+        with the wall-clock gap, so the time fold can credit a killed process's last moments
+        (:mod:`crmtui.record.timing`).
 
         Raises:
             RecordingError: If the file is corrupt (before its last line), already ended,
@@ -263,6 +272,8 @@ class Recorder:
         payload: dict[str, Any] = {"reopened": True, "gap_ms": gap_ms}
         if discarded:
             payload["discarded_bytes"] = discarded
+        if idle_after is not None:
+            payload["idle_after"] = idle_after
         recorder.emit(ev.RESUME, payload)
         return recorder
 
@@ -324,6 +335,13 @@ class Recorder:
         return str(self.header["session_id"])
 
     @property
+    def started_monotonic(self) -> float:
+        """The monotonic clock's reading when this recorder opened the file, where ``ms``
+        stood at 0 (new) or at the last recorded ``ms`` (reopened): a live clock of the
+        session starts there."""
+        return self._mono_start
+
+    @property
     def actor_id(self) -> str:
         """The header actor's id, used when :meth:`emit` is given no actor."""
         return str(self.header["actor"]["id"])
@@ -348,8 +366,8 @@ class Recorder:
         if self._fd is None:
             raise RecordingError("recording is closed", path=self.path)
         data = line.encode("utf-8")
+        view = memoryview(data)
         try:
-            view = memoryview(data)
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
@@ -358,6 +376,12 @@ class Recorder:
             elif self.fsync:
                 os.fsync(self._fd)
         except OSError as exc:
+            partial = len(data) - len(view)
+            if 0 < partial < len(data):
+                # Part of the line went out before the disk filled: cut it off again, so the
+                # file stays intact (resumable) instead of ending in a truncated line.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, os.fstat(self._fd).st_size - partial)
             raise RecordingError(f"cannot write event: {exc.strerror}", path=self.path) from exc
 
     def emit(
@@ -422,6 +446,17 @@ class Recorder:
         """Release the file without an ``end`` event, so the session can be resumed later."""
         self._release()
 
+    def _release_quietly(self) -> None:
+        """Drop the file without a last sync (it is being given up)."""
+        with self._lock:
+            syncer, self._syncer = self._syncer, None
+            if syncer is not None:
+                syncer.abandon()
+            if self._fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(self._fd)
+                self._fd = None
+
     def _release(self) -> None:
         with self._lock:
             if self._fd is None:
@@ -465,14 +500,22 @@ def close_unfinished(
     *,
     wall: WallClock | None = None,
     monotonic: MonotonicClock | None = None,
+    idle_after: float | None = None,
 ) -> ev.Event:
     """Append an ``end`` event (no ``resume``) to an unfinished recording.
+
+    With ``idle_after`` (a person's ``--idle``) the ``end`` also records the wall-clock gap
+    since the last event, as :meth:`Recorder.resume` does.
 
     Raises:
         RecordingError: As :meth:`Recorder.resume`.
     """
-    recorder, _, _ = Recorder._reopen(path, wall, monotonic, True)
-    return recorder.close(reason)
+    recorder, gap_ms, _ = Recorder._reopen(path, wall, monotonic, True)
+    if idle_after is None:
+        return recorder.close(reason)
+    event = recorder.emit(ev.END, {"reason": reason, "gap_ms": gap_ms, "idle_after": idle_after})
+    recorder.suspend()  # the end is written: only the file is left to let go
+    return event
 
 
 def repair(path: str | os.PathLike[str]) -> int:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from crmtui.play.history import History
 from crmtui.play.views import Condition, RecordView, TableView, View
 from crmtui.record import events as ev
+from crmtui.record.timing import Timeline
 from crmtui.record.verify import Recording
 from crmtui.review.trajectory import scratch_detail
 
@@ -150,8 +151,9 @@ class Frame(NamedTuple):
         answer: The answer box's text.
         submission: The submission, once there is one.
         paused: Whether the clock was paused.
-        active_ms: Active time so far: ``ms`` minus pauses and idle periods, frozen at the
-            first submit (see :mod:`crmtui.record.timing`).
+        active_ms: Active time at this event, by the one time model
+            (:mod:`crmtui.record.timing`: the live clock showed the same), frozen at the
+            first submit.
         transcript_len: How many lines of :attr:`Replay.transcript` exist at this point.
         queries: Queries run so far.
         errors: Failed queries so far.
@@ -279,18 +281,15 @@ def _model_text(payload: dict[str, Any]) -> str:
 class _Fold:
     """Mutable state of the fold; each event updates it and a frozen frame is taken."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeline: Timeline) -> None:
+        #: The clock's accounts (crmtui.record.timing, the one time model).
+        self.timeline = timeline
         self.history = History()
         self.view_query: str | None = None
         self.query: QueryStep | None = None
         self.answer = ""
         self.submission: Submission | None = None
         self.paused_at: int | None = None
-        #: The clock stops at the first submit (see crmtui.record.timing).
-        self.stop_ms: int | None = None
-        self.clock_paused_at: int | None = None
-        self.paused_ms = 0
-        self.idle_ms = 0
         self.queries = 0
         self.errors = 0
         self.tokens = 0
@@ -318,33 +317,32 @@ class _Fold:
         elif kind == ev.ANSWER_EDIT:
             self.answer = p["text"]
         elif kind == ev.SUBMIT:
-            if self.stop_ms is None:
-                self.stop_ms = event.ms
             self.answer = p["answer"]
             self.submission = Submission(
                 event.seq, p["answer"], p["reward"], p["scoring"], p["gold"]
             )
             reward = "unscored" if p["reward"] is None else f"reward {p['reward']:.2f}"
-            self.say(event.seq, "submit", f"{p['answer']!r} · {reward} · gold {p['gold']!r}")
+            line = f"{p['answer']!r} · {reward} · gold {p['gold']!r}"
+            details = p.get("details") or {}
+            if details.get("verdict"):
+                # privacy_rejection: the verdict and why (the rules judge's reason, or the
+                # judge model's reply, whose call is the score_call just before).
+                line += f" · judged {details['verdict']} by {details.get('judge')}"
+                line += f": {details.get('reply')!r}"
+            self.say(event.seq, "submit", line)
         elif kind == ev.PAUSE:
             if self.paused_at is None:
                 self.paused_at = event.ms
-            if self.clock_paused_at is None and self.stop_ms is None:
-                self.clock_paused_at = event.ms
         elif kind == ev.RESUME:
             self.paused_at = None
-            if self.clock_paused_at is not None and self.stop_ms is None:
-                self.paused_ms += event.ms - self.clock_paused_at
-                self.clock_paused_at = None
-        elif kind == ev.IDLE:
-            if self.stop_ms is None:
-                self.idle_ms += round(p["seconds"] * 1000)
         elif kind == ev.MODEL_CALL:
             self.tokens += p["prompt_tokens"] + p["completion_tokens"]
             self.cost = None if self.cost is None or p["cost"] is None else self.cost + p["cost"]
             self.say(event.seq, "model", _model_text(p))
         elif kind == ev.THOUGHT:
             self.say(event.seq, "thought", p["text"])
+        elif kind == ev.SCORE_CALL:
+            self.say(event.seq, p["role"], score_call_text(p))
         elif kind == ev.END:
             self.ended = p["reason"]
             self.say(event.seq, "end", f"session ended: {p['reason']}")
@@ -415,9 +413,7 @@ class _Fold:
             self.say(event.seq, "observation", f"{p['rows']} rows")
 
     def frame(self, index: int, event: ev.Event) -> Frame:
-        now = event.ms if self.stop_ms is None else self.stop_ms
-        paused_now = now - self.clock_paused_at if self.clock_paused_at is not None else 0
-        active = now - self.paused_ms - paused_now - self.idle_ms
+        active = self.timeline.at(event.ms).active_ms
         return Frame(
             index=index,
             event=event,
@@ -429,7 +425,7 @@ class _Fold:
             answer=self.answer,
             submission=self.submission,
             paused=self.paused_at is not None,
-            active_ms=max(0, active),
+            active_ms=active,
             transcript_len=len(self.transcript),
             queries=self.queries,
             errors=self.errors,
@@ -448,7 +444,7 @@ class _Fold:
 
 def replay(recording: Recording) -> Replay:
     """Fold a recording into one frame per event (pure; no org, clock or UI)."""
-    fold = _Fold()
+    fold = _Fold(Timeline(recording.events, recording.header.get("started_at")))
     frames = []
     for index, event in enumerate(recording.events):
         fold.apply(event)
@@ -475,6 +471,16 @@ def is_error(event: ev.Event) -> bool:
     return event.type == ev.RUN_QUERY and (
         p.get("error_code") is not None or p.get("error") is not None
     )
+
+
+def score_call_text(payload: dict[str, Any]) -> str:
+    """A scoring model's call for the transcript: who, its verdict or extraction, its whole
+    reply, and what it read (so a person can judge the same text again)."""
+    if payload.get("error"):
+        head = f"{payload['model']} failed: {payload['error']}"
+    else:
+        head = f"{payload['model']} → {payload.get('result')!r}; reply {payload.get('reply')!r}"
+    return f"{head}\nread:\n{payload['input']}"
 
 
 def is_scratch(event: ev.Event) -> bool:
@@ -552,6 +558,9 @@ def summarize(event: ev.Event) -> str:
         return text + (" · streaming off" if p.get("stream_fallback") else "")
     if kind == ev.THOUGHT:
         return " ".join(p["text"].split())
+    if kind == ev.SCORE_CALL:
+        outcome = f"error: {p['error']}" if p.get("error") else f"{p.get('result')}"
+        return f"{p['role']} {p['model']} · {outcome}"
     if kind == ev.END:
         return p["reason"]
     if kind in ev.SCRATCH_TYPES:

@@ -6,16 +6,28 @@ Rules (shown in every rendering's notes):
   or fail verification (tampered, truncated, not a recording) are skipped and listed with
   the first bad line and the reason.
 * One row per actor: each human annotator (by id), each model + strategy.
-* Only the **latest finished, submitted** session per (actor, idx) counts (latest by header
-  ``started_at``, then session id): re-tries replace earlier attempts, and sessions that
-  were abandoned or never submitted do not count as wrong answers.
-* Accuracy per task type is the mean reward (exact match: 0/1, so the share right; KQA:
-  mean token F1). Rewards are recomputed from the recorded answer and the task's gold
-  answer wherever the task file is at hand; a recording whose reward (or gold) disagrees is
-  flagged and counted with the recomputed reward. Submissions without a reward (unscored)
-  are left out of accuracy but kept in the time/query/token tables.
+* A person's **first submission** per instance counts (by the wall time of its ``submit``;
+  a crash right after it leaves no ``end`` event, and the answer still counts). Any later
+  submission of the same instance (recordings made before crmtui opened submitted
+  instances read-only) is not counted and is flagged (:attr:`Report.later`). The time of
+  the instance is the counted session's active time plus that of the person's earlier
+  sessions on it that ended without an answer (left, or closed as abandoned).
+* A model's **latest finished, submitted** session per instance counts (latest by header
+  ``started_at``, then session id): a re-run replaces an earlier attempt. A session the
+  harness or the model ended in error is excluded (counted by its reason), not wrong.
+* Sessions never submitted do not count as wrong answers.
+* Accuracy per task type is the mean reward (exact match: 0/1, so the share right; fuzzy
+  match, i.e. KQA and CRMArena-Pro's sales insight mining: mean token F1; privacy rejection:
+  the share the judge saw refused). Rewards are recomputed from the recorded answer and the
+  task's gold answer wherever the task file is at hand; a recording whose reward (or gold)
+  disagrees is flagged and counted with the recomputed reward. Submissions without a reward
+  (unscored) are left out of accuracy but kept in the time/query/token tables.
 * **Overall accuracy is the unweighted mean of the per-task accuracies that have data**
   (as the leaderboard's Overall column presumably is); its count is all scored instances.
+* When CRMArena-Pro sessions are counted (list gold, or a Pro task type), a skill table
+  groups the task accuracies by CRMArena-Pro's skills (:mod:`crmtui.data.skills`): each cell
+  is the unweighted mean of the per-task accuracies of that skill that have data.
+* Every counted reward's scoring (metric, method, extractor, judge) is counted by kind.
   Overall of the other tables is taken over all of the actor's counted sessions.
 * Time: median active time (pauses and idle periods removed). Queries: median typed queries
   plus browse actions (each browse action is the query a model would have run). Tokens and
@@ -31,10 +43,11 @@ import os
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from crmtui.data.tasktypes import TASK_ORDER, sort_key
+from crmtui.data.skills import SKILLS, skill_of
+from crmtui.data.tasktypes import TASK_ORDER, TASK_TYPES, sort_key
 from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
@@ -67,6 +80,25 @@ class Skipped:
 
 
 @dataclass(frozen=True)
+class LaterSubmission:
+    """A person's submission of an instance they had already submitted: not counted.
+
+    Attributes:
+        actor: The actor's label.
+        idx: The instance.
+        path: The later session's recording.
+        submitted_at: When it was submitted.
+        counted: The recording of the submission that counts.
+    """
+
+    actor: str
+    idx: int
+    path: Path
+    submitted_at: str | None
+    counted: Path
+
+
+@dataclass(frozen=True)
 class Cell:
     """One table cell: a value (None: no data) over ``n`` instances."""
 
@@ -87,6 +119,8 @@ class ActorRow:
     queries: dict[str, Cell] = field(default_factory=dict)
     tokens: dict[str, Cell] = field(default_factory=dict)
     cost: dict[str, Cell] = field(default_factory=dict)
+    #: CRMArena-Pro skill (or ``Overall``) -> mean of its task accuracies (see module docs).
+    skills: dict[str, Cell] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -123,6 +157,10 @@ class Report:
         excluded: Why valid sessions did not count (reason -> number).
         files: Number of ``.jsonl`` files found.
         reward_checks: Each submitted session's recorded reward against the recomputed one.
+        skills: CRMArena-Pro skills with data, for the skill table (empty without Pro
+            sessions).
+        scored_by: How the counted rewards were produced (:func:`scoring_label`) -> count.
+        later: A person's later submissions of instances already submitted (not counted).
     """
 
     root: Path
@@ -134,6 +172,9 @@ class Report:
     excluded: dict[str, int]
     files: int
     reward_checks: list[RewardCheck] = field(default_factory=list)
+    skills: list[str] = field(default_factory=list)
+    scored_by: dict[str, int] = field(default_factory=dict)
+    later: list[LaterSubmission] = field(default_factory=list)
 
     @property
     def columns(self) -> list[str]:
@@ -193,33 +234,87 @@ def load_folder(
     return loaded, skipped, len(files)
 
 
+#: End reasons that are failures, not outcomes: counted apart, never as wrong answers.
+ERROR_ENDS = {"Harness error": "harness error", "Model error": "model error"}
+
+
 def actor_key(summary: SessionSummary) -> ActorKey:
     """The identity of a report row."""
     return (summary.actor_kind, summary.actor_id, summary.strategy)
 
 
+#: Why a person's later submission is not counted (the excluded reason).
+LATER_SUBMISSION = "a later submission of an instance already submitted"
+
+
 def select_counted(
     summaries: Iterable[SessionSummary],
 ) -> tuple[list[SessionSummary], dict[str, int]]:
-    """The latest finished, submitted session per (actor, idx), and what was excluded."""
+    """The counted session per (actor, idx), and what was excluded (see the module docs)."""
+    counted, excluded, _ = choose_counted(summaries)
+    return counted, excluded
+
+
+def choose_counted(
+    summaries: Iterable[SessionSummary],
+) -> tuple[list[SessionSummary], dict[str, int], list[LaterSubmission]]:
+    """The counted session per (actor, idx), what was excluded, and the later submissions.
+
+    A person's first submission counts, with the active time of their earlier unanswered
+    sessions on the instance added; a model's latest finished submission counts.
+    """
     excluded: dict[str, int] = defaultdict(int)
-    latest: dict[tuple[ActorKey, int], SessionSummary] = {}
+    chosen: dict[tuple[ActorKey, int], SessionSummary] = {}
+    unanswered: dict[tuple[ActorKey, int], list[SessionSummary]] = defaultdict(list)
+    later: list[LaterSubmission] = []
     for summary in summaries:
-        if not summary.finished:
-            excluded["unfinished"] += 1
+        key = (actor_key(summary), summary.idx)
+        human = summary.actor_kind == "human"
+        if summary.end_reason in ERROR_ENDS:
+            # The harness or the model failed (upstream's exception rows included): not an
+            # answer that was wrong.
+            excluded[ERROR_ENDS[summary.end_reason]] += 1
             continue
         if not summary.submitted:
-            excluded["not submitted"] += 1
+            excluded["unfinished" if not summary.finished else "not submitted"] += 1
+            if human:
+                unanswered[key].append(summary)
             continue
-        key = (actor_key(summary), summary.idx)
-        best = latest.get(key)
+        if not summary.finished and not human:
+            excluded["unfinished"] += 1
+            continue
+        best = chosen.get(key)
         if best is None:
-            latest[key] = summary
+            chosen[key] = summary
+            continue
+        if human:
+            first, second = sorted((best, summary), key=_submission_order)
+            chosen[key] = first
+            excluded[LATER_SUBMISSION] += 1
+            later.append(
+                LaterSubmission(
+                    second.actor_label, second.idx, second.path, second.submitted_at, first.path
+                )
+            )
             continue
         excluded["superseded by a later attempt"] += 1
         if (summary.started_at, summary.session_id) > (best.started_at, best.session_id):
-            latest[key] = summary
-    return list(latest.values()), dict(excluded)
+            chosen[key] = summary
+    for key, summary in chosen.items():
+        earlier = [
+            s.active_ms
+            for s in unanswered.get(key, ())
+            if summary.submitted_at is None or s.started_at < summary.submitted_at
+        ]
+        if earlier:
+            chosen[key] = replace(summary, active_ms=summary.active_ms + sum(earlier))
+    later.sort(key=lambda item: (item.actor, item.idx, item.submitted_at or ""))
+    return list(chosen.values()), dict(excluded), later
+
+
+def _submission_order(summary: SessionSummary) -> tuple[str, str]:
+    # ISO UTC times with milliseconds and Z compare as strings.
+    return (summary.submitted_at or summary.started_at, summary.session_id)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -228,6 +323,34 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+def is_pro(summary: SessionSummary) -> bool:
+    """Whether a session is on a CRMArena-Pro row (list gold, or a Pro-only task type)."""
+    pro_task = summary.task not in TASK_TYPES and skill_of(summary.task) is not None
+    return isinstance(summary.gold, list) or pro_task
+
+
+def scoring_label(summary: SessionSummary) -> str:
+    """``exact_match: head_rules, extractor rules`` — what produced a session's reward."""
+    by = summary.scored_by or {}
+    metric = by.get("metric") or summary.reward_metric
+    if metric == "fuzzy_match":
+        return f"{metric}: token F1"  # every method scores it the same way
+    text = f"{metric}: {by.get('method') or summary.scoring}"
+    for part in ("extractor", "judge"):
+        if by.get(part):
+            text += f", {part} {by[part]}"
+    return text
+
+
+def _skill_cells(row: ActorRow, tasks: list[str], skills: list[str]) -> None:
+    for skill in skills:
+        cells = [row.accuracy[t] for t in tasks if skill_of(t) == skill]
+        values = [c.value for c in cells if c.value is not None]
+        row.skills[skill] = Cell(_mean(values), sum(c.n for c in cells))
+    if skills:
+        row.skills[OVERALL] = row.accuracy[OVERALL]
 
 
 def _row(key: ActorKey, sessions: list[SessionSummary], tasks: list[str]) -> ActorRow:
@@ -292,7 +415,7 @@ def build_report(
 ) -> Report:
     """Build the report from session summaries (see the module docs for the rules)."""
     all_sessions = list(summaries)
-    counted, excluded = select_counted(all_sessions)
+    counted, excluded, later = choose_counted(all_sessions)
     extra = sorted({s.task for s in counted} - set(TASK_ORDER), key=sort_key)
     tasks = [*TASK_ORDER, *extra]
     groups: dict[ActorKey, list[SessionSummary]] = defaultdict(list)
@@ -300,6 +423,16 @@ def build_report(
         groups[actor_key(s)].append(s)
     order = sorted(groups, key=lambda k: (k[0] != "human", actor_label(*k)))
     rows = [_row(key, groups[key], tasks) for key in order]
+    skills: list[str] = []
+    if any(is_pro(s) for s in counted):
+        present = {skill_of(s.task) for s in counted if s.reward is not None}
+        skills = [skill for skill in SKILLS if skill in present]
+    for row in rows:
+        _skill_cells(row, tasks, skills)
+    scored: dict[str, int] = defaultdict(int)
+    for s in counted:
+        if s.reward is not None:
+            scored[scoring_label(s)] += 1
     counted.sort(key=lambda s: (actor_label(*actor_key(s)), s.idx))
     return Report(
         root=Path(root),
@@ -310,6 +443,9 @@ def build_report(
         skipped=list(skipped),
         excluded=excluded,
         files=len(all_sessions) + len(skipped) if files is None else files,
+        skills=skills,
+        scored_by=dict(sorted(scored.items())),
+        later=later,
     )
 
 

@@ -1,7 +1,9 @@
 """Serving a study to annotators' web browsers (``crmtui serve``): the options and checks.
 
 Public API: :class:`ServeOptions`, :func:`check_options`, :func:`is_loopback`; the sign-in and
-full pages are :mod:`crmtui.serve.pages`. The server itself, built on textual-serve, is
+full pages are :mod:`crmtui.serve.pages`; the bounds on what a browser may send (terminal
+sizes, websocket messages, unparsable requests) are :mod:`crmtui.serve.wire`. The server
+itself, built on textual-serve, is
 :mod:`crmtui.ui.web` (:class:`~crmtui.ui.web.StudyServer`, :func:`~crmtui.ui.web.serve_study`).
 No textual import here: the app runs in child processes (``crmtui play --study``).
 """

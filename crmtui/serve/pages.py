@@ -1,7 +1,8 @@
 """The server's HTML: sign-in, "server full", and the page that hosts the terminal.
 
 The terminal page is textual-serve's own (MIT), trimmed: no web-font request to a third
-party (annotators' browsers talk to this server only) and a sign-out link.
+party (annotators' browsers talk to this server only) and a sign-out button (a form that
+posts: a link could be followed by a prefetch).
 """
 
 from __future__ import annotations
@@ -59,13 +60,59 @@ def full_page(study: str, limit: int) -> str:
     )
 
 
-def signed_out_page(study: str) -> str:
-    """After signing out."""
+def sign_out_page(study: str) -> str:
+    """``GET /signout``: a button that signs out (the GET itself changes nothing)."""
+    return _page(
+        f"Sign out · {study}",
+        f"<h1>Sign out of study {html.escape(study)}?</h1>"
+        "<p>Your open instance is saved and can be resumed when you sign in again.</p>"
+        "<form method='post' action='/signout'>"
+        "<button type='submit' id='sign-out'>Sign out</button></form>"
+        "<p><a href='/' style='color:#ac5af4'>Back to the study</a></p>",
+    )
+
+
+def signed_out_page(study: str, problem: str | None = None) -> str:
+    """After signing out (or the reason it could not be recorded)."""
+    if problem:
+        return _page(
+            f"Sign-out failed · {study}",
+            "<h1>Sign-out not recorded</h1>"
+            f"<p class='problem' id='problem'>{html.escape(problem)}</p>"
+            "<p>Tell the researcher running the study.</p>",
+        )
     return _page(
         f"Signed out · {study}",
-        "<h1>Signed out</h1><p>Your work is saved. "
+        "<h1 id='signed-out'>Signed out</h1><p>Your work is saved. "
         "<a href='/' style='color:#ac5af4'>Sign in again</a></p>",
     )
+
+
+#: Close code the server ends a session with when its sign-in stopped counting
+#: (:data:`crmtui.ui.web.SIGNED_OUT_CLOSE`).
+SIGNED_OUT_CLOSE = 4001
+
+# Watches the terminal's websocket (textual.js opens it) for the server's "your sign-in has
+# ended" close code, to say so instead of the generic "Session ended" line.
+_SIGNED_OUT_SCRIPT = """
+(() => {
+  const Native = window.WebSocket;
+  function Watched(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("close", (event) => {
+      if (event.code !== CODE) return;
+      document.getElementById("closed-text").textContent =
+        "Your sign-in has ended (" + event.reason + "). Your work is saved: " +
+        "sign in again with your link to go on where you were.";
+      document.getElementById("open-again").textContent = "Sign in again";
+    });
+    return socket;
+  }
+  Watched.prototype = Native.prototype;
+  for (const key of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Watched[key] = Native[key];
+  window.WebSocket = Watched;
+})();
+""".replace("CODE", str(SIGNED_OUT_CLOSE))
 
 
 def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int) -> str:
@@ -77,6 +124,7 @@ def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int)
 <meta charset="utf-8">
 <title>{esc(title)}</title>
 <link rel="stylesheet" href="{esc(static_url)}css/xterm.css">
+<script>{_SIGNED_OUT_SCRIPT}</script>
 <script src="{esc(static_url)}js/textual.js"></script>
 <style>
   body {{ background: #0c181f; margin: 0; }}
@@ -86,7 +134,10 @@ def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int)
   #bar {{ height: 1.4rem; font: 0.8rem monospace; color: rgba(255,255,255,0.6);
           display: flex; justify-content: space-between; padding: 0 .6rem;
           align-items: center; }}
-  #bar a {{ color: #ac5af4; }}
+  #bar a, #bar button {{ color: #ac5af4; }}
+  #bar form {{ margin: 0; }}
+  #bar button {{ background: none; border: none; padding: 0; font: inherit;
+                 text-decoration: underline; cursor: pointer; }}
   .closed {{ display: none; position: absolute; inset: 0; background: #0c181fe0;
              color: white; font: 1rem monospace; align-items: center;
              justify-content: center; flex-direction: column; z-index: 10; }}
@@ -96,9 +147,12 @@ def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int)
 </style>
 </head>
 <body>
-  <div id="bar"><span>{esc(title)}</span><a href="/signout">Sign out</a></div>
-  <div class="closed"><div>Session ended. Your work is saved.</div>
-    <button type="button" onclick="window.location.href='/'">Open again</button></div>
+  <div id="bar"><span>{esc(title)}</span>
+    <form method="post" action="/signout"><button type="submit" id="sign-out">Sign out</button>
+    </form></div>
+  <div class="closed"><div id="closed-text">Session ended. Your work is saved.</div>
+    <button type="button" id="open-again" onclick="window.location.href='/'">Open again</button>
+  </div>
   <div id="terminal" class="textual-terminal"
        data-session-websocket-url="{esc(websocket_url)}"
        data-font-size="{int(font_size)}"></div>

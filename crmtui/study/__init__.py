@@ -7,7 +7,8 @@ server (``crmtui serve``) all call this package.
 Public API:
 
 * :func:`create_study`, :class:`StudyRequest`, :func:`add_annotator`,
-  :func:`rotate_tokens`, :func:`sign_in_link` — making and changing a study;
+  :func:`rotate_tokens`, :func:`revoke_tokens`, :func:`set_qualify`,
+  :func:`set_instructions`, :func:`sign_in_link` — making and changing a study;
 * :func:`load_study`, :class:`Study`, :class:`Settings`, :class:`StudyError` — reading one;
 * :func:`assign`, :func:`design`, :class:`Assignment` — who does what (pure);
 * :class:`TokenStore`, :func:`sign_cookie`, :func:`read_cookie`, :func:`load_secret` —
@@ -37,6 +38,9 @@ _EXPORTS = {
     "add_annotator": "create",
     "create_study": "create",
     "rotate_tokens": "create",
+    "revoke_tokens": "create",
+    "set_instructions": "create",
+    "set_qualify": "create",
     "sign_in_link": "create",
     "Settings": "definition",
     "Study": "definition",
@@ -77,7 +81,10 @@ __all__ = [
     "load_study",
     "read_cookie",
     "report_study",
+    "revoke_tokens",
     "rotate_tokens",
+    "set_instructions",
+    "set_qualify",
     "sign_cookie",
     "sign_in_link",
     "study_folder",
@@ -99,7 +106,10 @@ if TYPE_CHECKING:  # for type checkers and editors: the same names, eagerly
         StudyRequest,
         add_annotator,
         create_study,
+        revoke_tokens,
         rotate_tokens,
+        set_instructions,
+        set_qualify,
         sign_in_link,
     )
     from crmtui.study.definition import Settings, Study, StudyError, load_study, study_folder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from crmtui.study.assign import (
     design,
     extend,
 )
+from crmtui.study.consent import check_instructions, write_instructions
 from crmtui.study.definition import (
     Settings,
     Study,
@@ -46,7 +47,8 @@ class StudyRequest:
         seed: Seed for every random choice.
         practice: Number of practice instances (drawn outside the pool).
         practice_idx: Explicit practice instances (instead of ``practice``).
-        settings: Play settings.
+        settings: Play settings (``qualify`` among them).
+        instructions: Markdown shown, and to be accepted, before the first instance.
     """
 
     name: str
@@ -61,6 +63,7 @@ class StudyRequest:
     practice: int = 0
     practice_idx: Sequence[int] | None = None
     settings: Settings = Settings()
+    instructions: str | None = None
 
 
 def _source_text(spec: str | None) -> str | None:
@@ -122,6 +125,9 @@ def create_study(
             )
     else:
         practice = choose_practice(types, list(pool), request.practice, request.seed)
+    check_qualify(request.settings.qualify, len(practice))
+    if request.instructions is not None:
+        check_instructions(request.instructions, "--instructions")
     plan = design(pool, shared=request.shared, overlap=request.overlap, seed=request.seed)
     assignments = assign(plan, names, seed=request.seed, practice=practice)
     used = [work.tasks.get(idx) for idx in [*pool, *practice]]
@@ -141,6 +147,8 @@ def create_study(
     )
     study.save()
     study.recordings.mkdir(exist_ok=True)
+    if request.instructions is not None:
+        write_instructions(study, request.instructions)
     load_secret(study.secret_path)
     tokens = TokenStore(study.tokens_path).issue(names, now)
     return study, tokens
@@ -191,6 +199,63 @@ def rotate_tokens(
     for annotator in annotators:
         study.assignment(annotator)  # raises naming the study's annotators
     return study, TokenStore(study.tokens_path).issue(annotators, now)
+
+
+def check_qualify(qualify: int | None, practice: int) -> None:
+    """Refuse a ``qualify`` the practice cannot meet.
+
+    Raises:
+        ConfigError: Naming the numbers.
+    """
+    if qualify is None:
+        return
+    if practice == 0:
+        raise ConfigError("--qualify needs practice instances (--practice N or --practice-idx)")
+    if not 1 <= qualify <= practice:
+        raise ConfigError(
+            f"--qualify {qualify} must be between 1 and the number of practice instances "
+            f"({practice})"
+        )
+
+
+def set_qualify(name: str, qualify: int | None) -> Study:
+    """Change how many practice answers must be right before the counted instances open
+    (None: practice does not gate). Running apps see it at the annotator's next instance.
+
+    Raises:
+        ConfigError: More than the practice instances.
+    """
+    study = load_study(name)
+    check_qualify(qualify, len(study.practice))
+    updated = replace(study, settings=replace(study.settings, qualify=qualify))
+    updated.save()
+    return updated
+
+
+def set_instructions(name: str, text: str | None) -> Study:
+    """Replace the study's instructions (None: remove them). Annotators who accepted another
+    text are asked again before their next instance.
+
+    Raises:
+        StudyError: The text is empty or too long.
+    """
+    study = load_study(name)
+    write_instructions(study, text)
+    return study
+
+
+def revoke_tokens(name: str, annotators: Sequence[str], now: dt.datetime | None = None) -> Study:
+    """Take these annotators' tokens away: their links, their sign-ins and (within seconds,
+    on every server) their live sessions end; a rotation gives them a new token.
+
+    Raises:
+        StudyError: An annotator is not in the study.
+    """
+    study = load_study(name)
+    for annotator in annotators:
+        study.assignment(annotator)
+    TokenStore(study.tokens_path).revoke(annotators, now)
+    return study
 
 
 def sign_in_link(base_url: str, token: str) -> str:

@@ -5,7 +5,11 @@ Folder layout (``./studies/NAME`` unless ``CRMTUI_STUDIES`` or a path says other
     study.toml      the definition: sources, design, play settings, every assignment
     tokens.json     salted hashes of the access tokens (never the tokens), mode 0600
     server.key      the secret that signs sign-in cookies, mode 0600
+    signouts.jsonl  sign-ins ended by "Sign out" (cookie nonces), until they would expire
+    instructions.md the instructions (and consent) shown before the first instance, if any
+    consent.jsonl   who accepted (or declined) which text of them, and when
     recordings/     one folder per annotator, as ``crmtui play`` writes them
+    history/        each annotator's console query history in this study
 
 ``study.toml`` is meant to be read by people; it is rewritten only by ``crmtui study``
 commands (``add-annotator``), never by a session.
@@ -33,7 +37,11 @@ from crmtui.study.assign import Assignment, Design
 DEFINITION_FILE = "study.toml"
 TOKENS_FILE = "tokens.json"
 SECRET_FILE = "server.key"
+SIGNOUTS_FILE = "signouts.jsonl"
 RECORDINGS_DIR = "recordings"
+HISTORY_DIR = "history"
+INSTRUCTIONS_FILE = "instructions.md"
+CONSENT_FILE = "consent.jsonl"
 STUDIES_ENV = "CRMTUI_STUDIES"
 
 #: Study and annotator names: they become folder names, command arguments and cookie
@@ -87,12 +95,15 @@ class Settings:
             (False: blind; practice instances always reveal).
         time_limit_s: Active seconds allowed per instance (None: no limit).
         idle_s: Seconds without input recorded as idle.
+        qualify: Practice instances an annotator must answer right before the counted ones
+            open (None: practice does not gate; see :mod:`crmtui.study.qualify`).
     """
 
     aided: bool = False
     reveal_gold: bool = False
     time_limit_s: float | None = None
     idle_s: float = 60.0
+    qualify: int | None = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,26 @@ class Study:
     def secret_path(self) -> Path:
         """``server.key``."""
         return self.folder / SECRET_FILE
+
+    @property
+    def signouts_path(self) -> Path:
+        """``signouts.jsonl``: sign-ins ended before their cookie expired."""
+        return self.folder / SIGNOUTS_FILE
+
+    @property
+    def instructions_path(self) -> Path:
+        """``instructions.md``: shown, and to be accepted, before the first instance."""
+        return self.folder / INSTRUCTIONS_FILE
+
+    @property
+    def consent_path(self) -> Path:
+        """``consent.jsonl``: every annotator's answer to the instructions."""
+        return self.folder / CONSENT_FILE
+
+    @property
+    def history(self) -> Path:
+        """Where annotators' query histories for this study are kept."""
+        return self.folder / HISTORY_DIR
 
     @property
     def recordings(self) -> Path:
@@ -211,6 +242,7 @@ class Study:
                 "reveal_gold": self.settings.reveal_gold,
                 "time_limit_s": self.settings.time_limit_s,
                 "idle_s": self.settings.idle_s,
+                "qualify": self.settings.qualify,
             },
             "annotators": {
                 name: {"practice": list(item.practice), "instances": list(item.instances)}
@@ -285,6 +317,12 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
             raise ValueError(f"annotators.{name}.instances repeats an instance")
         assignments[name] = Assignment(name, tuple(int(i) for i in item["practice"]), counted)
     limit = play.get("time_limit_s")
+    qualify = play.get("qualify")
+    practice = tuple(int(idx) for idx in design["practice"])
+    if qualify is not None and not 0 < int(qualify) <= len(practice):
+        raise ValueError(
+            f"play.qualify = {qualify} needs 1 to {len(practice)} (the practice count)"
+        )
     return Study(
         folder=folder,
         name=str(doc["name"]),
@@ -295,12 +333,13 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
         seed=int(doc["seed"]),
         per_type=design.get("per_type"),
         design=Design(types=pool, shared=shared, overlap=int(design["overlap"])),
-        practice=tuple(int(idx) for idx in design["practice"]),
+        practice=practice,
         settings=Settings(
             aided=bool(play["aided"]),
             reveal_gold=bool(play["reveal_gold"]),
             time_limit_s=None if limit is None else float(limit),
             idle_s=float(play["idle_s"]),
+            qualify=None if qualify is None else int(qualify),
         ),
         assignments=assignments,
     )

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crmtui.play.policy import PickerPolicy, PlayPolicy
+from crmtui.play.policy import Gate, Instructions, PickerPolicy, PlayPolicy
 from crmtui.record.format import slugify
-from crmtui.study.definition import Study
+from crmtui.study import consent
+from crmtui.study.definition import Study, StudyError, load_study
+from crmtui.study.qualify import PENDING, QUALIFIED, qualification
+from crmtui.study.status import scan_recordings
 
 
 @dataclass(frozen=True)
@@ -14,9 +17,15 @@ class StudyPlan:
     """What annotator ``annotator`` of ``study`` sees.
 
     Practice instances come first and always reveal the reward and gold answer; counted
-    instances reveal them only when the study says so (``reveal_gold``). The report key
+    instances reveal them only when the study says so (``reveal_gold``). The console's
+    query history is the study's own (``history/`` in its folder). The report key
     opens a report over this annotator's own recordings, and only in a study that
     reveals; in a blind study it is off.
+
+    The study's instructions (if it has any) are asked for before anything else, and the
+    answer is recorded in ``consent.jsonl``; with ``qualify``, counted instances stay closed
+    until the practice qualifies the annotator. Both re-read the study folder when asked,
+    so an organizer's ``study set`` takes effect at the annotator's next instance.
     """
 
     study: Study
@@ -62,9 +71,58 @@ class StudyPlan:
             position, total, prefix = self.counted.index(idx) + 1, len(self.counted), ""
             reveal = not self.blind
         else:  # not this annotator's: the app never offers it, but stay blind if asked
-            return PlayPolicy(reveal=False, time_limit_s=self.study.settings.time_limit_s)
+            return PlayPolicy(
+                reveal=False,
+                time_limit_s=self.study.settings.time_limit_s,
+                history_dir=self.study.history,
+            )
         return PlayPolicy(
             reveal=reveal,
             progress=f"{prefix}{position} of {total}",
             time_limit_s=self.study.settings.time_limit_s,
+            history_dir=self.study.history,
+        )
+
+    # -- instructions and qualification ----------------------------------------------------
+
+    def instructions(self) -> Instructions | None:
+        """The study's instructions if this annotator has not accepted their current text.
+
+        Raises:
+            StudyError: The instructions or the consent file cannot be read.
+        """
+        text = consent.read_instructions(self.study)
+        if text is None:
+            return None
+        digest = consent.text_digest(text)
+        if consent.has_accepted(self.study, self.annotator, digest):
+            return None
+        return Instructions(f"Study {self.study.name}: instructions", text, digest)
+
+    def answer_instructions(self, instructions: Instructions, accepted: bool) -> None:
+        """Record the answer in the study's ``consent.jsonl``.
+
+        Raises:
+            StudyError: It cannot be written.
+        """
+        consent.record_answer(self.study, self.annotator, instructions.digest, accepted)
+
+    def gate(self) -> Gate | None:
+        """The counted instances, closed while the practice has not qualified the annotator.
+
+        Reads this annotator's recordings (a few files) and the definition again, for a
+        ``qualify`` changed while the app runs.
+        """
+        try:
+            study = load_study(self.study.folder)
+        except StudyError:
+            study = self.study
+        facts, _ = scan_recordings(study.recordings / slugify(self.annotator))
+        standing = qualification(study, self.annotator, facts)
+        if standing is None or standing.state == QUALIFIED:
+            return None
+        return Gate(
+            locked=frozenset(study.assignment(self.annotator).instances),
+            message=standing.message(),
+            final=standing.state != PENDING,
         )

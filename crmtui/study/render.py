@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.render import DASH, md_escape, md_table
-from crmtui.review.report_format import print_table, report_tables, to_dict
+from crmtui.review.report_format import later_notes, print_table, report_tables, to_dict
+from crmtui.sanitise import printable_json, printable_text
 from crmtui.study.agreement import AgreementStats
 from crmtui.study.report import Distribution, StudyReport
 from crmtui.study.status import StudyStatus, ago
@@ -36,8 +37,17 @@ def _alpha(value: float | None) -> str:
 # -- status ------------------------------------------------------------------------------
 
 
+def _instructions_cell(state: dict[str, object] | None) -> str:
+    if state is None:
+        return DASH
+    return {"accepted an older text": "older text"}.get(str(state["state"]), str(state["state"]))
+
+
 def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Grid]:
-    """The annotator table and the instance table of a status."""
+    """The annotator table and the instance table of a status (with Qualified and
+    Instructions columns when the study has them)."""
+    gated = any(row.qualification is not None for row in status.annotators)
+    asked = any(row.instructions is not None for row in status.annotators)
     people = [
         [
             row.annotator,
@@ -45,10 +55,23 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
             str(row.in_progress),
             str(row.left),
             f"{row.practice_done} / {row.practice}" if row.practice else DASH,
+            *([row.qualification.short if row.qualification else DASH] if gated else []),
+            *([_instructions_cell(row.instructions)] if asked else []),
             render.duration(row.active_seconds),
             ago(row.last_activity, now),
         ]
         for row in status.annotators
+    ]
+    headers = [
+        "Annotator",
+        "Done",
+        "In progress",
+        "Left",
+        "Practice",
+        *(["Qualified"] if gated else []),
+        *(["Consent"] if asked else []),
+        "Active",
+        "Last activity",
     ]
     instances = [
         [
@@ -61,11 +84,7 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
         for row in status.instances
     ]
     return [
-        (
-            "Annotators",
-            ["Annotator", "Done", "In progress", "Left", "Practice", "Active", "Last activity"],
-            people,
-        ),
+        ("Annotators", headers, people),
         ("Instances", ["idx", "Type", "Shared", "Finished", "Assigned to"], instances),
     ]
 
@@ -110,6 +129,12 @@ def grids_markdown(grids: Sequence[Grid]) -> str:
 # -- report ------------------------------------------------------------------------------
 
 
+def _interval(stats: AgreementStats) -> str:
+    if stats.interval is None:
+        return DASH
+    return f"{stats.interval.low:.3f} to {stats.interval.high:.3f}"
+
+
 def _agreement_rows(stats: AgreementStats) -> list[list[str]]:
     overall = [
         "all pairs",
@@ -117,11 +142,39 @@ def _agreement_rows(stats: AgreementStats) -> list[list[str]]:
         str(stats.pairs_total),
         _share(stats.pairwise),
         _alpha(stats.alpha),
+        _interval(stats),
     ]
     pairs = [
-        [f"{p.first} · {p.second}", str(p.n), str(p.n), _share(p.share), ""] for p in stats.pairs
+        [f"{p.first} · {p.second}", str(p.n), str(p.n), _share(p.share), "", ""]
+        for p in stats.pairs
     ]
     return [overall, *pairs]
+
+
+#: Longest answer shown in a disagreement row (the JSON report has them whole).
+ANSWER_WIDTH = 40
+
+
+def _short(text: object) -> str:
+    shown = " ".join(str(text).split())
+    return shown if len(shown) <= ANSWER_WIDTH else shown[: ANSWER_WIDTH - 1] + "…"
+
+
+def disagreement_rows(result: StudyReport) -> list[list[str]]:
+    """One row per disagreeing instance: idx, type, what differs, answers, gold."""
+    return [
+        [
+            str(item.idx),
+            item.task,
+            ", ".join(item.on),
+            " · ".join(
+                f"{name}: {DASH if answer is None else _short(answer)} {_mark(item.right[name])}"
+                for name, answer in item.answers.items()
+            ),
+            _short(item.gold),  # a gold of None shows as None, never as empty
+        ]
+        for item in result.disagreements
+    ]
 
 
 def _seconds(dist: Distribution) -> list[str]:
@@ -136,10 +189,22 @@ def _mark(right: bool | None) -> str:
 
 def study_grids(result: StudyReport) -> list[Grid]:
     """The study's own tables: agreement, annotators, humans versus models."""
-    headers = ["Annotators", "Shared instances", "Pairs", "Pairwise agreement", "alpha"]
+    headers = [
+        "Annotators",
+        "Shared instances",
+        "Pairs",
+        "Pairwise agreement",
+        "alpha",
+        "alpha 95% CI",
+    ]
     grids: list[Grid] = [
         ("Agreement on correctness", headers, _agreement_rows(result.correctness)),
         ("Agreement on answers (exact match)", headers, _agreement_rows(result.answers)),
+        (
+            "Disagreements to adjudicate",
+            ["idx", "Type", "Differ on", "Answers", "Gold"],
+            disagreement_rows(result) or [["none", "", "", "", ""]],
+        ),
         (
             "Annotators: accuracy and active time per instance",
             [
@@ -198,8 +263,44 @@ def study_notes(result: StudyReport) -> list[str]:
         "Krippendorff's alpha (nominal); a dash means undefined (e.g. every rating the same).",
         "Answers are compared after the scorer's cleaning (whitespace and quotes stripped).",
     ]
+    interval = result.correctness.interval or result.answers.interval
+    if interval is not None:
+        notes.append(
+            f"alpha's {interval.level * 100:.0f}% CI: percentile bootstrap over the shared "
+            f"instances, {interval.resamples} resamples, seed {interval.seed} (resamples "
+            "whose alpha is undefined are left out: "
+            f"{_undefined(result)})."
+        )
+    notes += _standing_notes(result)
     for reason, count in sorted(result.excluded.items()):
         notes.append(f"{count} session(s) left out: {reason}.")
+    return notes
+
+
+def _undefined(result: StudyReport) -> str:
+    parts = []
+    for label, stats in (("correctness", result.correctness), ("answers", result.answers)):
+        if stats.interval is not None:
+            parts.append(f"{stats.interval.undefined} for {label}")
+    return ", ".join(parts)
+
+
+def _standing_notes(result: StudyReport) -> list[str]:
+    """Qualification and instructions, one line each."""
+    notes = []
+    if result.qualification:
+        needed = next(iter(result.qualification.values())).needed
+        people = ", ".join(
+            f"{name} {q.state} ({q.right} of {q.practice} right)"
+            for name, q in result.qualification.items()
+        )
+        notes.append(f"Qualification: {needed} practice answer(s) right to go on: {people}.")
+    if result.instructions is not None:
+        people = ", ".join(
+            f"{name} {state['state']}" + (f" {state['at']}" if state.get("at") else "")
+            for name, state in result.consent.items()
+        )
+        notes.append(f"Instructions (sha256 {result.instructions[:12]}…): {people}.")
     return notes
 
 
@@ -229,8 +330,11 @@ def study_report_markdown(result: StudyReport) -> str:
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
     parts.append(grids_markdown(study_grids(result)))
-    parts += ["## Notes", ""] + [f"- {note}" for note in study_notes(result)]
-    return "\n".join(parts) + "\n"
+    # The report's own notes are printed with its tables in the text form; here only the
+    # later submissions are (each named: a second answer to an instance is not counted).
+    notes = [*study_notes(result), *later_notes(result.report)]
+    parts += ["## Notes", ""] + [f"- {note}" for note in notes]
+    return printable_text("\n".join(parts) + "\n")
 
 
 def _distribution(dist: Distribution) -> dict[str, Any]:
@@ -275,5 +379,10 @@ def study_report_json(result: StudyReport) -> str:
             for item in result.instances
         ],
         "excluded": result.excluded,
+        "disagreements": [item.to_dict() for item in result.disagreements],
+        "qualification": {name: q.to_dict() for name, q in result.qualification.items()},
+        "instructions": None
+        if result.instructions is None
+        else {"sha256": result.instructions, "annotators": result.consent},
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(doc, indent=2, ensure_ascii=False))

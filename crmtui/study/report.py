@@ -4,15 +4,17 @@ Which sessions count:
 
 * the study's annotators' sessions on their own counted instances (practice sessions and
   sessions on instances not assigned to their annotator are left out, and counted in
-  ``excluded``), verified and selected by the usual rules (the latest finished, submitted
-  session per annotator and instance);
+  ``excluded``), verified and selected by the usual rules (an annotator's first submission
+  per instance; later ones are flagged, not counted);
 * with ``--models DIR``, model sessions on the study's instances; a model session whose
   task type or instance text differs from the annotators' (another task file) is left out.
 
 On top of the usual tables: agreement between annotators on the shared instances (on
-correctness, and on the answers themselves for exact-match instances), each annotator's
-accuracy (share right, with a 95% Wilson interval) and active-time distribution, and, with
-models, humans versus models per instance.
+correctness, and on the answers themselves for exact-match instances) with a seeded
+bootstrap interval of alpha, the disagreeing instances for adjudication (each annotator's
+answer and the gold answer), each annotator's accuracy (share right, with a 95% Wilson
+interval) and active-time distribution, where they stand on the study's qualification and
+instructions, and, with models, humans versus models per instance.
 """
 
 from __future__ import annotations
@@ -24,12 +26,20 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
-from crmtui.scoring import strip_answer
-from crmtui.study.agreement import AgreementStats, agreement_stats
+from crmtui.scoring import extract_by_rules, strip_answer
+from crmtui.study import consent
+from crmtui.study.agreement import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    AgreementStats,
+    agreement_stats,
+)
 from crmtui.study.definition import Study
+from crmtui.study.qualify import Qualification, qualification
 
 #: z for a 95% interval.
 _Z95 = 1.959964
@@ -111,6 +121,88 @@ class InstanceVerdicts:
         return sum(self.humans.values())
 
 
+@dataclass(frozen=True)
+class Disagreement:
+    """A shared instance on which the annotators' counted answers differ.
+
+    Attributes:
+        idx: The instance.
+        task: Its task type's abbreviation.
+        on: What differs: ``correctness`` (right versus wrong) and/or ``answers`` (the
+            cleaned answers of an exact-match instance).
+        answers: Each annotator's answer as submitted (None: submitted empty).
+        right: Each annotator's verdict (None: not scored).
+        gold: The gold answer revealed at submission.
+    """
+
+    idx: int
+    task: str
+    on: tuple[str, ...]
+    answers: dict[str, str | None]
+    right: dict[str, bool | None]
+    gold: object
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form."""
+        return {
+            "idx": self.idx,
+            "task": self.task,
+            "on": list(self.on),
+            "answers": self.answers,
+            "right": self.right,
+            "gold": self.gold,
+        }
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    """A session as :func:`~crmtui.study.qualify.qualification` reads it."""
+
+    annotator: str
+    idx: int
+    started_at: str
+    submitted: bool
+    right: bool | None
+
+
+def disagreements(counted: Iterable[SessionSummary]) -> list[Disagreement]:
+    """The shared instances whose annotators disagree, by idx (counted human sessions)."""
+    by_idx: dict[int, dict[str, SessionSummary]] = defaultdict(dict)
+    for s in counted:
+        if s.actor_kind == "human":
+            by_idx[s.idx][s.actor_id] = s
+    found = []
+    for idx in sorted(by_idx):
+        people = dict(sorted(by_idx[idx].items()))
+        if len(people) < 2:
+            continue
+        verdicts = {name: is_right(s.reward, s.reward_metric) for name, s in people.items()}
+        on = []
+        if len({v for v in verdicts.values() if v is not None}) > 1:
+            on.append("correctness")
+        first = next(iter(people.values()))
+        if first.reward_metric == "exact_match":
+            cleaned = {
+                _answer_value(s.answer, s.gold, s.task)
+                for s in people.values()
+                if s.answer is not None
+            }
+            if len(cleaned) > 1:
+                on.append("answers")
+        if on:
+            found.append(
+                Disagreement(
+                    idx=idx,
+                    task=first.abbreviation,
+                    on=tuple(on),
+                    answers={name: s.answer for name, s in people.items()},
+                    right=verdicts,
+                    gold=first.gold,
+                )
+            )
+    return found
+
+
 @dataclass
 class StudyReport:
     """Everything ``crmtui study report`` shows.
@@ -124,6 +216,11 @@ class StudyReport:
         instances: Humans versus models per instance (only with model sessions).
         models: Model labels, in column order.
         excluded: Sessions left out before the usual selection, by reason.
+        disagreements: Shared instances with differing answers, for adjudication.
+        qualification: Each annotator's standing on ``qualify`` (empty without it).
+        instructions: sha256 of the current instructions (None: the study has none).
+        consent: Each annotator's answer to them (see
+            :func:`~crmtui.study.consent.consent_state`).
     """
 
     study: Study
@@ -134,6 +231,10 @@ class StudyReport:
     instances: list[InstanceVerdicts] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     excluded: dict[str, int] = field(default_factory=dict)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    qualification: dict[str, Qualification] = field(default_factory=dict)
+    instructions: str | None = None
+    consent: dict[str, dict[str, object]] = field(default_factory=dict)
 
 
 def excluded_reason(study: Study, summary: SessionSummary) -> str | None:
@@ -185,6 +286,8 @@ def build_study_report(
     skipped: Sequence[Skipped] = (),
     files: int | None = None,
     excluded: dict[str, int] | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
 ) -> StudyReport:
     """Build the study report from session summaries (see the module docs).
 
@@ -195,10 +298,23 @@ def build_study_report(
         skipped: Files that could not be used (listed in the report).
         files: Files looked at.
         excluded: Sessions already left out by the caller, by reason.
+        resamples: Bootstrap resamples for alpha's interval.
+        seed: Their generator's seed.
     """
+    humans = list(humans)
+    attempts = [
+        _Attempt(s.actor_id, s.idx, s.started_at, s.submitted, is_right(s.reward, s.reward_metric))
+        for s in humans
+        if s.actor_kind == "human"
+    ]
+    standing = {
+        name: found
+        for name in study.assignments
+        if (found := qualification(study, name, attempts)) is not None
+    }
     kept, left_out = select_sessions(study, humans, models)
     report = build_report(kept, root=study.folder, skipped=skipped, files=files)
-    counted = report.sessions  # the latest finished, submitted one per actor and instance
+    counted = report.sessions  # an annotator's first submission per instance
     right: dict[int, dict[str, Hashable]] = defaultdict(dict)
     answers: dict[int, dict[str, Hashable]] = defaultdict(dict)
     verdicts: dict[int, InstanceVerdicts] = {}
@@ -210,7 +326,7 @@ def build_study_report(
                 right[s.idx][s.actor_id] = verdict
                 item.humans[s.actor_id] = verdict
             if s.reward_metric == "exact_match" and s.answer is not None:
-                answers[s.idx][s.actor_id] = strip_answer(s.answer)
+                answers[s.idx][s.actor_id] = _answer_value(s.answer, s.gold, s.task)
         elif verdict is not None:
             item.models[s.actor_label] = verdict
     model_labels = sorted({label for v in verdicts.values() for label in v.models})
@@ -238,20 +354,31 @@ def build_study_report(
     return StudyReport(
         study=study,
         report=report,
-        correctness=agreement_stats(right, "correctness"),
-        answers=agreement_stats(answers, "answers (exact-match instances)"),
+        correctness=agreement_stats(right, "correctness", resamples=resamples, seed=seed),
+        answers=agreement_stats(
+            answers, "answers (exact-match instances)", resamples=resamples, seed=seed
+        ),
         annotators=stats,
         instances=instances,
         models=model_labels,
         excluded=excluded_all,
+        disagreements=disagreements(counted),
+        qualification=standing,
     )
 
 
-def report_study(study: Study, models: str | os.PathLike[str] | None = None) -> StudyReport:
+def report_study(
+    study: Study,
+    models: str | os.PathLike[str] | None = None,
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> StudyReport:
     """Verify the study's recordings (and ``models``' recordings) and build the report.
 
     Raises:
         ConfigError: ``models`` is not a folder.
+        StudyError: The instructions or the consent file cannot be read.
     """
     loaded, skipped, files = ([], [], 0)
     if study.recordings.is_dir():
@@ -272,11 +399,31 @@ def report_study(study: Study, models: str | os.PathLike[str] | None = None) -> 
                 )
             else:
                 model_summaries.append(summary)
-    return build_study_report(
+    result = build_study_report(
         study,
         (s for _, s in loaded),
         model_summaries,
         skipped=skipped,
         files=files,
         excluded=excluded,
+        resamples=resamples,
+        seed=seed,
     )
+    text = consent.read_instructions(study)
+    if text is not None:
+        result.instructions = consent.text_digest(text)
+        recorded = consent.answers(study)
+        for name in study.annotators:
+            state = consent.consent_state(recorded, name, result.instructions)
+            if state is not None:
+                result.consent[name] = state
+    return result
+
+
+def _answer_value(answer: str, gold: Any, task: str) -> Hashable:
+    """An answer as scoring reads it: cleaned text, or for a CRMArena-Pro row (list gold)
+    the set of Ids, months, states, factors or stages it names ("T2, T1" agrees with "T1
+    and T2")."""
+    if isinstance(gold, list):
+        return tuple(sorted(extract_by_rules(answer, task)))
+    return strip_answer(answer)

@@ -7,8 +7,13 @@ name the generation they were issued for, so rotating a token also signs out eve
 holding a cookie made with the old one.
 
 A cookie is ``base64url(json) + "." + base64url(HMAC-SHA256(server.key, json))`` naming the
-annotator, the generation and the issue time. The server checks the signature, the
-generation and the age on every request.
+annotator, the generation, the issue time and a random nonce. The server checks the
+signature, the generation, the age and that the nonce was not signed out
+(:mod:`crmtui.study.signouts`) on every request, and every second for each live session.
+
+Revoking a token (``crmtui study tokens --revoke``) keeps its entry, with no digest (no token
+matches it) and the generation incremented: every cookie made before is refused, and a later
+rotation continues the count, so an old cookie can never become valid again.
 """
 
 from __future__ import annotations
@@ -41,17 +46,21 @@ class TokenEntry:
     Attributes:
         salt: Random hex salt.
         digest: sha256 hex of salt + token.
-        generation: Increments on every rotation.
-        created_at: When this token was made (ISO UTC).
+        generation: Increments on every rotation and revocation.
+        created_at: When this token was made (or revoked) (ISO UTC).
+        revoked: The annotator has no valid token (until a rotation makes one).
     """
 
     salt: str
     digest: str
     generation: int
     created_at: str
+    revoked: bool = False
 
     def matches(self, token: str) -> bool:
         """Whether ``token`` is this entry's token (constant-time comparison)."""
+        if self.revoked:
+            return False
         return hmac.compare_digest(_digest(self.salt, token), self.digest)
 
 
@@ -128,6 +137,26 @@ class TokenStore:
                 created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
             )
             issued[name] = token
+        self._write(entries)
+        return issued
+
+    def revoke(self, names: Iterable[str], now: dt.datetime | None = None) -> None:
+        """Take these annotators' tokens away: their links and sign-ins stop working (a
+        server ends their live sessions within seconds) until a rotation makes a new one."""
+        entries = self.entries()
+        moment = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+        for name in names:
+            previous = entries.get(name)
+            entries[name] = TokenEntry(
+                salt="",
+                digest="",
+                generation=(previous.generation + 1) if previous else 1,
+                created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                revoked=True,
+            )
+        self._write(entries)
+
+    def _write(self, entries: dict[str, TokenEntry]) -> None:
         doc = {
             "format": "crmtui-study-tokens",
             "version": 1,
@@ -135,7 +164,6 @@ class TokenStore:
         }
         _write_private(self.path, json.dumps(doc, indent=2, sort_keys=True) + "\n")
         self._stamp = None
-        return issued
 
     def who(self, token: str) -> str | None:
         """The annotator whose token this is, or None (every entry is compared)."""
@@ -146,9 +174,9 @@ class TokenStore:
         return found
 
     def generation(self, annotator: str) -> int | None:
-        """The annotator's current token generation (None: no token)."""
+        """The annotator's current token generation (None: no valid token)."""
         entry = self.entries().get(annotator)
-        return None if entry is None else entry.generation
+        return None if entry is None or entry.revoked else entry.generation
 
 
 def load_secret(path: Path) -> bytes:
@@ -180,17 +208,41 @@ def _unb64(text: str) -> bytes:
 
 @dataclass(frozen=True)
 class CookieClaims:
-    """What a valid cookie says."""
+    """What a valid cookie says.
+
+    Attributes:
+        annotator: Who signed in.
+        generation: The token generation it was issued for.
+        issued_at: Unix time of issue.
+        nonce: Random text naming this sign-in (signing out revokes it).
+    """
 
     annotator: str
     generation: int
     issued_at: float
+    nonce: str
+
+    @property
+    def expires_at(self) -> float:
+        """When the cookie stops being valid anyway."""
+        return self.issued_at + COOKIE_MAX_AGE_S
 
 
-def sign_cookie(secret: bytes, annotator: str, generation: int, now: float | None = None) -> str:
+def sign_cookie(
+    secret: bytes,
+    annotator: str,
+    generation: int,
+    now: float | None = None,
+    nonce: str | None = None,
+) -> str:
     """A cookie value binding a browser to ``annotator`` (at this token generation)."""
     body = json.dumps(
-        {"a": annotator, "g": generation, "t": int(time.time() if now is None else now)},
+        {
+            "a": annotator,
+            "g": generation,
+            "n": nonce or secrets.token_urlsafe(16),
+            "t": int(time.time() if now is None else now),
+        },
         separators=(",", ":"),
         sort_keys=True,
     ).encode("utf-8")
@@ -207,7 +259,9 @@ def read_cookie(
 ) -> CookieClaims | None:
     """The claims of a cookie that is authentic and not expired, else None.
 
-    The caller still checks that the generation is the annotator's current one.
+    The caller still checks that the generation is the annotator's current one and that
+    the nonce was not signed out. A cookie without a nonce (made before sign-outs were kept)
+    is refused.
     """
     if not value or value.count(".") != 1:
         return None
@@ -220,7 +274,10 @@ def read_cookie(
         return None
     try:
         claims: Any = json.loads(body)
-        result = CookieClaims(str(claims["a"]), int(claims["g"]), float(claims["t"]))
+        nonce = claims["n"]
+        if not isinstance(nonce, str) or not nonce:
+            return None
+        result = CookieClaims(str(claims["a"]), int(claims["g"]), float(claims["t"]), nonce)
     except (ValueError, KeyError, TypeError):
         return None
     age = (time.time() if now is None else now) - result.issued_at

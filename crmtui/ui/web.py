@@ -15,7 +15,13 @@ replaces its routes with guarded ones:
   the annotator taken from the cookie: nothing inside the app can change it. The child
   writes its recordings into the study folder, on this machine;
 * a second tab of the same annotator replaces the first (its session is closed and saved);
-  at ``max_sessions`` live sessions, newcomers get the "server full" page.
+  at ``max_sessions`` live sessions, newcomers get the "server full" page;
+* ``POST /signout`` ends the session, records the cookie's nonce as signed out (so no copy
+  of the cookie works again, on any server sharing the study folder) and forgets the
+  cookie; ``GET /signout`` only shows the button (a link or a prefetch must not sign out);
+* every :data:`WATCH_S` seconds each live session's cookie is checked again: a rotated or
+  revoked token, a sign-out elsewhere or an annotator gone from the study ends the session
+  (its app saves the attempt, unfinished and resumable, as after a dropped connection).
 
 Nothing here serves files from the study folder: the tokens, the gold answers (which live
 in the task source, not the study) and other annotators' recordings have no route.
@@ -25,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import shlex
 import signal
@@ -45,11 +50,13 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from crmtui.serve import pages
+from crmtui.serve import pages, wire
 from crmtui.serve.run import ServeOptions, check_options, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
+from crmtui.study.signouts import SignOuts
 from crmtui.study.tokens import (
     COOKIE_MAX_AGE_S,
+    CookieClaims,
     TokenStore,
     load_secret,
     read_cookie,
@@ -62,6 +69,10 @@ COOKIE_NAME = "crmtui_study"
 #: Seconds a session's app gets to exit (and close its recording) once asked to quit.
 CHILD_EXIT_S = 10
 DEFAULT_MAX_SESSIONS = 20
+#: Seconds between checks that each live session's sign-in is still valid.
+WATCH_S = 1.0
+#: Websocket close code telling the page its sign-in ended (a private-use code).
+SIGNED_OUT_CLOSE = pages.SIGNED_OUT_CLOSE
 #: Failed sign-ins allowed per client address per minute before 429.
 SIGN_IN_FAILURES_PER_MINUTE = 10
 _PUBLIC = ("/signin", "/signout")
@@ -105,6 +116,10 @@ class LiveSession:
     service: AppService | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     started: float = field(default_factory=time.monotonic)
+    #: The sign-in the session was opened with (re-checked every WATCH_S seconds).
+    claims: CookieClaims | None = None
+    #: Why the server is ending it (None: it is not).
+    ending: str | None = None
 
 
 def child_command(study_folder: Path, annotator: str) -> str:
@@ -152,11 +167,13 @@ class StudyServer(Server):
         )
         self.study = study
         self.tokens = TokenStore(study.tokens_path)
+        self.signouts = SignOuts(study.signouts_path)
         self.secret = load_secret(study.secret_path)
         self.max_sessions = max_sessions
         self.secure = secure
         self.sessions: dict[str, LiveSession] = {}
         self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self._ending: set[asyncio.Task[None]] = set()
         self._study_stamp = self._stamp()
 
     # -- identity --------------------------------------------------------------------------
@@ -176,14 +193,31 @@ class StudyServer(Server):
             self._study_stamp = stamp
         return self.study
 
+    def revoked(self, claims: CookieClaims) -> str | None:
+        """Why a sign-in no longer counts (None: it still does); the cookie's signature and
+        age were checked when it was read."""
+        if claims.annotator not in self.current_study().assignments:
+            return "annotator no longer in the study"
+        generation = self.tokens.generation(claims.annotator)
+        if generation is None:
+            return "token revoked"
+        if generation != claims.generation:
+            return "token rotated"  # since this cookie was issued
+        if self.signouts.signed_out(claims):
+            return "signed out"
+        return None
+
+    def claims_of(self, request: web.Request) -> CookieClaims | None:
+        """The sign-in a request's cookie proves (authentic, unexpired, still valid), or None."""
+        claims = read_cookie(self.secret, request.cookies.get(COOKIE_NAME))
+        if claims is None or self.revoked(claims) is not None:
+            return None
+        return claims
+
     def annotator_of(self, request: web.Request) -> str | None:
         """The annotator a request's cookie proves, or None."""
-        claims = read_cookie(self.secret, request.cookies.get(COOKIE_NAME))
-        if claims is None or claims.annotator not in self.current_study().assignments:
-            return None
-        if self.tokens.generation(claims.annotator) != claims.generation:
-            return None  # the token was rotated since this cookie was issued
-        return claims.annotator
+        claims = self.claims_of(request)
+        return None if claims is None else claims.annotator
 
     def _full_for(self, annotator: str) -> bool:
         # A second tab of the same annotator takes over their slot.
@@ -192,19 +226,22 @@ class StudyServer(Server):
     # -- the aiohttp app -------------------------------------------------------------------
 
     async def _make_app(self) -> web.Application:
+        wire.quiet_refusals()  # an unparsable request: one log line, not a traceback
         app = web.Application(middlewares=[self._guard])
         app.add_routes(
             [
                 web.get("/", self.handle_index, name="index"),
                 web.get("/signin", self.handle_sign_in_form),
                 web.post("/signin", self.handle_sign_in),
-                web.get("/signout", self.handle_sign_out),
+                web.get("/signout", self.handle_sign_out_form),
+                web.post("/signout", self.handle_sign_out),
                 web.get("/favicon.ico", self.handle_favicon),
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
                 web.static("/static", self.statics_path, name="static"),
             ]
         )
+        app.on_startup.append(self._start_watch)
         app.on_shutdown.append(self.on_shutdown)
         return app
 
@@ -271,13 +308,12 @@ class StudyServer(Server):
         if self._full_for(annotator):
             return self._page(pages.full_page(self.study.name, self.max_sessions), 503)
         scheme = "wss" if self.secure else "ws"
-        font_size = request.query.get("fontsize", "16")
         return self._page(
             pages.app_page(
                 title=f"crmtui study {self.study.name} · {annotator}",
                 static_url="/static/",
                 websocket_url=f"{scheme}://{request.host}/ws",
-                font_size=int(font_size) if font_size.isdigit() else 16,
+                font_size=wire.font_size(request.query.get("fontsize")),
             )
         )
 
@@ -295,11 +331,27 @@ class StudyServer(Server):
         token = form.get("token")
         return self._sign_in(request, token if isinstance(token, str) else "")
 
+    async def handle_sign_out_form(self, request: web.Request) -> web.Response:
+        """``GET /signout``: the sign-out button, nothing more (a link or a browser's
+        prefetch must not sign anybody out)."""
+        return self._page(pages.sign_out_page(self.study.name))
+
     async def handle_sign_out(self, request: web.Request) -> web.Response:
-        """``/signout``: forget the cookie (the session itself is saved and ended)."""
-        annotator = self.annotator_of(request)
-        if annotator is not None and annotator in self.sessions:
-            await self._end(self.sessions[annotator])
+        """``POST /signout``: end the session (saved, resumable), refuse this cookie from now
+        on, on every server sharing the study folder, and forget it in the browser."""
+        if not self._same_site_post(request):
+            raise web.HTTPForbidden(text="cross-origin sign-out refused")
+        claims = self.claims_of(request)
+        if claims is not None:
+            try:
+                self.signouts.add(claims)
+            except StudyError as exc:
+                log.error("%s", exc)
+                return self._page(pages.signed_out_page(self.study.name, str(exc)), 500)
+            log.info("%s signed out from %s", claims.annotator, request.remote)
+            live = self.sessions.get(claims.annotator)
+            if live is not None:
+                await self._end(live, "signed out")
         response = self._page(pages.signed_out_page(self.study.name))
         response.del_cookie(COOKIE_NAME, path="/")
         return response
@@ -327,35 +379,95 @@ class StudyServer(Server):
         scheme = "https" if self.secure else "http"
         return origin == f"{scheme}://{request.host}"
 
-    async def _end(self, live: LiveSession) -> None:
-        """Close a session's websocket and wait until its app has exited."""
+    def _same_site_post(self, request: web.Request) -> bool:
+        """Whether a form POST comes from this site's own pages.
+
+        The page's ``Referrer-Policy: no-referrer`` makes Chromium send ``Origin: null`` on
+        its own form posts, so the browser's ``Sec-Fetch-Site`` decides when present; else
+        an ``Origin`` naming another site refuses. (The cookie is SameSite=Lax, so another
+        site's POST would not carry it anyway.)
+        """
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None:
+            return site in ("same-origin", "none")
+        origin = request.headers.get("Origin")
+        return origin in (None, "null") or self._same_origin(request)
+
+    async def _end(self, live: LiveSession, reason: str | None = None) -> None:
+        """Close a session's websocket and wait until its app has exited.
+
+        With a ``reason`` (the sign-in ended) the page is told so with close code
+        :data:`SIGNED_OUT_CLOSE`.
+        """
         if live.websocket is not None:
             with contextlib.suppress(Exception):
-                await live.websocket.close()
+                if reason is None:
+                    await live.websocket.close()
+                else:
+                    await live.websocket.close(
+                        code=SIGNED_OUT_CLOSE, message=reason.encode("utf-8")
+                    )
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(live.done.wait(), timeout=15)
 
+    async def _start_watch(self, app: web.Application) -> None:
+        task = asyncio.create_task(self._watch())
+        app.on_cleanup.append(lambda _: _cancel(task))
+
+    async def _watch(self) -> None:
+        """End, within :data:`WATCH_S` seconds, every live session whose sign-in stopped
+        counting: a token rotated or revoked (here or by another server), a sign-out, an
+        annotator removed from the study."""
+        troubled = False
+        while True:
+            await asyncio.sleep(WATCH_S)
+            try:
+                self.check_sessions()
+                troubled = False
+            except StudyError as exc:  # e.g. tokens.json unreadable: say so once, keep going
+                if not troubled:
+                    log.error("cannot check the live sessions' sign-ins: %s", exc)
+                troubled = True
+
+    def check_sessions(self) -> list[LiveSession]:
+        """Start ending the live sessions whose sign-in no longer counts; returns them."""
+        ended = []
+        for live in list(self.sessions.values()):
+            if live.claims is None or live.ending is not None:
+                continue
+            reason = self.revoked(live.claims)
+            if reason is not None:
+                live.ending = reason
+                log.info("%s: %s; ending the session", live.annotator, reason)
+                task = asyncio.get_running_loop().create_task(self._end(live, reason))
+                self._ending.add(task)  # held until done: the loop keeps weak references
+                task.add_done_callback(self._ending.discard)
+                ended.append(live)
+        return ended
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """``/ws``: one annotator's app, bound to the annotator named by their cookie."""
-        annotator = self.annotator_of(request)
-        if annotator is None:
+        claims = self.claims_of(request)
+        if claims is None:
             raise web.HTTPUnauthorized(text="sign in first")
+        annotator = claims.annotator
         if not self._same_origin(request):
             raise web.HTTPForbidden(text="cross-origin websocket refused")
         previous = self.sessions.get(annotator)
         if previous is None and len(self.sessions) >= self.max_sessions:
             raise web.HTTPServiceUnavailable(text="server full")
-        live = LiveSession(annotator)
+        live = LiveSession(annotator, claims=claims)
         self.sessions[annotator] = live  # take the slot before any await
         try:
             if previous is not None:
                 log.info("%s opened a new tab; closing the old session", annotator)
                 await self._end(previous)
-            websocket = web.WebSocketResponse(heartbeat=15)
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=wire.MAX_MESSAGE_BYTES)
             live.websocket = websocket
             await websocket.prepare(request)
-            width = _int(request.query.get("width"), 80)
-            height = _int(request.query.get("height"), 24)
+            # Held to the same caps as a resize: the first frame of a 10,000 x 4,000
+            # terminal was 160 MB.
+            width, height = wire.first_size(request.query.get("width"), request.query.get("height"))
             service = _AppProcess(
                 child_command(self.study.folder, annotator),
                 write_bytes=websocket.send_bytes,
@@ -368,7 +480,7 @@ class StudyServer(Server):
             log.info("%s: session started (%d live)", annotator, len(self.sessions))
             await service.start(width, height)
             try:
-                await self._process_messages(websocket, service)
+                await self._forward_messages(websocket, service, annotator)
             finally:
                 await service.stop()
         except asyncio.CancelledError:
@@ -380,24 +492,35 @@ class StudyServer(Server):
             log.info("%s: session ended (%d live)", annotator, len(self.sessions))
         return websocket
 
-    async def _process_messages(
-        self, websocket: web.WebSocketResponse, app_service: AppService
+    async def _forward_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService, annotator: str
     ) -> None:
-        """Forward the browser's keys, resizes and focus changes; ignore anything malformed."""
+        """Forward the browser's keys, resizes and focus changes; ignore anything else.
+
+        A message over :data:`~crmtui.serve.wire.MAX_MESSAGE_BYTES` makes aiohttp close the
+        websocket (code 1009, "message too big"); a malformed one is ignored, and said once
+        per session in the log.
+        """
+        noted = False
         async for message in websocket:
+            if message.type == WSMsgType.ERROR:
+                log.warning("%s: websocket closed: %s", annotator, websocket.exception())
+                break
             if message.type != WSMsgType.TEXT:
                 continue
-            try:
-                envelope = json.loads(message.data)
-                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-            except (ValueError, TypeError, IndexError, KeyError):
+            parsed = wire.parse_envelope(message.data)
+            if parsed is None:
+                if not noted:
+                    log.warning("%s: ignored a malformed websocket message", annotator)
+                    noted = True
                 continue
+            kind, data = parsed
             if kind == "stdin" and isinstance(data, str):
                 await app_service.send_bytes(data.encode("utf-8"))
             elif kind == "resize" and isinstance(data, dict):
-                width, height = _int(data.get("width"), 0), _int(data.get("height"), 0)
-                if 0 < width <= 1000 and 0 < height <= 500:
-                    await app_service.set_terminal_size(width, height)
+                size = wire.terminal_size(data.get("width"), data.get("height"))
+                if size is not None:
+                    await app_service.set_terminal_size(*size)
             elif kind == "ping":
                 await websocket.send_json(["pong", data])
             elif kind == "blur":
@@ -410,11 +533,10 @@ class StudyServer(Server):
         await asyncio.gather(*(self._end(live) for live in list(self.sessions.values())))
 
 
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def serve_study(

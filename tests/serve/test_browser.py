@@ -1,4 +1,5 @@
-"""A real browser end to end: headless Chromium signs in, annotates, and is refused.
+"""A real browser end to end: headless Chromium signs in, annotates, is refused, is signed
+out by a token rotation, and signs out with the page's button.
 
 Skipped (with the reason, printed by CI's ``-rs``) when Playwright or Debian's chromium is
 missing; ``.ci/run`` installs both.
@@ -7,12 +8,16 @@ missing; ``.ci/run`` installs both.
 from __future__ import annotations
 
 import os
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from crmtui.record.verify import load, verify
+from crmtui.ui.web import COOKIE_NAME
 from tests.serve.browser import (
     CHROMIUM,
     CHROMIUM_FLAGS,
@@ -29,6 +34,15 @@ pytestmark = pytest.mark.skipif(bool(browser_missing()), reason=browser_missing(
 def _recording(study: Any, annotator: str) -> Path | None:
     found = sorted((study.recordings / annotator).glob("*.jsonl"))
     return found[-1] if found else None
+
+
+def _status(url: str, cookie: str) -> int:
+    request = urllib.request.Request(url + "/", headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
 
 
 def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
@@ -99,7 +113,27 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 shown = screen.text + page.inner_text("body")
                 assert "reward" not in shown and "gold" not in shown
                 assert str(study.folder) not in shown
+
+                # -- the organizer rotates ann's token: her page says so within seconds ----
+                from crmtui.study import rotate_tokens
+
+                rotate_tokens(str(study.folder), ["ann"])
+                rotated = time.monotonic()
+                page.wait_for_selector("text=Your sign-in has ended (token rotated)")
+                assert time.monotonic() - rotated < 5
                 page.close()
+
+                # -- ben signs out with the button: a POST from the page itself (Chromium
+                # sends it with Origin: null under the page's no-referrer policy) ---------------
+                context = browser.new_context()
+                ben = context.new_page()
+                assert ben.goto(f"{url}/?token={tokens['ben']}").status == 200
+                cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE_NAME)
+                ben.click("#sign-out")
+                ben.wait_for_selector("#signed-out")
+                assert _status(url, cookie) == 401  # refused on the server, not only forgotten
+                assert ben.goto(url + "/signout").status == 200  # a GET signs nobody out
+                context.close()
             finally:
                 browser.close()
     finally:
@@ -116,3 +150,5 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
     assert query.payload["text"] == "SELECT Id, Subject FROM Case LIMIT 2"
     assert recording.submit.payload["answer"] == "CA"
     assert "failed sign-in" in log and "ann signed in" in log
+    assert "ann: token rotated; ending the session" in log and "ben signed out" in log
+    assert "Traceback" not in log

@@ -67,6 +67,8 @@ async def test_everything_needs_a_signed_in_cookie(served_study: Any) -> None:
 
 
 async def test_sign_in_form_and_sign_out(served_study: Any) -> None:
+    """Signing out takes a POST, and the cookie is refused afterwards even when a copy of
+    it is sent again (it is invalid on the server, not only forgotten by the browser)."""
     study, tokens = served_study
     client = await _client(study, secure=True)
     try:
@@ -74,9 +76,37 @@ async def test_sign_in_form_and_sign_out(served_study: Any) -> None:
         posted = await client.post("/signin", data={"token": tokens["ben"]}, allow_redirects=False)
         assert posted.status == 303
         assert "Secure" in posted.headers["Set-Cookie"]  # under TLS
-        out = await client.get("/signout")
+        # (The test client speaks plain HTTP, so the Secure cookie is sent by hand.)
+        copy = {"Cookie": f"{COOKIE_NAME}={posted.cookies[COOKIE_NAME].value}"}
+        page = await client.get("/", headers=copy)
+        assert page.status == 200 and 'action="/signout"' in await page.text()
+        # A link or a prefetch (GET) shows the button and signs nobody out.
+        form = await client.get("/signout", headers=copy)
+        assert form.status == 200 and "id='sign-out'" in await form.text()
+        assert (await client.get("/", headers=copy)).status == 200
+        # A POST from another site is refused (SameSite=Lax would not send the cookie anyway).
+        for foreign in (
+            {"Origin": "https://evil.example"},
+            {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+        ):
+            refused = await client.post("/signout", headers={**copy, **foreign})
+            assert refused.status == 403 and (await client.get("/", headers=copy)).status == 200
+        # What Chromium sends for the page's own form under Referrer-Policy: no-referrer.
+        origin = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
+        out = await client.post("/signout", headers={**copy, **origin})
         assert out.status == 200 and "Signed out" in await out.text()
-        assert (await client.get("/")).status == 401
+        assert COOKIE_NAME in out.headers["Set-Cookie"]  # the browser forgets it...
+        assert (await client.get("/", headers=copy)).status == 401  # ...and a copy is refused
+        # A second server on the same study folder refuses it too.
+        other = await _client(study)
+        try:
+            assert (await other.get("/", headers=copy)).status == 401
+        finally:
+            await other.close()
+        # Signing in again works, with a new cookie.
+        again = await client.post("/signin", data={"token": tokens["ben"]}, allow_redirects=False)
+        fresh = {"Cookie": f"{COOKIE_NAME}={again.cookies[COOKIE_NAME].value}"}
+        assert (await client.get("/", headers=fresh)).status == 200
     finally:
         await client.close()
 

@@ -26,11 +26,19 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes")]
 
     def __init__(
-        self, question: str, yes: str = "Yes", no: str = "Cancel", *, safe: str = "yes"
+        self,
+        question: str,
+        yes: str = "Yes",
+        no: str = "Cancel",
+        *,
+        safe: str = "yes",
+        purpose: str | None = None,
     ) -> None:
         super().__init__()
         self.question, self.yes_label, self.no_label = question, yes, no
         self.safe = safe
+        #: What the question is for (``quit``: the key that asked it may answer it).
+        self.purpose = purpose
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.text import Text
@@ -10,10 +11,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Label, Select
+from textual.widgets import DataTable, Label, Select, Static
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
-from crmtui.play.policy import PickerPolicy
+from crmtui.play.policy import Gate, PickerPolicy
 from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.footer import KeyFooter
@@ -56,10 +57,11 @@ class PickerScreen(Screen[None]):
     ]
 
     class InstanceChosen(Message):
-        """Open this instance."""
+        """Open this instance (``next``: the next unsolved one, ``idx`` the first of them)."""
 
-        def __init__(self, idx: int) -> None:
+        def __init__(self, idx: int, next: bool = False) -> None:
             self.idx = idx
+            self.next = next
             super().__init__()
 
     def __init__(
@@ -76,6 +78,8 @@ class PickerScreen(Screen[None]):
         self.status = status
         self.policy = policy or PickerPolicy()
         self.task_filter: str | None = None
+        #: Instances closed for now (a study's qualification), set by the app.
+        self.gate: Gate | None = None
 
     def compose(self) -> ComposeResult:
         codes = [c for c in TASK_ORDER if c in set(self.tasks.task_codes)]
@@ -89,6 +93,7 @@ class PickerScreen(Screen[None]):
                 id="picker-filter",
             )
             yield Label("", id="picker-summary")
+        yield Static("", id="picker-gate")
         yield ContentTable(id="picker-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -99,6 +104,14 @@ class PickerScreen(Screen[None]):
     def on_mount(self) -> None:
         self.refresh_rows()
         self.query_one("#picker-table").focus()
+
+    def set_gate(self, gate: Gate | None) -> None:
+        """Show which instances are closed, and why (None: none)."""
+        if gate == self.gate:
+            return  # free play asks before every instance: no table rebuild for nothing
+        self.gate = gate
+        if self.is_mounted:
+            self.refresh_rows()
 
     def set_status(self, status: dict[int, InstanceStatus]) -> None:
         """Replace every done-marker."""
@@ -127,12 +140,15 @@ class PickerScreen(Screen[None]):
         table.add_column("done", key="done")
         table.add_column("query", key="query")
         rows = self.visible()
+        locked = self.gate.locked if self.gate else frozenset()
         for inst in rows:
             status = self.status.get(inst.idx)
             mark: Text | str = ""
-            if status and not self.policy.reveals(inst.idx):
+            if inst.idx in locked and status is None:
+                mark = Text("locked", style="dim")
+            elif status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.reward is not None else ""
+                mark = "done" if status.submitted else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             table.add_row(
@@ -146,6 +162,10 @@ class PickerScreen(Screen[None]):
             table.move_cursor(row=min(cursor, len(rows) - 1))
         summary = tally(rows, self.status, hidden=self.policy.hidden)
         self.query_one("#picker-summary", Label).update(f"  {summary}")
+        banner = self.query_one("#picker-gate", Static)
+        banner.update(self.gate.message if self.gate else "")
+        banner.set_class(self.gate is not None, "-shown")
+        banner.set_class(self.gate is not None and self.gate.final, "-final")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a
@@ -158,11 +178,14 @@ class PickerScreen(Screen[None]):
         if event.row_key.value is not None:
             self.post_message(self.InstanceChosen(int(event.row_key.value)))
 
-    def next_unsolved(self) -> int | None:
-        """The first visible instance without a submission, if any."""
+    def next_unsolved(self, skip: Collection[int] = ()) -> int | None:
+        """The first visible, open instance without a submission (and not in ``skip``)."""
+        locked = self.gate.locked if self.gate else frozenset()
         for inst in self.visible():
             status = self.status.get(inst.idx)
-            if status is None or status.reward is None:
+            if inst.idx in skip or inst.idx in locked:
+                continue
+            if status is None or not status.submitted:
                 return int(inst.idx)
         return None
 
@@ -171,7 +194,7 @@ class PickerScreen(Screen[None]):
         if idx is None:
             self.notify("Every instance in this list has been answered.")
         else:
-            self.post_message(self.InstanceChosen(idx))
+            self.post_message(self.InstanceChosen(idx, next=True))
 
     def action_open_highlighted(self) -> None:
         table = self.query_one("#picker-table", DataTable)

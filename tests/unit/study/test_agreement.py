@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crmtui.study.agreement import agreement_stats, krippendorff_alpha
 
@@ -76,3 +78,65 @@ def test_alpha_is_undefined_without_variation_or_overlap() -> None:
 def test_perfect_agreement_is_one() -> None:
     data = {1: {"A": 1, "B": 1}, 2: {"A": 0, "B": 0}, 3: {"A": 1, "B": 1, "C": 1}}
     assert krippendorff_alpha(data) == pytest.approx(1.0)
+
+
+# -- the bootstrap interval -------------------------------------------------------------
+
+_RATINGS = st.dictionaries(
+    st.integers(0, 40),
+    st.dictionaries(st.sampled_from("ABCDE"), st.sampled_from(["x", "y", "z"]), max_size=5),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_RATINGS)
+def test_the_vectorised_alpha_equals_the_packages(ratings: dict) -> None:
+    """Each resample's alpha comes from per-instance coincidence matrices: with every
+    instance drawn once it is the krippendorff package's alpha, undefined where it is."""
+    import numpy as np
+
+    from crmtui.study.agreement import _alphas, _units
+
+    shared = {idx: values for idx, values in ratings.items() if len(values) >= 2}
+    expected = krippendorff_alpha(shared)
+    if not shared:
+        return
+    [mine] = _alphas(_units(shared), np.ones((1, len(shared))))
+    if expected is None:
+        assert not np.isfinite(mine)
+    else:
+        assert mine == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_interval_is_seeded_and_holds_the_estimate() -> None:
+    from crmtui.study.agreement import bootstrap_alpha
+
+    stats = agreement_stats(RIGHT, "correctness", resamples=500, seed=3)
+    interval = stats.interval
+    assert interval is not None and interval.resamples == 500 and interval.seed == 3
+    assert -1 <= interval.low <= (stats.alpha or 0) <= interval.high <= 1
+    assert interval.level == 0.95
+    again = bootstrap_alpha(RIGHT, resamples=500, seed=3)
+    assert again == interval  # same seed, same interval
+    # A larger set: another seed draws other resamples, so the bounds move a little.
+    import random
+
+    draw = random.Random(1)
+    many = {i: {a: draw.random() < 0.7 for a in "ABC"} for i in range(40)}
+    first, second = bootstrap_alpha(many, seed=3), bootstrap_alpha(many, seed=4)
+    assert first is not None and second is not None
+    assert (first.low, first.high) != (second.low, second.high)
+    assert first.resamples == 1000 and first.undefined == 0
+    # Four shared instances: some resamples draw only all-agreeing ones (undefined alpha).
+    assert 0 < interval.undefined < 500
+    assert stats.to_dict()["alpha_interval"]["resamples"] == 500  # type: ignore[index]
+
+
+def test_no_interval_without_a_defined_alpha_or_with_one_shared_instance() -> None:
+    from crmtui.study.agreement import bootstrap_alpha
+
+    same = {1: {"A": True, "B": True}, 2: {"A": True, "B": True}}
+    assert agreement_stats(same, "correctness").interval is None
+    assert bootstrap_alpha({1: {"A": True, "B": False}}) is None

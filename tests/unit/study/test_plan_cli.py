@@ -176,3 +176,60 @@ def test_serve_refuses_plain_http_off_loopback(capsys: pytest.CaptureFixture[str
         main(["serve", "--study", "p", "--host", "0.0.0.0"])
     err = capsys.readouterr().err
     assert err.startswith("Error: serving on 0.0.0.0 without TLS"), err
+
+
+def test_qualify_instructions_and_revoke_from_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crmtui.cli import main
+    from crmtui.study import TokenStore
+
+    monkeypatch.setattr("crmtui.study.create._workspace", lambda tasks, org: workspace())
+    page = tmp_path / "instructions.md"
+    page.write_text("# Please read\n\nWe record everything.\n", encoding="utf-8")
+    out = run(
+        "study", "create", "q", "--annotators", "ann,ben", "--per-type", "1", "--shared", "0",
+        "--practice", "2", "--qualify", "2", "--instructions", str(page),
+    )  # fmt: skip
+    assert "2 practice right to go on, instructions to accept first." in out
+    study = load_study("q")
+    assert study.settings.qualify == 2
+    assert study.instructions_path.read_text() == page.read_text()
+    assert "qualify = 2" in study.definition_path.read_text()
+
+    assert "after 1 practice answer(s) right" in run("study", "set", "q", "--qualify", "1")
+    assert load_study("q").settings.qualify == 1
+    assert "no longer gates" in run("study", "set", "q", "--qualify", "0")
+    assert load_study("q").settings.qualify is None
+    page.write_text("# Version 2\n", encoding="utf-8")
+    run("study", "set", "q", "--instructions", str(page))
+    assert study.instructions_path.read_text() == "# Version 2\n"
+    run("study", "set", "q", "--no-instructions")
+    assert not study.instructions_path.exists()
+
+    assert "ann: token revoked" in run("study", "tokens", "q", "--revoke", "ann")
+    assert TokenStore(study.tokens_path).generation("ann") is None
+    assert "ann: token revoked" in run("study", "tokens", "q")
+    rotated = json.loads(run("study", "tokens", "q", "--rotate", "ann", "--format", "json"))
+    assert TokenStore(study.tokens_path).who(rotated["annotators"][0]["token"]) == "ann"
+
+    report = json.loads(
+        run("study", "report", "q", "--format", "json", "--bootstrap", "200", "--seed", "5")
+    )
+    assert report["study"]["disagreements"] == [] and report["study"]["instructions"] is None
+
+    empty = tmp_path / "empty.md"
+    empty.write_text("  \n", encoding="utf-8")
+    for argv, message in [
+        (["study", "set", "q", "--qualify", "3"], "Error: --qualify 3 must be between 1 and"),
+        (["study", "set", "q"], "Error: nothing to change"),
+        (["study", "set", "q", "--instructions", str(empty)], "Error: the instructions in"),
+        (["study", "create", "r", "--annotators", "a", "--per-type", "1", "--shared", "0",
+          "--qualify", "1"], "Error: --qualify needs practice instances"),
+        (["study", "tokens", "q", "--revoke", "zed"], "Error: 'zed' is not an annotator"),
+    ]:  # fmt: skip
+        with pytest.raises(SystemExit):
+            main(argv)
+        err = capsys.readouterr().err
+        assert message in err, err  # (a usage error prints the usage first)
+        assert "Traceback" not in err

@@ -116,11 +116,85 @@ def test_report_restricts_to_the_study_and_measures_agreement(study: Study) -> N
     verdicts = {item.idx: (item.humans_right, item.models) for item in result.instances}
     assert verdicts[htu[0]] == (2, {"gpt-x (react)": True})
     assert verdicts[bri[0]] == (1, {"gpt-x (react)": False})
+    # For adjudication: BRI 0 differs on correctness and answer, BRI 1 on the answer only
+    # (both wrong); the KQA pairs are both right (fuzzy: answers are not compared).
+    first, second = result.disagreements
+    assert (first.idx, first.on, second.idx, second.on) == (
+        bri[0], ("correctness", "answers"), bri[1], ("answers",),
+    )  # fmt: skip
+    assert first.answers == {"ann": "CA", "ben": "'TX'"} and first.gold == "CA"
+    assert first.right == {"ann": True, "ben": False}
+    # alpha's interval: seeded, so the same twice.
+    interval = result.correctness.interval
+    assert interval is not None and interval.resamples == 1000 and interval.seed == 0
+    assert interval == report_study(study, models).correctness.interval
     text = study_report_text(result)
     assert "Agreement on correctness" in text and "Humans versus models" in text
     assert "1 session(s) left out: practice." in text
-    assert '"krippendorff_alpha"' in study_report_json(result)
+    assert "Disagreements to adjudicate" in text and "ann: CA ✔ · ben: 'TX' ✘" in text
+    assert "percentile bootstrap over the shared instances, 1000 resamples, seed 0" in text
+    doc = study_report_json(result)
+    assert '"krippendorff_alpha"' in doc and '"alpha_interval"' in doc
+    assert '"disagreements"' in doc
+    assert "## Disagreements to adjudicate" in study_report_markdown(result)
     assert "## Agreement on answers (exact match)" in study_report_markdown(result)
+
+
+def test_qualification_and_instructions_in_status_and_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crmtui.study import set_qualify
+    from crmtui.study.consent import record_answer, text_digest
+
+    monkeypatch.setenv("CRMTUI_STUDIES", str(tmp_path / "studies"))
+    made, _ = create_study(
+        StudyRequest(
+            name="q", annotators=["ann", "ben", "cat"], per_type=1, shared=0.0, overlap=1,
+            seed=1, practice=2, settings=Settings(qualify=1), instructions="# Read me\n",
+        ),
+        workspace=workspace(),
+        now=NOW,
+    )  # fmt: skip
+    tasks = task_set()
+    first, second = made.practice
+    clock = Clock()
+    gold = str(tasks.get(second).answer)
+    # ann: wrong, then right -> qualified. ben: both wrong -> not qualified; he opened his
+    # second practice again after seeing its gold: only the first submission counts.
+    record_session(made.recordings, tasks.get(first), "ann", answer="no", clock=clock)
+    record_session(made.recordings, tasks.get(second), "ann", answer=gold, clock=clock)
+    record_session(made.recordings, tasks.get(first), "ben", answer="no", clock=clock)
+    record_session(made.recordings, tasks.get(second), "ben", answer="no", clock=clock)
+    clock.advance(60)
+    record_session(made.recordings, tasks.get(second), "ben", answer=gold, clock=clock)
+    digest = text_digest("# Read me\n")
+    record_answer(made, "ann", digest, True, now=NOW)
+    record_answer(made, "ben", "0" * 64, True, now=NOW)  # an earlier text
+    record_answer(made, "cat", digest, False, now=NOW)
+
+    status = study_status(made)
+    states = {row.annotator: row.qualification.state for row in status.annotators}
+    assert states == {"ann": "qualified", "ben": "not qualified", "cat": "pending"}
+    consent = {row.annotator: row.instructions["state"] for row in status.annotators}
+    assert consent == {"ann": "accepted", "ben": "accepted an older text", "cat": "declined"}
+    people, _ = status_grids(status)
+    assert people[1][5:7] == ["Qualified", "Consent"]
+    assert [row[5:7] for row in people[2]] == [
+        ["yes 1/1", "accepted"], ["no 0/1", "older text"], ["pending 0/1", "declined"],
+    ]  # fmt: skip
+    assert status.to_dict()["annotators"][1]["qualification"]["state"] == "not qualified"
+
+    result = report_study(made)
+    assert {n: q.state for n, q in result.qualification.items()} == states
+    assert result.instructions == digest and result.consent["ann"]["at"] == "2026-03-01T09:00:00Z"
+    text = study_report_text(result)
+    assert (
+        "Qualification: 1 practice answer(s) right to go on: ann qualified (1 of 2 right)" in text
+    )
+    assert f"Instructions (sha256 {digest[:12]}…): ann accepted 2026-03-01T09:00:00Z" in text
+    # The organizer turns the gate off: the column goes.
+    people, _ = status_grids(study_status(set_qualify(str(made.folder), None)))
+    assert "Qualified" not in people[1]
 
 
 def test_tampered_recordings_are_skipped_in_the_report(study: Study) -> None:
