@@ -113,7 +113,9 @@ class OrderedKeys:
         """Keys and pastes not yet finished: still in the app's queue, waiting their turn,
         or in flight (and clicks waiting behind them)."""
         arrived = sum(
-            1 for message in queued(self) if isinstance(message, ORDERED)  # type: ignore[arg-type]
+            1
+            for message in queued(self)
+            if isinstance(message, ORDERED)  # type: ignore[arg-type]
         )
         return arrived + len(self._keys_waiting) + (self._key_in_flight is not None)
 
