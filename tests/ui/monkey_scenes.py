@@ -124,6 +124,24 @@ async def at_play(pilot: Any) -> Any:
     raise AssertionError("no instance opened to play")
 
 
+async def at_read_only(pilot: Any) -> None:
+    """Submit an instance, then open it again: its read-only view."""
+    from crmtui.ui.screens.dialogs import ConfirmScreen
+    from crmtui.ui.screens.picker import PickerScreen
+    from crmtui.ui.screens.submitted import SubmittedScreen
+
+    app = pilot.app
+    screen = await at_play(pilot)
+    await pilot.press("f4", *"answer", "ctrl+s")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    await until(pilot, lambda: screen.session.submitted)
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, PickerScreen))
+    app.open_instance(screen.session.instance.idx)
+    await until(pilot, lambda: isinstance(app.screen, SubmittedScreen))
+
+
 async def at_console(pilot: Any) -> Any:
     screen = await at_play(pilot)
     await pilot.press("f3")
@@ -288,6 +306,7 @@ def scenes(
         "viewer": scene("viewer", WIDE, play, at_viewer),
         "compute": scene("compute", COMPACT, play, at_compute),
         "notes": scene("notes", WIDE, play, at_notes),
+        "read-only": scene("read-only", WIDE, play, at_read_only),
         "dialogs": scene("dialogs", WIDE, play, at_browser_table, weights=DIALOG_KEYS),
         "replay": Scene("replay", WIDE, replay, at_top, leave_out=CLOSERS),
         "replay-80x24": Scene("replay-80x24", COMPACT, replay, at_top, leave_out=CLOSERS),

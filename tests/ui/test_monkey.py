@@ -2,17 +2,18 @@
 
 Each scene starts the monkey on one screen: the picker, the play screen at 160x48 and at
 80x24, the console with results, the value viewer, the compute tool, the notes, the dialogs
-(their keys weighted up), replay at both sizes, compare, the report, a study's play screen
-and its status screen, and watch (an agent on a scripted model). Keys go in bursts without
-waiting for the screen to be drawn, wherever they lead; an app that ends on purpose (the
-palette's Quit, closing the last screen) is started again.
+(their keys weighted up), a submitted instance's read-only view, replay at both sizes,
+compare, the report, a study's play screen and its status screen, and watch (an agent on a
+scripted model). Keys go in bursts without waiting for the screen to be drawn, wherever they
+lead; an app that ends on purpose (the palette's Quit, closing the last screen) is started
+again.
 
 Property: zero crashes, zero hangs, zero crash logs; on every scene that plays, every few
 bursts the recording verifies (intact, in order) and its last answer, editor and notes edits
 (its submit, once submitted) are what the fields hold; every play recording written under the
 monkey verifies at the end. (That the fields hold what was typed is the typing model's
 property, tests/ui/test_input_integrity.py: random keys over every screen have no model.)
-About 21,500 keys in all (KEYS per scene); the seed is fixed per scene so a failure names a
+About 22,500 keys in all (KEYS per scene); the seed is fixed per scene so a failure names a
 reproducible run (``scripts/monkey.py --scene NAME --seed N``).
 """
 
@@ -30,9 +31,9 @@ from tests.fakes.openai_server import FakeOpenAI
 from tests.ui.monkey import Scene, run_monkey
 from tests.ui.monkey_scenes import scenes
 
-#: Keys sent per scene, about 21,500 in all: more where keys are cheap (the viewer, compare,
+#: Keys sent per scene, about 22,500 in all: more where keys are cheap (the viewer, compare,
 #: study status: ~3 ms of CPU a key), fewer where every key redraws a lot (replay, the report:
-#: ~18 ms a key). About 250 CPU seconds in all (scripts/monkey.py prints them per scene).
+#: ~18 ms a key). About 270 CPU seconds in all (scripts/monkey.py prints them per scene).
 KEYS = {
     "picker": 1200,
     "play-160x48": 2000,
@@ -49,6 +50,7 @@ KEYS = {
     "study-status": 2500,
     "replay-80x24": 600,
     "watch": 600,
+    "read-only": 1000,
 }
 SEED = 20260301
 NAMES = list(KEYS)
