@@ -2,7 +2,8 @@
 
 Every builder first guards the terminal (:func:`crmtui.ui.terminal.install`): input bytes
 that are not UTF-8 are replaced instead of ending the app, and text that would act on the
-terminal (escape sequences, bidi overrides) is drawn as visible characters.
+terminal (escape sequences, bidi overrides) is drawn as visible characters; and it works
+around the Textual bugs that would end the app (:mod:`crmtui.ui.textual_fixes`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from crmtui.config import PlayConfig
 
 
 def _guard_terminal() -> None:
+    from crmtui.ui import textual_fixes
     from crmtui.ui.terminal import install
 
     install()
+    textual_fixes.install()  # Textual bugs that would end the app
 
 
 def run_app(app: Any) -> None:
