@@ -33,7 +33,7 @@ from tests.ui.monkey_scenes import scenes
 
 #: Keys sent per scene, about 22,500 in all: more where keys are cheap (the viewer, compare,
 #: study status: ~3 ms of CPU a key), fewer where every key redraws a lot (replay, the report:
-#: ~18 ms a key). About 270 CPU seconds in all (scripts/monkey.py prints them per scene).
+#: ~18 ms a key). About 280 CPU seconds in all (scripts/monkey.py prints them per scene).
 KEYS = {
     "picker": 1200,
     "play-160x48": 2000,
