@@ -83,7 +83,7 @@ def play(
     study: str | None,
 ) -> None:
     """Open the play screen: pick an instance, browse the org, answer; all recorded."""
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
     from crmtui.paths import recordings_dir
 
     if study is not None:
@@ -112,14 +112,14 @@ def play(
         # second to open): the picker is then the first screen. Only the first use, which
         # builds the sample, shows the loading screen and its progress bar.
         workspace = load_workspace(config)
-    build_play_app(config, workspace=workspace).run()
+    run_app(build_play_app(config, workspace=workspace))
 
 
 def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     """``play --study``: the study decides everything but who is playing."""
     from click.core import ParameterSource
 
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
     from crmtui.study.launch import open_seat
 
     if annotator is None:
@@ -132,4 +132,4 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     if clashing:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
-    build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan).run()
+    run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
