@@ -129,9 +129,9 @@ def compare(
     """
     comparison = build_comparison(paths, idx, solutions, rerun)
     if fmt is None and _interactive():
-        from crmtui.factory import build_compare_app
+        from crmtui.factory import build_compare_app, run_app
 
-        build_compare_app(comparison).run()
+        run_app(build_compare_app(comparison))
         return
     if fmt == "json":
         text = printable_json(comparison.to_json()) + "\n"

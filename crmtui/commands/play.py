@@ -131,7 +131,7 @@ def play(
       crmtui play --org sample-b2b --interactive --user-model openai/local \\
           --user-api-base http://127.0.0.1:8000/v1
     """
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
     from crmtui.paths import recordings_dir
 
     conversation = dialogue_settings(dialogue, tasks)
@@ -177,14 +177,14 @@ def play(
         # second to open): the picker is then the first screen. Only the first use, which
         # builds the sample, shows the loading screen and its progress bar.
         workspace = load_workspace(config)
-    build_play_app(config, workspace=workspace).run()
+    run_app(build_play_app(config, workspace=workspace))
 
 
 def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     """``play --study``: the study decides everything but who is playing."""
     from click.core import ParameterSource
 
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
     from crmtui.study.launch import open_seat
 
     if annotator is None:
@@ -197,7 +197,7 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     if clashing:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
-    build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan).run()
+    run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
 
 
 def _agent_settings(

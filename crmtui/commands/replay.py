@@ -93,9 +93,9 @@ def replay(
             )
         click.echo(f"org: {printable(source.check.message)}")
         return
-    from crmtui.factory import build_replay_app
+    from crmtui.factory import build_replay_app, run_app
 
-    build_replay_app(source, start=max(0, start - 1)).run()
+    run_app(build_replay_app(source, start=max(0, start - 1)))
 
 
 def _newest_recording() -> Path:

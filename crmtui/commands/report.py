@@ -58,9 +58,9 @@ def report(ctx: click.Context, directory: Path | None, fmt: str, tui: bool) -> N
         directory = recordings_dir()
     result = report_folder(directory)
     if tui:
-        from crmtui.factory import build_report_app
+        from crmtui.factory import build_report_app, run_app
 
-        build_report_app(result).run()
+        run_app(build_report_app(result))
         return
     if fmt == "table":
         from rich.console import Console

@@ -64,7 +64,7 @@ def watch(
     )
     from crmtui.agent.selection import select_types
     from crmtui.agent.watch_config import WatchConfig
-    from crmtui.factory import build_watch_app
+    from crmtui.factory import build_watch_app, run_app
     from crmtui.org.task_match import load_sources
     from crmtui.paths import recordings_dir
     from crmtui.play.workspace import Workspace
@@ -92,4 +92,4 @@ def watch(
     check_scoring_models(config, watched)
     check_toolset_fits(config, watched)
     workspace = Workspace(org=sources.org, tasks=sources.tasks, tasks_label=sources.tasks_label)
-    build_watch_app(config, workspace=workspace).run()
+    run_app(build_watch_app(config, workspace=workspace))

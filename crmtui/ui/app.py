@@ -24,6 +24,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
+from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.read_only import ReadOnlyInstances
@@ -47,7 +48,7 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, App[None]):
+class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual

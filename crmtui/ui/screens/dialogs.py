@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from crmtui.play.views import OPERATORS, Condition
 from crmtui.ui.keys import KeyCommand, help_renderable
+from crmtui.ui.widgets.steady_input import SteadyInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -71,7 +72,7 @@ class TextPromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield SteadyInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
@@ -101,7 +102,7 @@ class FilterScreen(ModalScreen[Condition | None]):
             yield Select(
                 [(op, op) for op in OPERATORS], value="=", id="filter-op", allow_blank=False
             )
-            yield Input(
+            yield SteadyInput(
                 placeholder="value (dates as YYYY-MM-DD; null for empty)", id="filter-value"
             )
             with Horizontal(classes="dialog-buttons"):
@@ -140,7 +141,7 @@ class PickScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Input(placeholder="type to filter", id="pick-filter")
+            yield SteadyInput(placeholder="type to filter", id="pick-filter")
             yield OptionList(*self._options(""), id="pick-list")
 
     def _options(self, needle: str) -> list[Option]:

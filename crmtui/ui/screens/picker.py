@@ -168,7 +168,9 @@ class PickerScreen(Screen[None]):
         banner.set_class(self.gate is not None and self.gate.final, "-final")
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self.task_filter = None if event.value is Select.BLANK else str(event.value)
+        # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a
+        # Widget flag (False), so testing it read the prompt as a task named "Select.NULL".
+        self.task_filter = None if event.value is Select.NULL else str(event.value)
         self.refresh_rows()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -86,14 +86,7 @@ class ChatPanel(Vertical):
         placeholder = "Type your message to the user; Enter sends it"
         if self.me == "user":
             placeholder = "Type your message to the agent; Enter sends it"
-        # select_on_focus off: coming back to a draft (or the first key typed as the screen
-        # opens, which focuses the box) must add to it, never replace it.
-        yield SteadyInput(
-            placeholder=placeholder,
-            id="chat-input",
-            disabled=self.me == "watch",
-            select_on_focus=False,
-        )
+        yield SteadyInput(placeholder=placeholder, id="chat-input", disabled=self.me == "watch")
         yield Static("", id="chat-status")
 
     # -- attributes down -------------------------------------------------------------------
