@@ -298,8 +298,8 @@ def make_strategy(
     key = name.strip().lower()
     if interactive and key == "tool_call":
         raise ConfigError(
-            "the multi-turn mode (--interactive) works with --strategy react or act, as "
-            "upstream's interactive mode; tool_call has no way to talk to the user"
+            "the multi-turn mode (--interactive) works with --strategy react or act "
+            "(upstream's interactive mode runs react); tool_call has no way to talk to the user"
         )
     if interactive and observations == "naacl":
         raise ConfigError(
