@@ -6,6 +6,7 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from crmtui.paths import recordings_dir
 
@@ -39,6 +40,11 @@ class PlayConfig:
         idle_threshold: Seconds without input that count as idle.
         fsync: Sync every event to disk (turn off only in tests and benchmarks).
         force: Play tasks on an org that lacks most of the records they mention.
+        dialogue: The multi-turn mode's settings (a
+            :class:`crmtui.agent.dialogue_settings.DialogueSettings`): with ``interactive``
+            every instance is a conversation with a simulated user; None: single-turn.
+        agent: ``--as-user``: the model agent the person talks to, playing the user (a
+            :class:`crmtui.agent.settings.AgentSettings`); None: the person plays the agent.
     """
 
     tasks: str | None = None
@@ -51,6 +57,8 @@ class PlayConfig:
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
     fsync: bool = True
     force: bool = False
+    dialogue: Any = None
+    agent: Any = None
 
     @property
     def actor(self) -> dict[str, str]:

@@ -105,6 +105,15 @@ class _Worker:
             clients[model] = self.config.client(model)
         return clients[model]
 
+    def _user_client(self) -> Any:
+        """The simulated user's client, one per thread (its own settings, even when the
+        user model is the agent's model)."""
+        clients = self.local.__dict__.setdefault("clients", {})
+        key = ("user", self.config.dialogue.user_model)
+        if key not in clients:
+            clients[key] = self.config.user_client()
+        return clients[key]
+
     def _watch_first(self, model_error: bool) -> None:
         """Stop at once when the first ``max_initial_errors`` attempts all failed at the model
         (the main thread then says so); no other instance may start in between."""
@@ -122,6 +131,14 @@ class _Worker:
 
         config = self.config
         today = config.today(instance)
+        user = dialogue = None
+        if config.dialogue.interactive:
+            from crmtui.play.dialogue import Side
+
+            agent = Side("model", config.model, strategy_label(self.strategy))
+            user, dialogue = config.dialogue.start(
+                instance, self.org.path, agent, self._user_client()
+            )
         session = AgentSession.begin(
             instance,
             self.org,
@@ -138,6 +155,7 @@ class _Worker:
             settings=self.run.settings,
             run_id=self.run.run_id,
             scrubber=self.scrubber,
+            dialogue=dialogue,
         )
         session.stop_label = INTERRUPTED
         result = session.run(
@@ -150,6 +168,8 @@ class _Worker:
             should_stop=self.stop.is_set,
             cancel=self.stop,
             observation_cap=config.resolved.observation_chars,
+            user=user,
+            max_user_turns=config.dialogue.max_user_turns,
         )
         if result.end_reason.get("kind") in NO_ROW_KINDS:
             self.stop.set()  # at once, so this thread does not start another doomed instance

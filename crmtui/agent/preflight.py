@@ -184,6 +184,29 @@ def check_agent_settings(settings: Any) -> None:
     resolved = settings.resolved
     if resolved.scoring == "llm_extract":
         _check_extractor(settings)
+    dialogue = getattr(settings, "dialogue", None)
+    if dialogue is not None and dialogue.simulated:
+        check_user_model(dialogue, api_key=api_key, probed=settings.api_base)
+
+
+def check_user_model(
+    dialogue: Any, *, api_key: str | None = None, probed: str | None = None
+) -> None:
+    """The simulated user's model (the multi-turn mode): its key, then its server.
+
+    Args:
+        dialogue: A :class:`~crmtui.agent.dialogue_settings.DialogueSettings`.
+        api_key: An explicit key (tests).
+        probed: A server already checked (the agent's), not probed twice.
+
+    Raises:
+        ConfigError: Naming the variable or the URL.
+    """
+    check_credentials(
+        dialogue.user_model, api_base=dialogue.user_api_base, api_key=api_key, role="--user-model"
+    )
+    if dialogue.user_api_base and dialogue.user_api_base != probed:
+        probe_api_base(dialogue.user_api_base, api_key=_probe_key(dialogue.user_model, api_key))
 
 
 def _check_scorer(settings: Any, model: str | None, base: str | None, role: str) -> None:

@@ -123,6 +123,8 @@ class Resolved:
     list_scoring: str = "head_rules"
     judge: str = RULES_JUDGE
     privacy_aware: bool = False
+    #: The multi-turn mode's settings (user model, max user turns); None: single-turn.
+    dialogue: dict[str, Any] | None = None
 
     #: Settings that change results: a resumed run must match them all.
     RESUME_KEYS = (
@@ -145,6 +147,7 @@ class Resolved:
         "extract_model",
         "observation_chars",
         "observations",
+        "dialogue",
     )
 
     def to_json(self) -> dict[str, Any]:
@@ -171,6 +174,8 @@ class Resolved:
             "time_limit_s": self.time_limit_s,
             "timeout_s": self.timeout_s,
         }
+        if self.dialogue is not None:
+            values["dialogue"] = dict(self.dialogue)
         values.update(self.sources)
         return values
 
@@ -270,11 +275,13 @@ def resolve(settings: Any) -> Resolved:
     from crmtui.agent.strategies import make_strategy
 
     privacy_aware = bool(getattr(settings, "privacy_aware", False))
+    dialogue = getattr(settings, "dialogue", None)
     played = make_strategy(
         strategy,
         toolset=values["toolset"] or "query",
         model=settings.model,
         privacy_aware=privacy_aware,
+        interactive=bool(dialogue is not None and dialogue.interactive),
         observations=values["observations"],
     )
     return Resolved(
@@ -298,6 +305,7 @@ def resolve(settings: Any) -> Resolved:
         observations=values["observations"],
         time_limit_s=settings.time_limit_s,
         timeout_s=settings.timeout,
+        dialogue=None if dialogue is None else dialogue.to_json(),
     )
 
 

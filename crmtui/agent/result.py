@@ -106,6 +106,9 @@ class AgentResult:
         last_step: The last step taken, if any.
         stream_fallback: Streaming was switched off after an empty streamed reply.
         truncated_observations: Observations cut to the observation limit.
+        user_turns: User replies in the multi-turn mode (0 single-turn).
+        turn_steps: Model calls since the last message to the user (all of them single-turn):
+            upstream's agent turn counter, reset by a respond.
     """
 
     task_id: Any
@@ -126,6 +129,8 @@ class AgentResult:
     last_step: LastStep | None = None
     stream_fallback: bool = False
     truncated_observations: int = 0
+    user_turns: int = 0
+    turn_steps: int = 0
 
     @property
     def total_cost(self) -> float:

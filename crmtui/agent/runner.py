@@ -6,6 +6,14 @@ One step is one model call and the action it asks for. Every step emits recorder
 ``model_call.content``/``tool_calls`` and every tool or query result from
 ``run_query.observation``. The end reasons are listed in :mod:`crmtui.agent.result`.
 
+In the multi-turn mode (``dialogue``: a :class:`~crmtui.agent.dialogue_turns.DialogueDriver`)
+the user's opening message replaces the query, each ``respond`` goes to the user and the
+reply comes back as the next user message; ``max_turns`` then counts the model calls
+between two messages to the user (upstream resets its counter after each respond). The
+episode ends when the user accepts (the last message is scored: ``Submit action``), after
+``max_user_turns`` replies (``Max user turns reached``, no answer), or as a single-turn
+episode would; a failed user model ends it as ``Model error`` with ``role: user``.
+
 Every failure outside the harness becomes an outcome, never an exception: a failed model
 call ends the episode as ``Model error`` with the error's kind; a query that breaks the
 engine is a query error the agent sees (``UNKNOWN_EXCEPTION``); a helper tool that raises
@@ -20,6 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from crmtui.agent.dialogue_turns import DialogueDriver
 from crmtui.agent.execution import Executor, Observation, query_kind
 from crmtui.agent.limits import cap_observation, cap_stored
 from crmtui.agent.parsing import Action
@@ -39,6 +48,8 @@ from crmtui.agent.result import (
     UpstreamCrash,
 )
 from crmtui.agent.strategies import Strategy, ToolOutcome, describe_tool_call
+from crmtui.play.dialogue import DialogueEnd
+from crmtui.play.dialogue_sides import DialogueCancelled
 
 __all__ = ["STOPPED", "AgentResult", "ClientLike", "StepInfo", "run_instance"]
 
@@ -111,6 +122,7 @@ def run_instance(
     on_delta: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
     observation_cap: int | None = None,
+    dialogue: DialogueDriver | None = None,
 ) -> AgentResult:
     """Run ``strategy`` with ``client`` on ``instance`` until it ends.
 
@@ -133,18 +145,17 @@ def run_instance(
         cancel: When set, a model call in flight is abandoned and the episode ends as
             ``Stopped`` at once.
         observation_cap: Characters of an observation shown to the model (``None``: all).
+        dialogue: The conversation with a user (the multi-turn mode); None: single-turn.
     """
     if schema_text is None:
         from crmtui.data.schema import builtin_schema
 
         schema_text = builtin_schema().render_prompt_text()
-    messages = strategy.initial_messages(instance, schema_text, aided=aided)
     result = AgentResult(
         task_id=getattr(instance, "idx", None),
         task_type=getattr(instance, "task", ""),
         gt_answer=getattr(instance, "answer", None),
         strategy=strategy.name,
-        messages=messages,
     )
     start = clock()
     step_reason: dict[str, Any] | None = None
@@ -156,8 +167,56 @@ def run_instance(
 
     def finish(reason: dict[str, Any]) -> AgentResult:
         result.end_reason = reason
+        result.turn_steps = turn_steps
+        if dialogue is not None:
+            result.user_turns = dialogue.dialogue.user_turns
         emit("end", {"reason": reason["message"], "reward": result.reward, "end_reason": reason})
         return result
+
+    def submit(answer: str) -> float | None:
+        """Score ``answer`` and record it (``answer_edit`` then ``submit``)."""
+        emit("answer_edit", {"text": cap_stored(answer)[0] or ""})
+        reward, method, details = _scored(score(answer))
+        result.reward, result.answer, result.scoring = reward, answer, method
+        result.score_details = details
+        submitted: dict[str, Any] = {
+            "answer": cap_stored(answer)[0] or "",
+            "reward": reward,
+            "scoring": method,
+            "gold": result.gt_answer,
+        }
+        if details:
+            submitted["details"] = details
+        emit("submit", submitted)
+        return reward
+
+    def dialogue_over(end: DialogueEnd) -> AgentResult:
+        """The user ended the conversation: score the last message when it was accepted."""
+        if end.scored and end.answer is not None:
+            submit(end.answer)
+        else:
+            result.answer = end.answer
+        return finish(end.end_reason())
+
+    def user_failed(exc: Exception) -> AgentResult:
+        if isinstance(exc, DialogueCancelled):
+            return finish({"source": "runner", "message": STOPPED})
+        reason = {"source": "api", "message": MODEL_ERROR, "content": f"user model: {exc}"}
+        reason["kind"] = getattr(exc, "kind", "rejected")
+        reason["role"] = "user"
+        return finish(reason)
+
+    turn_steps = 0  # model calls since the last message to the user
+    query_text = instance.query
+    if dialogue is not None:
+        try:
+            query_text = dialogue.open(cancel)
+        except (ModelError, DialogueCancelled) as exc:
+            return user_failed(exc)
+        if dialogue.dialogue.end is not None:  # the user ended at once
+            return dialogue_over(dialogue.dialogue.end)
+    messages = strategy.initial_messages(instance, schema_text, aided=aided, query=query_text)
+    result.messages = messages
 
     def shown(text: str) -> str:
         capped = cap_observation(text, observation_cap)
@@ -182,10 +241,13 @@ def run_instance(
         emit("run_query", payload)
         return observation
 
-    while result.steps < max_turns:
+    while turn_steps < max_turns:
         if should_stop is not None and should_stop():
             return finish({"source": "runner", "message": STOPPED})
-        remaining = time_limit_s - (clock() - start)
+        if dialogue is not None and (ended := dialogue.ended_by_user()) is not None:
+            return dialogue_over(ended)
+        waited = dialogue.waited_s if dialogue is not None else 0.0
+        remaining = time_limit_s - (clock() - start - waited)
         if remaining <= 0:
             return finish({"source": "runner", "message": TIME_LIMIT})
         try:
@@ -193,12 +255,13 @@ def run_instance(
         except ModelCancelled:
             return finish({"source": "runner", "message": STOPPED})
         except ModelError as exc:
-            if clock() - start >= time_limit_s:
+            if clock() - start - waited >= time_limit_s:
                 return finish({"source": "runner", "message": TIME_LIMIT})
             reason = {"source": "api", "message": MODEL_ERROR, "content": str(exc)}
             reason["kind"] = getattr(exc, "kind", "rejected")
             return finish(reason)
         result.steps += 1
+        turn_steps += 1
         result.costs.append(reply.cost)
         result.prompt_tokens.append(reply.prompt_tokens)
         result.completion_tokens.append(reply.completion_tokens)
@@ -229,21 +292,25 @@ def run_instance(
                 on_step(StepInfo(result.steps, reply, action, refused, False))
             continue
 
+        if action.kind == "respond" and dialogue is not None:
+            answer = _answer_text(action)
+            result.answer = answer
+            if on_step:  # shown before the user answers (a person may take minutes)
+                on_step(StepInfo(result.steps, reply, action, None, False))
+            try:
+                said, ended = dialogue.respond(answer, cancel)
+            except (ModelError, DialogueCancelled) as exc:
+                return user_failed(exc)
+            turn_steps = 0  # upstream resets the agent's counter after each respond
+            result.last_step = LastStep("respond", reply.content, tool, said)
+            if ended is not None:
+                return dialogue_over(ended)
+            messages.extend(_user_reply(strategy, action, said))
+            continue
+
         if action.kind == "respond":
             answer = _answer_text(action)
-            emit("answer_edit", {"text": cap_stored(answer)[0] or ""})
-            reward, method, details = _scored(score(answer))
-            result.reward, result.answer, result.scoring = reward, answer, method
-            result.score_details = details
-            submitted: dict[str, Any] = {
-                "answer": cap_stored(answer)[0] or "",
-                "reward": reward,
-                "scoring": method,
-                "gold": result.gt_answer,
-            }
-            if details:
-                submitted["details"] = details
-            emit("submit", submitted)
+            reward = submit(answer)
             if action.tool_call is not None and not strategy.upstream:
                 # Keep the history valid for a follow-up request (e.g. a transcript export);
                 # upstream's trajectories end with the call itself.
@@ -285,6 +352,14 @@ def run_instance(
         return finish(step_reason)
     last = result.last_step.reply.strip() if result.last_step is not None else ""
     return finish({"source": "agent", "message": MAX_TURNS, "content": last})
+
+
+def _user_reply(strategy: Strategy, action: Action, text: str) -> list[dict[str, Any]]:
+    """The user's reply as the model sees it: a plain user message (upstream's), or the
+    respond tool's result for a tool-calling strategy."""
+    if action.tool_call is not None:
+        return strategy.result_messages(action, text)
+    return [{"role": "user", "content": text}]
 
 
 def _answer_text(action: Action) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from crmtui.agent.dialogue_turns import DialogueDriver
 from crmtui.agent.execution import Executor
 from crmtui.agent.limits import cap_stored
 from crmtui.agent.replies import ModelError
@@ -28,6 +29,8 @@ from crmtui.agent.runner import ClientLike, run_instance
 from crmtui.agent.secrets import Scrubber
 from crmtui.agent.strategies import Strategy
 from crmtui.errors import CrmtuiError
+from crmtui.play.dialogue import DEFAULT_MAX_USER_TURNS
+from crmtui.play.dialogue_sides import UserSide
 from crmtui.record.recorder import Recorder
 from crmtui.scoring.evaluator import DEFAULT_LIST_METHOD, ScoringPlan, scored_by
 from crmtui.scoring.judge import judge_input
@@ -107,7 +110,7 @@ def make_scorer(
 #: (upstream: the content of every action). A dialogue (the multi-turn mode) adds the event of
 #: the agent's messages to the user here, so the judge reads every respond, not only the
 #: last, which is still scored as the answer.
-JUDGED_EVENTS: dict[str, str] = {"run_query": "text"}
+JUDGED_EVENTS: dict[str, str] = {"run_query": "text", "agent_message": "text"}
 
 _CALL_KEYS = (
     "role",
@@ -188,6 +191,7 @@ class AgentSession:
         settings: Mapping[str, Any] | None = None,
         run_id: str | None = None,
         scrubber: Scrubber | None = None,
+        dialogue: Mapping[str, Any] | None = None,
     ) -> AgentSession:
         """Create the recording (header written) for ``model`` playing ``strategy``.
 
@@ -197,6 +201,8 @@ class AgentSession:
             settings: The resolved settings, recorded in the header.
             run_id: The batch run this attempt belongs to.
             scrubber: Removes secrets from what is recorded.
+            dialogue: The multi-turn mode's header object (both sides, the limit; see
+                :class:`crmtui.play.dialogue.DialogueSpec`); the model plays the agent.
 
         Raises:
             RecordingError: The recording cannot be created.
@@ -211,6 +217,7 @@ class AgentSession:
             mode="aided" if aided else "default",
             settings=settings,
             run_id=run_id,
+            dialogue=dialogue,
             wall=wall,
             monotonic=monotonic,
             fsync=fsync,
@@ -227,8 +234,11 @@ class AgentSession:
         """True once the ``end`` event is written."""
         return self._ended
 
-    def emit(self, event_type: str, payload: Mapping[str, Any]) -> None:
-        """The runner's event sink: writes to the recording; ``end`` also releases the file."""
+    def emit(self, event_type: str, payload: Mapping[str, Any], actor: str | None = None) -> None:
+        """The runner's event sink: writes to the recording; ``end`` also releases the file.
+
+        ``actor``: who did it when not the model (a dialogue's user messages).
+        """
         body = self.scrubber.value(dict(payload))
         if event_type == "end":
             body = self._relabel_end(body)
@@ -237,7 +247,7 @@ class AgentSession:
                 return
             if event_type in JUDGED_EVENTS:
                 self._actions.append(str(body.get(JUDGED_EVENTS[event_type], "")))
-            self.recorder.emit(event_type, body)
+            self.recorder.emit(event_type, body, actor)
             if event_type == "end":
                 self._ended = True
                 # The end event is written; release the descriptor (close() would add a
@@ -285,13 +295,25 @@ class AgentSession:
         on_delta: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
         observation_cap: int | None = None,
+        user: UserSide | None = None,
+        max_user_turns: int = DEFAULT_MAX_USER_TURNS,
+        on_message: Callable[[str, str], None] | None = None,
     ) -> AgentResult:
         """Run the episode to its end; the recording is ended and released on every path.
+
+        With ``user`` the episode is a dialogue (the multi-turn mode): the user opens it and
+        answers every ``respond`` (see :mod:`crmtui.agent.runner`); ``on_message`` hears each
+        message as ``(role, text)`` once recorded.
 
         A failure of the harness itself (a bug, a disk error) is recorded as the end reason
         ``{source: runner, message: "Harness error", content}`` rather than raised, so one
         bad instance never takes a batch down.
         """
+        driver = (
+            None
+            if user is None
+            else DialogueDriver(user, max_user_turns, self.emit, clock, on_message)
+        )
         try:
             result = run_instance(
                 self.instance,
@@ -310,6 +332,7 @@ class AgentSession:
                 on_delta=on_delta,
                 cancel=cancel,
                 observation_cap=observation_cap,
+                dialogue=driver,
             )
         except Exception as exc:  # noqa: BLE001 - recorded as the end reason, see docstring
             result = self._failed(exc)
@@ -330,7 +353,10 @@ class AgentSession:
         as a ``score_call`` event before the runner writes ``submit``.
         """
         if getattr(self.scorer, "takes_actions", False):
-            result = self.scorer(answer, actions=tuple(self._actions))
+            actions = list(self._actions)
+            if actions and actions[-1] == answer:
+                actions.pop()  # a dialogue's last message is the answer itself: judged once
+            result = self.scorer(answer, actions=tuple(actions))
         else:
             result = self.scorer(answer)
         details = getattr(result, "details", None)

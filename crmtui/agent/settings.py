@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from crmtui.agent.dialogue_settings import DialogueSettings
 from crmtui.errors import ConfigError
 
 __all__ = ["AgentSettings"]
@@ -65,6 +66,7 @@ class AgentSettings:
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
         wallclock: Today's date on the real clock (tests; ``None`` asks the system).
+        dialogue: The multi-turn mode (a simulated user, the limit on user turns).
     """
 
     model: str
@@ -96,6 +98,7 @@ class AgentSettings:
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
     wallclock: dt.date | None = None
+    dialogue: DialogueSettings = field(default_factory=DialogueSettings)
 
     @property
     def task_types(self) -> tuple[str, ...]:
@@ -122,6 +125,7 @@ class AgentSettings:
             math.isfinite(self.temperature) and 0 <= self.temperature <= 2
         ):
             raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
+        self.dialogue.check()
         self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
         if self.deployments is not None and self.api_base:
             raise ConfigError("give either --api-base (once) or several servers, not both")
@@ -155,6 +159,7 @@ class AgentSettings:
             toolset=resolved.toolset or "query",
             model=self.model,
             privacy_aware=self.privacy_aware,
+            interactive=self.dialogue.interactive,
             observations=resolved.observations,
         )
 
@@ -221,6 +226,10 @@ class AgentSettings:
             temperature=default_temperature(model),
             **dict(self.client_options),
         )
+
+    def user_client(self) -> Any:
+        """The simulated user's model client (the multi-turn mode; imports litellm)."""
+        return self.dialogue.user_client(self.timeout, self.client_options)
 
     def scoring_plan(self, client: Callable[[str], Any] | None = None, instance: Any = None) -> Any:
         """The :class:`~crmtui.scoring.evaluator.ScoringPlan` of these settings.

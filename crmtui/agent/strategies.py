@@ -46,6 +46,7 @@ from crmtui.agent.prompts import (
     build_system_prompt,
     with_answer_action,
 )
+from crmtui.agent.prompts_dialogue import ACT_DIALOGUE_INSTRUCTIONS, REACT_DIALOGUE_INSTRUCTIONS
 from crmtui.agent.tool_specs import TOOLSETS, with_answer_tool
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
@@ -146,11 +147,16 @@ class Strategy:
         )
 
     def initial_messages(
-        self, instance: InstanceLike, schema_text: str, *, aided: bool
+        self, instance: InstanceLike, schema_text: str, *, aided: bool, query: str | None = None
     ) -> list[dict[str, Any]]:
-        """``[system, user]`` (or one user message) to start an episode."""
+        """``[system, user]`` (or one user message) to start an episode.
+
+        ``query`` replaces the instance's query as the first user message (in the multi-turn
+        mode, the user's opening message: the agent never sees the query itself).
+        """
         prompt = self.system_prompt(instance, schema_text, aided=aided)
-        return build_messages(prompt, instance.query, single_user_message=self.single_user_message)
+        first = instance.query if query is None else query
+        return build_messages(prompt, first, single_user_message=self.single_user_message)
 
     def parse(self, reply: ModelReply) -> Action:
         """The action a reply asks for."""
@@ -261,6 +267,7 @@ def make_strategy(
     single_user_message: bool | None = None,
     model: str | None = None,
     privacy_aware: bool = False,
+    interactive: bool = False,
     observations: str = "crmtui",
 ) -> Strategy:
     """Build a strategy by name.
@@ -272,10 +279,14 @@ def make_strategy(
         model: When ``single_user_message`` is None, decide it from the model name (o1
             family, o3-mini, DeepSeek-R1, Gemini 2.5 Flash get one user message).
         privacy_aware: Confidentiality rules for CRMArena-Pro's customer-facing rows.
+        interactive: The multi-turn mode: ``respond`` talks to a user
+            (:mod:`crmtui.agent.prompts_dialogue`); react and act only, as upstream's
+            interactive mode (its tool-calling agent has none).
         observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
 
     Raises:
-        ConfigError: For an unknown strategy, toolset or observations.
+        ConfigError: For an unknown strategy, toolset or observations, or ``tool_call``
+            (or the NAACL harness's observations) in the multi-turn mode.
     """
     if observations not in OBSERVATIONS:
         raise ConfigError(
@@ -285,9 +296,22 @@ def make_strategy(
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
+    if interactive and key == "tool_call":
+        raise ConfigError(
+            "the multi-turn mode (--interactive) works with --strategy react or act "
+            "(upstream's interactive mode runs react); tool_call has no way to talk to the user"
+        )
+    if interactive and observations == "naacl":
+        raise ConfigError(
+            "the multi-turn mode (--interactive) is CRMArena-Pro's; the NAACL harness "
+            "(--observations naacl) has none"
+        )
     texts = {
-        "react": (REACT_INSTRUCTIONS, REACT_REMINDER),
-        "act": (ACT_INSTRUCTIONS, ACT_REMINDER),
+        "react": (
+            REACT_DIALOGUE_INSTRUCTIONS if interactive else REACT_INSTRUCTIONS,
+            REACT_REMINDER,
+        ),
+        "act": (ACT_DIALOGUE_INSTRUCTIONS if interactive else ACT_INSTRUCTIONS, ACT_REMINDER),
         "tool_call": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
     }
     if key in texts:

@@ -172,7 +172,7 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
     else:
         # ChatAgent: (env.current_user_turn, current_agent_turn + 1), the counter reset by
         # a respond; single-turn ChatEnv keeps user turns at 0.
-        num_turns = [0, 1 if submitted else result.steps + 1]
+        num_turns = [result.user_turns, 1 if submitted else result.turn_steps + 1]
     return {
         "task_id": result.task_id,
         "task_type": result.task_type,

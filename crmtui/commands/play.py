@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 from crmtui.commands.options import POSITIVE_SECONDS
 from crmtui.config import PlayConfig, default_annotator
 
@@ -68,6 +70,32 @@ from crmtui.config import PlayConfig, default_annotator
     help="Annotate in this study (with --annotator): only your assigned instances, in "
     "order, practice first; tasks, org, recordings and blinding come from the study.",
 )
+@dialogue_options
+@click.option(
+    "--as-user",
+    is_flag=True,
+    help="Play the user instead: you see the persona and the hidden instruction (never the "
+    "gold) and talk to a model agent (--agent-model); F9 ends the conversation (###STOP###).",
+)
+@click.option(
+    "--agent-model",
+    default=None,
+    metavar="M",
+    help="With --as-user: the agent's litellm model (its key from the provider's variable).",
+)
+@click.option(
+    "--agent-strategy",
+    type=click.Choice(["react", "act"]),
+    default="react",
+    show_default=True,
+    help="With --as-user: the agent's strategy.",
+)
+@click.option(
+    "--agent-api-base",
+    default=None,
+    metavar="URL",
+    help="With --as-user: the agent model's OpenAI-compatible server.",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -81,11 +109,37 @@ def play(
     force: bool,
     idle: float,
     study: str | None,
+    as_user: bool,
+    agent_model: str | None,
+    agent_strategy: str,
+    agent_api_base: str | None,
+    **dialogue: Any,
 ) -> None:
-    """Open the play screen: pick an instance, browse the org, answer; all recorded."""
+    """Open the play screen: pick an instance, browse the org, answer; all recorded.
+
+    With --interactive (CRMArena-Pro's multi-turn mode) you play the agent: a simulated user
+    (--user-model) asks, in a chat region beside the record browser and console; your
+    messages go to it, and your last one before it ends the conversation is scored.
+
+    With --as-user you play the user: a model agent (--agent-model) works the org while you
+    type; its steps show live beside the conversation.
+
+    \b
+    Examples:
+      crmtui play --org sample-b2b --interactive --user-model openai/gpt-4o
+      crmtui play --org sample-b2b --as-user --agent-model openai/gpt-4o
+      crmtui play --org sample-b2b --interactive --user-model openai/local \\
+          --user-api-base http://127.0.0.1:8000/v1
+    """
     from crmtui.factory import build_play_app, run_app
     from crmtui.paths import recordings_dir
 
+    conversation = dialogue_settings(dialogue, tasks)
+    agent = None
+    if as_user:
+        agent = _agent_settings(agent_model, agent_strategy, agent_api_base, conversation)
+    elif agent_model is not None:
+        raise click.UsageError("--agent-model is for --as-user (you play the user)")
     if study is not None:
         _play_study(ctx, study, annotator)
         return
@@ -100,7 +154,18 @@ def play(
         aided=aided,
         idle_threshold=idle,
         force=force,
+        dialogue=conversation if conversation.interactive and agent is None else None,
+        agent=agent,
     )
+    conversation.check()
+    if agent is not None:
+        from crmtui.agent.preflight import check_agent_settings
+
+        check_agent_settings(agent)  # the agent model's key and server: one Error: line
+    elif conversation.interactive:
+        from crmtui.agent.preflight import check_user_model
+
+        check_user_model(conversation)  # a missing key or a dead server: one Error: line
     from crmtui.org.sample import sample_ready
 
     workspace = None
@@ -133,3 +198,23 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
     run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
+
+
+def _agent_settings(
+    model: str | None, strategy: str, api_base: str | None, conversation: Any
+) -> Any:
+    """The model agent of ``--as-user`` (crmtui's preset; the person is its user)."""
+    from dataclasses import replace
+
+    from crmtui.agent.settings import AgentSettings
+
+    if not model:
+        raise click.UsageError("--as-user needs --agent-model M (the agent you talk to)")
+    settings = AgentSettings(
+        model=model,
+        strategy=strategy,
+        api_base=api_base,
+        dialogue=replace(conversation, interactive=True, user_kind="human"),
+    )
+    settings.check()
+    return settings

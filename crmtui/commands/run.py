@@ -10,10 +10,12 @@ from typing import Any
 import click
 
 from crmtui.commands.agent_options import agent_options, settings_kwargs
+from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 
 
 @click.command("run")
 @agent_options
+@dialogue_options
 @click.option("--idx", "idxs", type=int, multiple=True, help="Only this idx (repeatable).")
 @click.option(
     "--limit",
@@ -83,8 +85,10 @@ def run(
     from crmtui.agent.batch import BatchConfig, run_batch
     from crmtui.commands.run_display import BatchDisplay, print_summary
 
+    dialogue = dialogue_settings(options, options["tasks"])
     config = BatchConfig(
         **settings_kwargs(options),
+        dialogue=dialogue,
         idxs=idxs,
         limit=limit,
         concurrency=concurrency,

@@ -8,11 +8,13 @@ from typing import Any
 import click
 
 from crmtui.commands.agent_options import agent_options, settings_kwargs
+from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 from crmtui.commands.options import NON_NEGATIVE_SECONDS
 
 
 @click.command("watch")
 @agent_options
+@dialogue_options
 @click.option("--idx", type=int, default=None, help="Watch this instance (default: the first).")
 @click.option(
     "--recordings",
@@ -67,8 +69,10 @@ def watch(
     from crmtui.paths import recordings_dir
     from crmtui.play.workspace import Workspace
 
+    dialogue = dialogue_settings(options, options["tasks"])
     config = WatchConfig(
         **settings_kwargs(options),
+        dialogue=dialogue,
         idx=idx,
         recordings=recordings if recordings is not None else recordings_dir(),
         delay=delay,

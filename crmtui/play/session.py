@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,9 +123,14 @@ class PlaySession:
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer = default_scorer,
         fsync: bool = True,
+        dialogue: Mapping[str, Any] | None = None,
         claim: Claim | None = None,
     ) -> PlaySession:
         """Create the recording (header written) and the session around it.
+
+        ``dialogue``: the header's object for a conversation with a user (the multi-turn
+        mode, :class:`crmtui.play.dialogue.DialogueSpec`); see
+        :mod:`crmtui.play.dialogue_session`.
 
         ``claim`` (the instance's, :mod:`crmtui.record.claims`) is let go when the session
         closes or is suspended; if the recording cannot be created it stays the caller's.
@@ -142,6 +147,7 @@ class PlaySession:
             monotonic=clock,
             fsync=fsync,
             sync_later=True,  # a person is typing: no event waits for the disk
+            dialogue=dialogue,
         )
         session = cls(
             instance=instance,
@@ -289,6 +295,15 @@ class PlaySession:
             },
         )
 
+    def record_dialogue(
+        self, event_type: str, payload: dict[str, Any], actor: str | None = None
+    ) -> None:
+        """Record a dialogue message (``user_message`` by ``actor``, or the person's
+        ``agent_message``); the person's messages are what a privacy judge reads too."""
+        self._emit(event_type, payload, actor)
+        if event_type == "agent_message":
+            self._actions.append(str(payload.get("text", "")))
+
     def answer_edited(self, text: str) -> None:
         """Note an answer edit; edits within the debounce window become one event."""
         if not self.submitted and self._answers is not None:
@@ -323,7 +338,10 @@ class PlaySession:
             raise SessionError("this instance was already submitted")
         self.flush_pending(force=True)
         if getattr(self.scorer, "takes_actions", False):
-            score = self.scorer(self.instance, answer, actions=tuple(self._actions))
+            actions = list(self._actions)
+            if actions and actions[-1] == answer:
+                actions.pop()  # a dialogue's last message is the answer itself: judged once
+            score = self.scorer(self.instance, answer, actions=tuple(actions))
         else:
             score = self.scorer(self.instance, answer)
         self.note_input()  # a submit with no key (time's up) still ends the gap under way
@@ -363,12 +381,13 @@ class PlaySession:
             self.timer.resume()
             self._emit("resume", {})
 
-    def close(self, reason: str = "finished") -> None:
-        """Write the ``end`` event (idempotent)."""
+    def close(self, reason: str = "finished", reward: float | None = None) -> None:
+        """Write the ``end`` event (idempotent); ``reward``: when nothing was submitted here
+        (a person playing the user records the agent's reward)."""
         if self.recorder.closed:
             return
         self.flush_pending(force=True)
-        reward = self.score.reward if self.score else None
+        reward = self.score.reward if self.score else reward
         try:
             self.recorder.close(reason, reward)
         finally:
@@ -400,10 +419,10 @@ class PlaySession:
         if self.claim is not None:
             self.claim.release()
 
-    def _emit(self, event_type: str, payload: dict[str, Any]) -> ev.Event:
+    def _emit(self, event_type: str, payload: dict[str, Any], actor: str | None = None) -> ev.Event:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")
-        event = self.recorder.emit(event_type, payload)
+        event = self.recorder.emit(event_type, payload, actor)
         # What a privacy judge reads: each query, typed or stood for by a browse step.
         query = payload.get("text") if event_type == "run_query" else payload.get("query")
         if isinstance(query, str) and (event_type == "run_query" or event_type in BROWSE_TYPES):

@@ -47,6 +47,11 @@ NOTE_EDIT = "note_edit"
 SCORE_CALL = "score_call"
 #: The roles of a ``score_call``.
 SCORE_CALL_ROLES = ("extractor", "judge")
+# The conversation of CRMArena-Pro's multi-turn mode (see crmtui.play.dialogue).
+USER_MESSAGE = "user_message"
+AGENT_MESSAGE = "agent_message"
+#: A dialogue's messages, in the order they were said.
+DIALOGUE_TYPES = frozenset({USER_MESSAGE, AGENT_MESSAGE})
 
 #: Scratch steps: reading a value whole, copying, computing, writing notes.
 SCRATCH_TYPES = frozenset({VIEW_VALUE, COPY, COMPUTE, NOTE_EDIT})
@@ -249,6 +254,31 @@ class ScoreCallPayload(TypedDict):
     input_chars: NotRequired[int]
     reply_chars: NotRequired[int]
     error: NotRequired[str]
+
+
+class UserMessagePayload(TypedDict):
+    """The user's message in a dialogue (``actor``: who plays the user).
+
+    ``turn`` 0 is the opening message; turn k answers the agent's k-th message. ``stop``: it
+    holds ``###STOP###`` and ends the conversation. A simulated user's call is recorded
+    beside it (its own model, tokens, cost and latency: never counted as the agent's).
+    """
+
+    text: str
+    turn: int
+    stop: bool
+    model: NotRequired[str]
+    prompt_tokens: NotRequired[int]
+    completion_tokens: NotRequired[int]
+    cost: NotRequired[float | None]
+    latency_ms: NotRequired[float]
+
+
+class AgentMessagePayload(TypedDict):
+    """The agent's message to the user in a dialogue (its ``respond``; turn k: the k-th)."""
+
+    text: str
+    turn: int
 
 
 class EndPayload(TypedDict):
@@ -550,6 +580,17 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "reply_chars": _opt((int,), _non_negative),
         "error": _opt(_STR),
     },
+    USER_MESSAGE: {
+        "text": _f(_STR),
+        "turn": _f((int,), _non_negative),
+        "stop": _f((bool,)),
+        "model": _opt(_STR),
+        "prompt_tokens": _opt((int,), _non_negative),
+        "completion_tokens": _opt((int,), _non_negative),
+        "cost": _opt(_OPT_NUM, _non_negative),
+        "latency_ms": _opt(_NUM, _non_negative),
+    },
+    AGENT_MESSAGE: {"text": _f(_STR), "turn": _f((int,), _non_negative)},
 }
 
 #: Every event type this format version knows.

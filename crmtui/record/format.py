@@ -19,6 +19,7 @@ from typing import Any
 
 from crmtui import __version__
 from crmtui.limits import idx_range_problem
+from crmtui.record.dialogue_check import validate_dialogue
 from crmtui.record.errors import PayloadError
 
 FORMAT_NAME = "crmtui-recording"
@@ -40,6 +41,7 @@ HEADER_KEYS = frozenset(
         "started_at",
         "settings",
         "run_id",
+        "dialogue",
         "hash",
     }
 )
@@ -188,6 +190,7 @@ def validate_header(header: Mapping[str, Any]) -> None:
         raise PayloadError("header: 'settings' must be an object")
     if "run_id" in header and not (isinstance(header["run_id"], str) and header["run_id"]):
         raise PayloadError("header: 'run_id' must be a non-empty string")
+    validate_dialogue(header)
 
 
 def build_header(
@@ -202,11 +205,14 @@ def build_header(
     started_at: dt.datetime,
     settings: Mapping[str, Any] | None = None,
     run_id: str | None = None,
+    dialogue: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Assemble, validate and seal (hash) a header object.
 
     ``settings`` (every value that shaped an agent's attempt: model, strategy, limits,
-    scoring, preset ...) and ``run_id`` (the batch run it belongs to) are optional.
+    scoring, preset ...), ``run_id`` (the batch run it belongs to) and ``dialogue`` (both
+    sides of a multi-turn conversation, :class:`crmtui.play.dialogue.DialogueSpec`) are
+    optional.
 
     Raises:
         PayloadError: If a field is missing or malformed, or ``instance`` holds the answer.
@@ -231,6 +237,8 @@ def build_header(
         header["settings"] = dict(settings)
     if run_id is not None:
         header["run_id"] = run_id
+    if dialogue is not None:
+        header["dialogue"] = dict(dialogue)
     validate_header(header)
     sealed, _ = sealed_line(header)
     return sealed

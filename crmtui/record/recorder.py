@@ -150,6 +150,7 @@ class Recorder:
         settings: Mapping[str, Any] | None = None,
         run_id: str | None = None,
         session_id: str | None = None,
+        dialogue: Mapping[str, Any] | None = None,
         wall: WallClock | None = None,
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
@@ -171,6 +172,8 @@ class Recorder:
             settings: Every setting that shaped the attempt (agents), recorded as is.
             run_id: The batch run the session belongs to (``crmtui run``).
             session_id: Fixed id (tests); a random uuid4 hex otherwise.
+            dialogue: Both sides of a multi-turn conversation (the header's ``dialogue``,
+                :meth:`crmtui.play.dialogue.DialogueSpec.to_json`).
             wall: Wall clock returning an aware UTC datetime.
             monotonic: Monotonic clock in seconds.
             fsync: ``fsync`` after every event (default; see benchmarks/bench_record.py).
@@ -205,6 +208,7 @@ class Recorder:
             started_at=started,
             settings=settings,
             run_id=run_id,
+            dialogue=None if dialogue is None else scrub_json(dict(dialogue)),
         )
         target = Path(path_or_dir) if path_or_dir is not None else recordings_dir()
         if target.suffix != ".jsonl":

@@ -21,7 +21,9 @@ empty evidence set; then looking is the evidence: an actor who ran a query or a 
 checked the answer (a right one is *solved*, not a *lucky guess*).
 
 "Right" follows :func:`crmtui.review.summary.is_right` (exact match: reward 1; KQA:
-F1 >= 0.5). The screen, :meth:`Comparison.to_json` and
+F1 >= 0.5). Recordings of the multi-turn mode are also lined up by conversation turn
+(:mod:`crmtui.review.dialogue_compare`): a simulated user's messages next to a person's,
+with the key facts each message gave first. The screen, :meth:`Comparison.to_json` and
 :func:`crmtui.review.compare_format.comparison_markdown` only render a :class:`Comparison`.
 """
 
@@ -38,6 +40,7 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.record.verify import Recording
 from crmtui.review.align import AlignedRow, align
+from crmtui.review.dialogue_compare import TurnRow, align_dialogues
 from crmtui.review.summary import SessionSummary, is_right, summarize
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
 
@@ -137,6 +140,7 @@ class Comparison:
         evidence: Per actor, evidence seen and verdict (None without solutions).
         evidence_total: Number of evidence Ids (None without solutions).
         notes: Warnings worth showing (different orgs, no evidence for this idx...).
+        conversation: The dialogues lined up by user turn (empty when none is a dialogue).
     """
 
     idx: int
@@ -151,6 +155,12 @@ class Comparison:
     evidence: list[Evidence] | None = None
     evidence_total: int | None = None
     notes: list[str] = field(default_factory=list)
+    conversation: list[TurnRow] = field(default_factory=list)
+
+    @property
+    def has_dialogue(self) -> bool:
+        """Whether any compared recording is a dialogue (multi-turn)."""
+        return any(actor.dialogue is not None for actor in self.actors)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (rows refer to steps by their index in each trajectory)."""
@@ -168,6 +178,10 @@ class Comparison:
             "evidence": None if self.evidence is None else [e.to_dict() for e in self.evidence],
             "evidence_total": self.evidence_total,
             "notes": self.notes,
+            "dialogues": [
+                None if a.dialogue is None else a.dialogue.to_dict() for a in self.actors
+            ],
+            "conversation": [row.to_dict() for row in self.conversation],
         }
 
     def to_json(self) -> str:
@@ -225,7 +239,10 @@ def compare(
         first_divergence=alignment.first_divergence,
         divergence=alignment.divergence,
         notes=notes,
+        conversation=align_dialogues([actor.dialogue for actor in actors]),
     )
+    if comparison.has_dialogue and any(actor.dialogue is None for actor in actors):
+        notes.append("some recordings are single-turn: they have no conversation to line up")
     ids = evidence_ids(solutions, idxs[0])
     if solutions is not None and ids is None:
         notes.append(f"the solutions file has no entry for idx {idxs[0]}")

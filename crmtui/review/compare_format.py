@@ -5,6 +5,7 @@ from __future__ import annotations
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.compare import Comparison
+from crmtui.review.dialogue_compare import TurnCell
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import scoring_label
 from crmtui.review.trajectory import Step
@@ -42,6 +43,24 @@ def _actor_table(comparison: Comparison) -> str:
         ["Queries"] + [str(a.queries) for a in actors],
         ["Records seen"] + [str(a.records_viewed) for a in actors],
     ]
+    if comparison.has_dialogue:
+        dialogues = [a.dialogue for a in actors]
+        rows.append(
+            ["User"] + [DASH if d is None else md_escape(d.spec.user.label) for d in dialogues]
+        )
+        rows.append(["Pairing"] + [DASH if d is None else d.spec.pairing for d in dialogues])
+        rows.append(["User turns"] + [DASH if d is None else str(d.user_turns) for d in dialogues])
+        rows.append(
+            ["1st key fact at"]
+            + [
+                DASH if d is None or d.first_key_turn is None else f"message {d.first_key_turn}"
+                for d in dialogues
+            ]
+        )
+        rows.append(
+            ["Ended"]
+            + [DASH if d is None else md_escape(d.outcome or "(unfinished)") for d in dialogues]
+        )
     if any(a.scratch_steps for a in actors):
         rows.append(["Scratch steps"] + [str(a.scratch_steps) for a in actors])
     if models:
@@ -76,6 +95,28 @@ def _steps_table(comparison: Comparison) -> str:
     return md_table(headers, rows)
 
 
+def _turn_cell(cell: TurnCell | None) -> str:
+    if cell is None:
+        return DASH
+    text = "user: " + md_escape(cell.user, CELL_LIMIT)
+    if cell.facts:
+        text += " **[" + md_escape(", ".join(cell.facts)) + "]**"
+    for reply in cell.agent:
+        text += "<br>agent: " + md_escape(reply, CELL_LIMIT)
+    return text
+
+
+def _conversation_table(comparison: Comparison) -> str:
+    headers = ["turn"] + [
+        a.dialogue.sides if a.dialogue is not None else a.actor_label for a in comparison.actors
+    ]
+    rows = [
+        [str(row.turn)] + [_turn_cell(cell) for cell in row.cells]
+        for row in comparison.conversation
+    ]
+    return md_table(headers, rows)
+
+
 def comparison_markdown(comparison: Comparison) -> str:
     """Render a comparison as a Markdown document."""
     label = abbreviation(comparison.task)
@@ -97,7 +138,18 @@ def comparison_markdown(comparison: Comparison) -> str:
         parts.append("No evidence list (no solutions file for this org or instance).")
     for note in comparison.notes:
         parts.append(f"Note: {note}.")
-    parts += ["", "## Actors", "", _actor_table(comparison), "", "## Steps", ""]
+    parts += ["", "## Actors", "", _actor_table(comparison), ""]
+    if comparison.conversation:
+        parts += [
+            "## Conversation",
+            "",
+            "Turn 0 is the user's opening message; key facts a "
+            "message stated first are in brackets.",
+            "",
+            _conversation_table(comparison),
+            "",
+        ]
+    parts += ["## Steps", ""]
     parts.append(_steps_table(comparison) if comparison.rows else "(no steps)")
     # Answers, gold values, names and queries come from recordings: a NUL, C1 or escape
     # sequence in any of them is shown escaped, never written to the terminal.

@@ -16,7 +16,14 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
   with full-text search on queries and answers (:mod:`crmtui.review.export_sqlite`).
 
 Every row says whether the session is ``counted`` by the report (a person's first
-submission of the instance; a model's latest finished one).
+submission of the instance; a model's latest finished one; a dialogue by the report's
+multi-turn rules, :mod:`crmtui.review.dialogue_report`).
+
+A session of the multi-turn mode also carries its conversation: ``dialogue`` in the
+``hf`` and ``jsonl`` rows (who played each side, the pairing, every message as role, actor
+and text in order, user turns, key facts, how it ended; JSON text in Parquet), and the
+pairing, the role recorded, the dialogue id, the user, user turns and the outcome as CSV
+columns (empty for single-turn sessions).
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
+from crmtui.review.dialogue_report import counted_dialogues
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 from crmtui.scoring.rules import gold_text
@@ -68,6 +76,12 @@ CSV_COLUMNS = (
     "started_at",
     "session_id",
     "path",
+    "pairing",
+    "dialogue_role",
+    "dialogue_id",
+    "user",
+    "user_turns",
+    "dialogue_outcome",
 )
 
 
@@ -159,6 +173,8 @@ def session_row(
     row["scored_by"] = canonical_json(scored_by) if flat and scored_by is not None else scored_by
     row["cost"] = summary.cost
     row["header"] = canonical_json(header) if flat else header
+    dialogue = None if summary.dialogue is None else summary.dialogue.to_dict()
+    row["dialogue"] = canonical_json(dialogue) if flat and dialogue is not None else dialogue
     row["events"] = [
         {**event.to_dict(), "payload": canonical_json(event.payload)} if flat else event.to_dict()
         for event in recording.events
@@ -201,7 +217,17 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "session_id": summary.session_id,
         "path": rel,
     }
-    return ["" if values[c] is None else values[c] for c in CSV_COLUMNS]
+    stats = summary.dialogue
+    if stats is not None:
+        values.update(
+            pairing=stats.spec.pairing,
+            dialogue_role=stats.spec.role,
+            dialogue_id=stats.spec.dialogue_id,
+            user=stats.spec.user.label,
+            user_turns=stats.user_turns,
+            dialogue_outcome=stats.outcome,
+        )
+    return ["" if values.get(c) is None else values[c] for c in CSV_COLUMNS]
 
 
 def _target(fmt: str, out: Path) -> Path:
@@ -255,7 +281,7 @@ def export_folder(
     if not loaded:
         raise ConfigError(f"no valid recordings to export in {base}")
     # By file: the report's counted summary may carry added time (a copy, not the same object).
-    counted_ids = {s.path for s in select_counted(s for _, s in loaded)[0]}
+    counted_ids = counted_session_paths([s for _, s in loaded])
     if fmt == "csv":
         rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]
         _write_csv(target, rows)
@@ -276,6 +302,12 @@ def export_folder(
     else:
         _write_jsonl(target, session_rows)
     return ExportResult(target, len(session_rows), skipped, dict(excluded))
+
+
+def counted_session_paths(summaries: Sequence[SessionSummary]) -> set[Path]:
+    """The files of the sessions the report counts: single-turn and multi-turn by their rules."""
+    single = select_counted(s for s in summaries if s.dialogue is None)[0]
+    return {s.path for s in [*single, *counted_dialogues(summaries)[0]]}
 
 
 def _open_out(target: Path) -> Any:

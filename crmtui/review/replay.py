@@ -12,7 +12,7 @@ recorded org and checking it is :mod:`crmtui.review.replay_org`'s.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from crmtui.play.history import History
@@ -125,7 +125,7 @@ class TranscriptLine:
     Attributes:
         seq: The event it came from.
         role: ``model``, ``thought``, ``query``, ``observation``, ``error``, ``answer``,
-            ``submit`` or ``end``.
+            ``submit``, ``end``, or in a dialogue ``user`` and ``agent`` (its messages).
         text: What to show.
     """
 
@@ -167,6 +167,7 @@ class Frame(NamedTuple):
         copied: The last copy, summarized (what the register held).
         viewed: The last value opened whole in the viewer, summarized.
         scratch: Scratch steps so far (viewer opens, copies, computes, notes edits).
+        said: Messages of the conversation so far (a dialogue; :attr:`Replay.conversation`).
     """
 
     index: int
@@ -193,15 +194,31 @@ class Frame(NamedTuple):
     copied: str | None = None
     viewed: str | None = None
     scratch: int = 0
+    said: int = 0
 
 
 @dataclass(frozen=True)
 class Replay:
-    """A recording folded into frames, plus the transcript the frames index into."""
+    """A recording folded into frames, plus the transcript the frames index into.
+
+    ``conversation`` holds a dialogue's messages (``user`` / ``agent`` lines), in order.
+    """
 
     recording: Recording
     frames: list[Frame]
     transcript: list[TranscriptLine]
+    conversation: list[TranscriptLine] = field(default_factory=list)
+
+    @property
+    def is_dialogue(self) -> bool:
+        """Whether the recording is a conversation with a user (the multi-turn mode)."""
+        return isinstance(self.recording.header.get("dialogue"), dict)
+
+    def conversation_at(self, index: int) -> list[TranscriptLine]:
+        """The conversation as it stood at frame ``index``."""
+        if not self.frames:
+            return []
+        return self.conversation[: self.frames[index].said]
 
     @property
     def is_model(self) -> bool:
@@ -303,6 +320,7 @@ class _Fold:
         self.copied: str | None = None
         self.viewed: str | None = None
         self.scratch = 0
+        self.conversation: list[TranscriptLine] = []
 
     def say(self, seq: int, role: str, text: str) -> None:
         self.transcript.append(TranscriptLine(seq, role, text))
@@ -352,6 +370,11 @@ class _Fold:
             self.away = kind == ev.APP_BLUR
         elif kind in ev.SCRATCH_TYPES:
             self._scratch(event)
+        elif kind in ev.DIALOGUE_TYPES:
+            role = "user" if kind == ev.USER_MESSAGE else "agent"
+            line = TranscriptLine(event.seq, role, p["text"])
+            self.conversation.append(line)
+            self.transcript.append(line)
 
     def _scratch(self, event: ev.Event) -> None:
         p = event.payload
@@ -439,6 +462,7 @@ class _Fold:
             copied=self.copied,
             viewed=self.viewed,
             scratch=self.scratch,
+            said=len(self.conversation),
         )
 
 
@@ -449,7 +473,7 @@ def replay(recording: Recording) -> Replay:
     for index, event in enumerate(recording.events):
         fold.apply(event)
         frames.append(fold.frame(index, event))
-    return Replay(recording, frames, fold.transcript)
+    return Replay(recording, frames, fold.transcript, fold.conversation)
 
 
 def frames(recording: Recording) -> list[Frame]:
@@ -563,6 +587,10 @@ def summarize(event: ev.Event) -> str:
         return f"{p['role']} {p['model']} · {outcome}"
     if kind == ev.END:
         return p["reason"]
+    if kind == ev.USER_MESSAGE:
+        return f"{event.actor} (user): {' '.join(p['text'].split())}"
+    if kind == ev.AGENT_MESSAGE:
+        return f"{event.actor} (agent): {' '.join(p['text'].split())}"
     if kind in ev.SCRATCH_TYPES:
         return scratch_detail(event)
     if kind == ev.RESUME and p.get("reopened"):

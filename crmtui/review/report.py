@@ -32,6 +32,9 @@ Rules (shown in every rendering's notes):
 * Time: median active time (pauses and idle periods removed). Queries: median typed queries
   plus browse actions (each browse action is the query a model would have run). Tokens and
   cost: mean per instance; cost is unknown when any call's cost is unknown.
+* Single-turn and multi-turn are apart: the tables above count single-turn sessions; the
+  dialogues of the multi-turn mode are counted from their agent's recording and shown by
+  who played each side (:mod:`crmtui.review.dialogue_report`).
 * Agreement: for every human and model that both have a scored session of an instance,
   each shared instance is "both right", "only human", "only model" or "both wrong"
   ("right": reward 1, or F1 >= 0.5 for KQA).
@@ -51,6 +54,7 @@ from crmtui.data.tasktypes import TASK_ORDER, TASK_TYPES, sort_key
 from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
+from crmtui.review.dialogue_report import PairingRow, counted_dialogues, pairing_rows
 from crmtui.review.recheck import RewardCheck, TaskLookup, rechecked
 from crmtui.review.summary import SessionSummary, actor_label, is_right, summarize
 
@@ -160,6 +164,9 @@ class Report:
         skills: CRMArena-Pro skills with data, for the skill table (empty without Pro
             sessions).
         scored_by: How the counted rewards were produced (:func:`scoring_label`) -> count.
+        dialogue_pairs: The multi-turn table: one row per (agent, user) pair.
+        dialogue_kinds: The multi-turn table by pairing kind.
+        dialogues: The counted dialogues (their agents' sessions).
         later: A person's later submissions of instances already submitted (not counted).
     """
 
@@ -174,6 +181,9 @@ class Report:
     reward_checks: list[RewardCheck] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     scored_by: dict[str, int] = field(default_factory=dict)
+    dialogue_pairs: list[PairingRow] = field(default_factory=list)
+    dialogue_kinds: list[PairingRow] = field(default_factory=list)
+    dialogues: list[SessionSummary] = field(default_factory=list)
     later: list[LaterSubmission] = field(default_factory=list)
 
     @property
@@ -415,7 +425,11 @@ def build_report(
 ) -> Report:
     """Build the report from session summaries (see the module docs for the rules)."""
     all_sessions = list(summaries)
-    counted, excluded, later = choose_counted(all_sessions)
+    # Dialogues have rules of their own (dialogue_report): the single-turn choice never sees them.
+    counted, excluded, later = choose_counted([s for s in all_sessions if s.dialogue is None])
+    dialogues, not_dialogues = counted_dialogues(all_sessions)
+    excluded.update(not_dialogues)
+    pairs, kinds = pairing_rows(dialogues)
     extra = sorted({s.task for s in counted} - set(TASK_ORDER), key=sort_key)
     tasks = [*TASK_ORDER, *extra]
     groups: dict[ActorKey, list[SessionSummary]] = defaultdict(list)
@@ -445,6 +459,9 @@ def build_report(
         files=len(all_sessions) + len(skipped) if files is None else files,
         skills=skills,
         scored_by=dict(sorted(scored.items())),
+        dialogue_pairs=pairs,
+        dialogue_kinds=kinds,
+        dialogues=dialogues,
         later=later,
     )
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
+from crmtui.review.dialogue_report import DIALOGUE_RULES, dialogue_tables
 from crmtui.review.recheck import DIFFERS, OUTCOMES
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
@@ -90,6 +91,8 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
         rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
         if not rows:
             continue
+        if report.dialogue_pairs:
+            title = "Single-turn: " + title
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
         grids.append((title, headers, _shown(body)))
         if attr == "accuracy" and report.skills:
@@ -108,6 +111,10 @@ def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]
                 _shown(body),
             )
         )
+    grids += [
+        (title, headers, _shown(body))
+        for title, headers, body in dialogue_tables(report.dialogue_pairs, report.dialogue_kinds)
+    ]
     return grids
 
 
@@ -115,6 +122,11 @@ def report_notes(report: Report) -> list[str]:
     notes = [
         f"{len(report.sessions)} counted session(s) from {report.files} file(s) in {report.root}."
     ]
+    if report.dialogues:
+        notes.append(
+            f"{len(report.dialogues)} counted dialogue(s) (multi-turn), each from its agent's "
+            "recording; unanswered ones score 0 (see the report rules)."
+        )
     for reason, count in sorted(report.excluded.items()):
         notes.append(f"{count} session(s) not counted: {reason}.")
     if report.scored_by:
@@ -123,6 +135,8 @@ def report_notes(report: Report) -> list[str]:
     notes += reward_check_notes(report)
     notes += later_notes(report)
     notes += list(RULES)
+    if report.dialogues:
+        notes += list(DIALOGUE_RULES)
     return [printable(note) for note in notes]
 
 
@@ -175,7 +189,7 @@ def print_table(report: Report, console: Console) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    if not report.rows:
+    if not report.rows and not report.dialogue_pairs:
         console.print(Text(f"No counted sessions in {printable(str(report.root))}."))
     for title, headers, body in report_tables(report):
         too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
@@ -324,6 +338,20 @@ def to_dict(report: Report) -> dict[str, Any]:
             }
             for s in report.sessions
         ],
+        "dialogues": {
+            "pairs": [row.to_dict() for row in report.dialogue_pairs],
+            "pairings": [row.to_dict() for row in report.dialogue_kinds],
+            "sessions": [
+                {
+                    "path": str(s.path),
+                    "idx": s.idx,
+                    "task": s.abbreviation,
+                    "reward": s.reward,
+                    **(s.dialogue.to_dict() if s.dialogue is not None else {}),
+                }
+                for s in report.dialogues
+            ],
+        },
         "skipped": [{"path": str(s.path), "reason": s.reason} for s in report.skipped],
         "excluded": report.excluded,
         "reward_checks": [

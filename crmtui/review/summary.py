@@ -16,6 +16,7 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.record import events as ev
 from crmtui.record.timing import session_times
 from crmtui.record.verify import Recording
+from crmtui.review.dialogue_stats import DialogueStats, dialogue_stats
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
 from crmtui.scoring.rules import FUZZY_RIGHT_F1, is_right
 
@@ -69,6 +70,7 @@ class SessionSummary:
             ``submit`` recorded it; None for recordings made before it was recorded.
         score_details: The ``submit`` event's details (what was compared, extracted or
             judged), for recomputing the reward.
+        dialogue: A dialogue's numbers (the multi-turn mode); None for a single-turn session.
     """
 
     path: Path
@@ -107,6 +109,7 @@ class SessionSummary:
     scratch_steps: int = 0
     scored_by: dict[str, Any] | None = None
     score_details: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    dialogue: DialogueStats | None = field(default=None, compare=False, repr=False)
     wall_ms: int | None = None
     submitted_at: str | None = None
 
@@ -184,6 +187,7 @@ class SessionSummary:
             "org_digest": self.org_digest,
             "scratch_steps": self.scratch_steps,
             "scored_by": self.scored_by,
+            "dialogue": None if self.dialogue is None else self.dialogue.to_dict(),
         }
 
 
@@ -252,6 +256,7 @@ def summarize(
         scratch_steps=sum(1 for step in steps if step.kind in ev.SCRATCH_TYPES),
         scored_by=_scored_by(submit.payload if submit else None),
         score_details=_details(submit.payload if submit else None),
+        dialogue=dialogue_stats(recording),
     )
 
 

@@ -172,6 +172,10 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
         # The latest is offered; any other stays unfinished and continues when its instance
         # is opened (open_instance), as a kept attempt should.
         latest = unfinished[-1]
+        if _header(latest).get("dialogue") is not None:
+            # A conversation is not resumed (the other side of it is gone): it was abandoned.
+            self._close_quietly(close_unfinished, latest)
+            return False
         idx = _idx_of(latest)
         order = self.plan.picker().order
         offered = idx is not None and idx in self.workspace.tasks
@@ -250,6 +254,7 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
             the gate or the instructions hold it (said on screen). False: it is held by
             another session (said in a notice unless ``skip_held``) or cannot be opened.
         """
+        from crmtui.play.dialogue_session import AgentSeat
         from crmtui.play.session import PlaySession, default_scorer
         from crmtui.record.claims import InstanceInUse, claim_instance
         from crmtui.ui.screens.play import PlayScreen
@@ -257,6 +262,8 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
         assert self.workspace is not None
         if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
             return True
+        if self.config.agent is not None:
+            return self._open_as_user(idx)
         try:
             instance = self.workspace.tasks.get(idx)
             claim = claim_instance(
@@ -296,6 +303,12 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
                 scorer=self.scorer or default_scorer,
                 fsync=self.config.fsync,
             )
+            user, spec = self._dialogue_for(instance)
+            if resume_path is not None and spec is not None:
+                # A conversation is not resumed (the user's side of it is gone): the
+                # unfinished one is closed as abandoned and the instance starts afresh.
+                self._close_quietly(close_unfinished, resume_path)
+                resume_path = None
             if resume_path is not None:
                 session = PlaySession.resume_from(
                     resume_path, instance, self.workspace.org, claim=claim, **options
@@ -308,6 +321,7 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
                     actor=self.config.actor,
                     tasks_source=self.workspace.tasks_label,
                     recordings=self.config.recordings,
+                    dialogue=None if spec is None else spec.to_json(),
                     **options,
                 )
         except CrmtuiError as exc:
@@ -315,11 +329,70 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return False
         self.session = session
+        seat = None if spec is None else AgentSeat(session, user, spec)
         self.push_screen(
-            PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
+            PlayScreen(
+                session,
+                next_instance=self._next_instance,
+                policy=self.plan.play(idx),
+                seat=seat,
+            ),
             self._play_ended,
         )
         return True
+
+    def _open_as_user(self, idx: int) -> bool:
+        """``--as-user``: the person plays the user; a model plays the agent (True: opened)."""
+        from crmtui.play.session import default_scorer
+        from crmtui.ui.as_user_setup import start_as_user
+        from crmtui.ui.screens.as_user import UserScreen
+
+        assert self.workspace is not None
+        try:
+            instance = self.workspace.tasks.get(idx)
+            start = start_as_user(
+                instance,
+                self.workspace,
+                annotator=self.config.annotator,
+                agent=self.config.agent,
+                recordings=self.config.recordings,
+                session_options=dict(
+                    idle_threshold=self.config.idle_threshold,
+                    clock=self.clock,
+                    wall=self.wall,
+                    scorer=self.scorer or default_scorer,
+                    fsync=self.config.fsync,
+                ),
+            )
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return False
+        self.session = start.seat.session
+        screen = UserScreen(
+            start.seat,
+            start.brief,
+            agent_run=start.agent_run,
+            stop_agent=start.stop_agent,
+            next_instance=self._next_instance,
+        )
+        self.push_screen(screen, self._play_ended)
+        return True
+
+    def _dialogue_for(self, instance: Any) -> tuple[Any, Any]:
+        """The user and the header's dialogue for ``instance`` (``(None, None)``: single-turn).
+
+        ``play --interactive``: a simulated user answers the person, who plays the agent.
+        """
+        settings = self.config.dialogue
+        if settings is None or not settings.interactive:
+            return None, None
+        from crmtui.play.dialogue import DialogueSpec, Side
+
+        assert self.workspace is not None
+        client = settings.user_client(timeout=60.0)
+        user = settings.simulated_user(instance, self.workspace.org.path, client)
+        me = Side("human", self.config.annotator)
+        return user, DialogueSpec("agent", me, user.side, settings.max_user_turns)
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None

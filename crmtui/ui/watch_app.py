@@ -10,10 +10,11 @@ from textual.binding import Binding
 
 from crmtui.agent.gate import StepGate
 from crmtui.agent.selection import select_types
-from crmtui.agent.session import AgentSession
+from crmtui.agent.session import AgentSession, strategy_label
 from crmtui.agent.watch_config import WatchConfig
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
+from crmtui.play.dialogue import Side
 from crmtui.play.workspace import Workspace
 from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.screens.loading import LoadingScreen
@@ -88,11 +89,18 @@ class WatchApp(WorkerErrorHandler, OrderedKeys, App[None]):
         try:
             self.config.check()
             instance = self.workspace.tasks.get(idx)
+            strategy = self.config.strategy_object()
+            user = dialogue = None
+            if self.config.dialogue.interactive:
+                agent = Side("model", self.config.model, strategy_label(strategy))
+                user, dialogue = self.config.dialogue.start(
+                    instance, self.workspace.org.path, agent, self.config.user_client()
+                )
             session = AgentSession.begin(
                 instance,
                 self.workspace.org,
                 model=self.config.model,
-                strategy=self.config.strategy_object(),
+                strategy=strategy,
                 tasks_source=self.workspace.tasks_label,
                 recordings=self.config.recordings,
                 aided=self.config.aided,
@@ -106,13 +114,19 @@ class WatchApp(WorkerErrorHandler, OrderedKeys, App[None]):
                     org=self.workspace.org.name,
                     org_digest=self.workspace.org.digest,
                 ).to_json(),
+                dialogue=dialogue,
             )
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot start", timeout=30)
             return
         gate = StepGate(self.config.delay, paused=self.config.paused)
         self.watch_screen = WatchScreen(
-            session, self.config, self.workspace.org, gate, next_instance=self._next_instance
+            session,
+            self.config,
+            self.workspace.org,
+            gate,
+            next_instance=self._next_instance,
+            user=user,
         )
         self.push_screen(self.watch_screen)
 

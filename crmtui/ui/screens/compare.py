@@ -2,7 +2,9 @@
 
 It only renders a :class:`~crmtui.review.compare.Comparison` built before the app starts
 (loading, verifying and re-running queries are the CLI's job); keys move through the
-aligned rows, jump to the first divergence and show a row's steps in full.
+aligned rows, jump to the first divergence and show a row's steps in full. Dialogues
+(multi-turn recordings) open with their conversations side by side in the detail panel;
+``c`` brings them back after a row's steps.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from crmtui.ui.widgets.comparison import (
     StepsTable,
     one_line,
 )
+from crmtui.ui.widgets.conversation_compare import conversation_renderable
 
 #: Widths (cells) of the evidence panel and of the narrowest readable actor card; the
 #: first must match ``#evidence-panel`` in compare.tcss.
@@ -60,6 +63,7 @@ class CompareScreen(Screen[None]):
     BINDINGS = [
         Binding("d", "first_divergence", "First divergence"),
         Binding("n", "next_difference", "Next difference"),
+        Binding("c", "conversation", "Conversation"),
         Binding("q,escape", "close", "Close"),
     ]
 
@@ -79,6 +83,17 @@ class CompareScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(StepsTable).focus()
+        if self.comparison.has_dialogue:
+            self.action_conversation()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "conversation":
+            return self.comparison.has_dialogue
+        return True
+
+    def action_conversation(self) -> None:
+        """Show the dialogues side by side, one row per user turn."""
+        self.query_one(StepDetail).show_renderable(conversation_renderable(self.comparison))
 
     def on_resize(self, event: events.Resize) -> None:
         # Cards narrower than this are unreadable: give them a fixed width and let the row

@@ -34,10 +34,12 @@ from crmtui.ui.screens.dialogs import (
     TextPromptScreen,
     fields_of,
 )
+from crmtui.ui.screens.play_chat import PlayChat
 from crmtui.ui.screens.play_layout import ResponsiveLayout
 from crmtui.ui.screens.play_workbench import PlayWorkbench
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE
+from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.footer import KeyFooter
 from crmtui.ui.widgets.notes import NotesPane
@@ -46,11 +48,12 @@ from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
-class PlayScreen(ResponsiveLayout, PlayWorkbench):
+class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
     """A human solves one instance while every action is recorded.
 
     The scratch tools (value viewer, copy and insert, compute, notes) and their keys come
-    from :class:`PlayWorkbench`.
+    from :class:`PlayWorkbench`; a conversation with a user (the multi-turn mode, ``seat``)
+    from :class:`PlayChat`.
     """
 
     CSS_PATH = "play.tcss"
@@ -92,9 +95,15 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
     ]
 
     def __init__(
-        self, session: PlaySession, *, next_instance: Any = None, policy: PlayPolicy | None = None
+        self,
+        session: PlaySession,
+        *,
+        next_instance: Any = None,
+        policy: PlayPolicy | None = None,
+        seat: Any = None,
     ) -> None:
         super().__init__()
+        self.seat = seat
         # Partial updates (a key typed) render only the rows they change: see the module.
         self._compositor = BandCompositor()
         self.session = session
@@ -113,6 +122,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
             yield MetadataPanel(id="metadata-panel")
             with Vertical(id="play-main"):
                 yield QueryPanel(id="query-panel")
+                yield ChatPanel("agent", id="chat-panel")
                 with TabbedContent(id="work-tabs"):
                     # The task context as a tab, for the compact layout (80x24).
                     with TabPane("Task", id="tab-context"):
@@ -148,6 +158,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
 
     def on_mount(self) -> None:
         inst = self.session.instance
+        self.set_class(self.in_dialogue, "dialogue")
         today = self.session.today.isoformat() if self.session.today else None
         for panel in self.query(MetadataPanel):
             panel.show(
@@ -158,18 +169,25 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
                 self.session.aided,
                 query=inst.query,
                 # The Task tab (compact layout): the query region above it has two lines.
-                with_query=panel.id == "context-panel",
-                persona=inst.persona,
+                # In a conversation the agent never sees the query or who asks.
+                with_query=panel.id == "context-panel" and not self.in_dialogue,
+                persona=None if self.in_dialogue else inst.persona,
             )
         self.query_one(TabbedContent).active = "tab-browse"
         self.apply_layout(self.size.width, self.size.height)
-        self.query_one(QueryPanel).show(inst.query, inst.persona)
+        if not self.in_dialogue:
+            self.query_one(QueryPanel).show(inst.query, inst.persona)
         self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)
         self._tick()
         self.query_one("#object-list").focus()
         self.prepare_tools()
+        if self.in_dialogue:
+            self.start_dialogue()
+
+    def on_unmount(self) -> None:
+        self.stop_dialogue()
 
     def _restore(self, drafts: Drafts) -> None:
         """Put back what a resumed session's recording holds (nothing for a new one)."""
@@ -189,6 +207,8 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         bar = self.query_one(StatusBar)
         bar.active_seconds = self.session.active_seconds
         state = "PAUSED" if self.session.paused else ("SUBMITTED" if self._submitted else "")
+        if not state and self.in_dialogue and self.session.recorder.closed:
+            state = "ENDED"
         left = self.policy.time_left(self.session.active_seconds)
         if left is not None and not self._submitted:
             state = f"{format_duration(left)} left   {state}".strip()
@@ -201,7 +221,10 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self._timed_out = True
         while len(self.app.screen_stack) > 1 and self.app.screen is not self:
             self.app.pop_screen()  # a dialog left open (e.g. the submit confirmation)
-        self._submit(self.query_one(AnswerBox).text.strip())
+        if self.in_dialogue:
+            self.stop_dialogue()  # a conversation has no typed answer: it ends unanswered
+        else:
+            self._submit(self.query_one(AnswerBox).text.strip())
         self.session.close("time_limit")
         self.notify("Time is up: your answer was submitted.", severity="warning")
 
@@ -258,6 +281,10 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Submit failed")
             return
+        self.show_score(score)
+
+    def show_score(self, score: Any) -> None:
+        """The answer was scored: lock the answer box, show the reward (unless blind)."""
         self._submitted = True
         if self.policy.reveal:
             metric = metric_label(self.session.instance.reward_metric, score.method)
@@ -335,7 +362,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self.set_focus(widget)
 
     def action_focus_answer(self) -> None:
-        self.focus_now("#answer-input")
+        self.focus_now("#chat-input" if self.in_dialogue else "#answer-input")
 
     def action_focus_console(self) -> None:
         self.query_one(TabbedContent).active = "tab-console"
@@ -379,13 +406,26 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
 
     def action_submit(self) -> None:
+        if self.in_dialogue:
+            self.notify(
+                "In a conversation your messages are your answers: type in the reply box and "
+                "press Enter. The user ends the conversation; your last message is scored.",
+                timeout=8,
+            )
+            return
         # The keys typed before Ctrl+S are in the box already: the app hands keys over one
         # at a time (crmtui.ui.key_order), a priority binding included.
         self.query_one(AnswerBox).action_submit()
 
+    @property
+    def finished(self) -> bool:
+        """Submitted, or (a conversation ended without an answer) closed."""
+        return self._submitted or self.session.recorder.closed
+
     def action_next_instance(self) -> None:
-        if not self._submitted:
-            self.notify("Submit an answer first (Ctrl+S)", severity="warning")
+        if not self.finished:
+            wait = "The conversation is still going" if self.in_dialogue else None
+            self.notify(wait or "Submit an answer first (Ctrl+S)", severity="warning")
             return
         self.session.close("next")
         if self._next_instance is not None:
@@ -394,7 +434,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
             self.dismiss(None)
 
     def action_leave(self) -> None:
-        if self._submitted:
+        if self.finished:
             self.session.close("next")
             self.dismiss(None)
             return

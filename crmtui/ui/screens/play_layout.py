@@ -18,7 +18,14 @@ from textual.widgets import Static, TabbedContent
 from crmtui.ui.layout import MODES, layout_mode, too_small_notice
 
 #: The regions F10 maximises: the one holding focus fills the screen.
-REGIONS = ("#metadata-panel", "#context-panel", "#query-panel", "#work-tabs", "#answer-box")
+REGIONS = (
+    "#metadata-panel",
+    "#context-panel",
+    "#query-panel",
+    "#chat-panel",
+    "#work-tabs",
+    "#answer-box",
+)
 
 
 class ResponsiveLayout:

@@ -168,6 +168,7 @@ class ReplayScreen(ReplayLayout, Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#replay-warning").display = bool(self._warning())
         self.set_class(self.replay.is_model, "model")
+        self.set_class(self.replay.is_dialogue, "dialogue")
         self._show_context()
         self._fill_events()
         self.query_one(AnswerBox).set_read_only()
@@ -254,6 +255,8 @@ class ReplayScreen(ReplayLayout, Screen[None]):
             lines = self.replay.transcript_at(index)
             for transcript in self.transcripts():
                 transcript.show(lines)
+        if self.replay.is_dialogue:
+            self._show_conversation(index)
         for table in self.event_tables():
             if table.cursor_row != index:
                 table.move_cursor(row=index, animate=False)
@@ -275,6 +278,15 @@ class ReplayScreen(ReplayLayout, Screen[None]):
             self.switch_tab("tab-notes")
         elif frame.event.type in ev.SCRATCH_TYPES:
             self.switch_tab("tab-scratch")
+
+    def _show_conversation(self, index: int) -> None:
+        """A dialogue: the query region shows the conversation as it stood (who said what)."""
+        speakers = {e.seq: e.actor for e in self.events if e.type in ev.DIALOGUE_TYPES}
+        lines = [
+            (line.role, speakers.get(line.seq, line.role), line.text)
+            for line in self.replay.conversation_at(index)
+        ]
+        self.query_one(QueryPanel).show_conversation(lines, len(self.replay.conversation))
 
     def _show_status(self, frame: Frame) -> None:
         bar = self.query_one(StatusBar)

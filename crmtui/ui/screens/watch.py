@@ -28,6 +28,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.scoring.rules import metric_label
 from crmtui.secrets import scrub
 from crmtui.ui.widgets.answer_box import AnswerBox
+from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.transcript import Transcript
@@ -62,6 +63,14 @@ class AgentFinished(Message):
 
     def __init__(self, result: AgentResult) -> None:
         self.result = result
+        super().__init__()
+
+
+class DialogueSaid(Message):
+    """A message of the conversation (the multi-turn mode) was recorded."""
+
+    def __init__(self, role: str, text: str) -> None:
+        self.role, self.text = role, text
         super().__init__()
 
 
@@ -100,9 +109,12 @@ class WatchScreen(Screen[None]):
         gate: StepGate,
         *,
         next_instance: Callable[[], None] | None = None,
+        user: Any = None,
     ) -> None:
         super().__init__()
         self.session = session
+        #: The simulated user of a dialogue (``--interactive``); None: single-turn.
+        self.user = user
         self.config = config
         self.org = org
         self.gate = gate
@@ -125,6 +137,8 @@ class WatchScreen(Screen[None]):
             yield MetadataPanel(id="metadata-panel")
             with Vertical(id="watch-main"):
                 yield QueryPanel(id="query-panel")
+                if self.user is not None:
+                    yield ChatPanel("watch", title="Conversation", id="chat-panel")
                 with Horizontal(id="watch-work"):
                     yield Transcript(id="transcript")
                     yield QueryConsole(self.org, self.config.today(inst), id="query-console")
@@ -198,8 +212,17 @@ class WatchScreen(Screen[None]):
             else None,
             cancel=self.gate.cancelled,
             observation_cap=self.config.resolved.observation_chars,
+            user=self.user,
+            max_user_turns=self.config.dialogue.max_user_turns,
+            on_message=lambda role, text: self.post_message(DialogueSaid(role, text)),
         )
         self.post_message(AgentFinished(result))
+
+    def on_dialogue_said(self, event: DialogueSaid) -> None:
+        chat = self.query_one(ChatPanel)
+        chat.add_message(event.role, event.text)
+        if event.role == "agent":
+            self.query_one(AnswerBox).set_text(event.text)
 
     def _result_table(self, text: str) -> Any:
         """The full result for the console table (the observation is only its text)."""
@@ -271,6 +294,8 @@ class WatchScreen(Screen[None]):
         if reason.get("content") and reason.get("message") != "Submit action":
             note += f": {self._shown(str(reason['content']))}"
         self.query_one(Transcript).add_note(note, style="bold")
+        if self.user is not None:
+            self.query_one(ChatPanel).close(f"Ended: {reason.get('message')}")
         reward = result.reward if isinstance(result.reward, int | float) else 0.0
         method = result.scoring or str(reason.get("message", "no answer"))
         if result.scoring:

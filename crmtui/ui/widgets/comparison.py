@@ -348,3 +348,9 @@ class StepDetail(VerticalScroll):
         self.row = row
         self.query_one("#detail-text", Static).update(row_detail(comparison, row))
         self.scroll_home(animate=False)
+
+    def show_renderable(self, renderable: RenderableType) -> None:
+        """Show something else in full (the conversations of dialogues)."""
+        self.row = None
+        self.query_one("#detail-text", Static).update(renderable)
+        self.scroll_home(animate=False)

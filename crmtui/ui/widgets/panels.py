@@ -140,6 +140,20 @@ class QueryPanel(_CopiesTaskIds, VerticalScroll):
             shown = Group(shown, persona_text(persona))
         self.query_one("#query-text", Static).update(shown)
 
+    def show_conversation(self, lines: list[tuple[str, str, str]], total: int) -> None:
+        """Show a dialogue's messages so far as ``(role, speaker, text)`` (replay)."""
+        self.border_title = f"Conversation ({len(lines)} of {total} messages)"
+        text = Text()
+        for role, speaker, said in lines:
+            if text:
+                text.append("\n")
+            text.append(
+                f"{speaker} ({role}): ", style="bold cyan" if role == "user" else "bold green"
+            )
+            text.append(said)
+        self.query_one("#query-text", Static).update(text or Text("(no message yet)", style="dim"))
+        self.call_after_refresh(self.scroll_end, animate=False)
+
 
 def persona_text(persona: str) -> Text:
     """The line saying who asks (a CRMArena-Pro row's ``persona``)."""

@@ -110,6 +110,8 @@ VALID: dict[str, dict[str, Any]] = {
         "cost": None,
         "latency_ms": 5.0,
     },
+    "user_message": {"text": "Which agent sold most?", "turn": 0, "stop": False, "cost": None},
+    "agent_message": {"text": "For which period?", "turn": 1},
 }
 
 
@@ -139,6 +141,7 @@ OPTIONAL = {
         "cost",
         "latency_ms",
     },
+    "user_message": {"cost"},
 }
 
 

@@ -1,0 +1,120 @@
+"""Settings of the multi-turn mode: the simulated user's model and the limit on user turns.
+
+``crmtui run``, ``watch`` and ``play`` take ``--interactive`` (or a ``*_interactive`` split,
+which implies it), ``--user-model`` (default: upstream's user model, ``gpt-4o-2024-08-06``),
+``--user-api-base``, ``--user-temperature`` (default: none sent, i.e. the provider's own
+sampling, as upstream) and ``--max-user-turns`` (default 10, as upstream). The values are
+recorded: in a model's settings (header, results rows, the resume check) under ``dialogue``,
+and with the simulated user's side in the recording header.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from crmtui.errors import ConfigError
+from crmtui.play.dialogue import DEFAULT_MAX_USER_TURNS
+
+__all__ = ["UPSTREAM_USER_MODEL", "DialogueSettings", "is_interactive_source"]
+
+#: The model upstream's interactive environment plays the user with.
+UPSTREAM_USER_MODEL = "gpt-4o-2024-08-06"
+
+
+def is_interactive_source(tasks: str | None) -> bool:
+    """Whether a task source is an interactive split of upstream's (``hf:...:b2b_interactive``)."""
+    return bool(tasks) and str(tasks).strip().endswith("_interactive")
+
+
+@dataclass(frozen=True)
+class DialogueSettings:
+    """The multi-turn mode's settings.
+
+    Attributes:
+        interactive: Play instances as dialogues with a user.
+        user_model: The simulated user's litellm model.
+        user_api_base: Its OpenAI-compatible server (default: the provider's own).
+        user_temperature: Its sampling temperature (None: none sent, as upstream).
+        max_user_turns: User replies allowed before the episode ends without an answer.
+        user_kind: ``model`` (a simulated user) or ``human`` (a person plays the user:
+            ``play --as-user``, or a study's user role); a person needs no user model.
+    """
+
+    interactive: bool = False
+    user_model: str = UPSTREAM_USER_MODEL
+    user_api_base: str | None = None
+    user_temperature: float | None = None
+    max_user_turns: int = DEFAULT_MAX_USER_TURNS
+    user_kind: str = "model"
+
+    @property
+    def simulated(self) -> bool:
+        """Whether a model plays the user (its key and server are checked and recorded)."""
+        return self.interactive and self.user_kind == "model"
+
+    def check(self) -> None:
+        """Reject impossible settings with a one-line :class:`ConfigError`."""
+        if isinstance(self.max_user_turns, bool) or self.max_user_turns < 1:
+            raise ConfigError(f"--max-user-turns must be at least 1, got {self.max_user_turns}")
+        if not self.user_model or not self.user_model.strip():
+            raise ConfigError("--user-model needs a litellm model name")
+        temperature = self.user_temperature
+        if temperature is not None and not (math.isfinite(temperature) and 0 <= temperature <= 2):
+            raise ConfigError(f"--user-temperature must be between 0 and 2, got {temperature:g}")
+
+    def to_json(self) -> dict[str, Any] | None:
+        """The values as recorded in a model's settings (None when not interactive)."""
+        if not self.interactive:
+            return None
+        if not self.simulated:
+            return {"user": "human", "max_user_turns": self.max_user_turns}
+        from crmtui.agent.user_sim import user_prompt_digest
+
+        return {
+            "user_model": self.user_model.strip(),
+            "user_api_base": self.user_api_base,
+            "user_temperature": self.user_temperature,
+            "max_user_turns": self.max_user_turns,
+            "user_prompt": user_prompt_digest(),
+        }
+
+    def user_client(self, timeout: float, options: Mapping[str, Any] | None = None) -> Any:
+        """The simulated user's model client (imports litellm: call it off the UI thread)."""
+        from crmtui.agent.client import ModelClient
+
+        return ModelClient(
+            self.user_model.strip(),
+            api_base=self.user_api_base,
+            timeout=timeout,
+            temperature=self.user_temperature,
+            **dict(options or {}),
+        )
+
+    def simulated_user(self, instance: Any, org_path: Any, client: Any) -> Any:
+        """A :class:`~crmtui.agent.user_sim.SimulatedUser` for ``instance``: its persona and
+        query, and the hidden facts its org's solutions file holds for it."""
+        from crmtui.agent.user_sim import SimulatedUser
+        from crmtui.play.dialogue_facts import hidden_facts
+
+        facts = hidden_facts(org_path, instance.idx)
+        return SimulatedUser(client, getattr(instance, "persona", None), instance.query, facts)
+
+    def start(
+        self, instance: Any, org_path: Any, agent: Any, client: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """The simulated user of one episode and the header's ``dialogue`` object.
+
+        Args:
+            instance: The instance played.
+            org_path: Its org's database file (the solutions file beside it has the facts).
+            agent: The agent's :class:`~crmtui.play.dialogue.Side`.
+            client: The user model's client (:meth:`user_client`).
+        """
+        from crmtui.play.dialogue import DialogueSpec
+
+        user = self.simulated_user(instance, org_path, client)
+        spec = DialogueSpec("agent", agent, user.side, self.max_user_turns)
+        return user, spec.to_json()

@@ -1,0 +1,99 @@
+"""A model agent's side of a dialogue: the conversation with the user, recorded as it goes.
+
+:func:`crmtui.agent.runner.run_instance` takes a :class:`DialogueDriver` in the multi-turn
+mode. The driver asks the user side (:mod:`crmtui.play.dialogue_sides`) for the opening
+message (the agent's first user message instead of the query), sends each ``respond`` to
+the user and brings back the reply, and records both as ``user_message`` and
+``agent_message`` events, a user's with the user's actor id. It also keeps the time spent
+waiting for the user, which the agent's time limit does not count (a person may think for
+minutes; a simulated user's latency is not the agent's).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from crmtui.play.dialogue import Dialogue, DialogueEnd, message_payload
+from crmtui.play.dialogue_sides import UserSide
+
+__all__ = ["DialogueDriver", "EmitAs"]
+
+#: ``emit(event_type, payload, actor)``: ``actor`` None is the recording's own actor.
+EmitAs = Callable[[str, dict[str, Any], "str | None"], None]
+
+
+class DialogueDriver:
+    """The conversation of one episode between a model agent and ``user``.
+
+    Args:
+        user: The user side.
+        max_user_turns: User replies allowed.
+        emit: Records an event as a given actor (``AgentSession.emit``).
+        clock: Monotonic seconds (the time spent waiting for the user).
+        on_message: Hears every message once recorded, as ``(role, text)`` (a UI).
+
+    Attributes:
+        dialogue: The conversation so far.
+        waited_s: Seconds spent waiting for the user.
+    """
+
+    def __init__(
+        self,
+        user: UserSide,
+        max_user_turns: int,
+        emit: EmitAs,
+        clock: Callable[[], float] = time.monotonic,
+        on_message: Callable[[str, str], None] | None = None,
+    ) -> None:
+        self.user = user
+        self._on_message = on_message
+        self.dialogue = Dialogue(max_user_turns)
+        self._emit = emit
+        self._clock = clock
+        self.waited_s = 0.0
+
+    def open(self, cancel: threading.Event | None = None) -> str:
+        """The user's opening message (recorded); it replaces the query in the prompt."""
+        began = self._clock()
+        try:
+            reply = self.user.opening(cancel)
+        finally:
+            self.waited_s += self._clock() - began
+        message = self.dialogue.user_says(reply.text)
+        self._emit("user_message", message_payload(message, reply.call), self.user.side.id)
+        self._heard("user", reply.text)
+        return reply.text
+
+    def respond(
+        self, text: str, cancel: threading.Event | None = None
+    ) -> tuple[str, DialogueEnd | None]:
+        """Send the agent's message; the user's reply and, when it ended, how."""
+        message = self.dialogue.agent_says(text)
+        self._emit("agent_message", message_payload(message), None)
+        self._heard("agent", text)
+        began = self._clock()
+        try:
+            reply = self.user.reply(text, cancel)
+        finally:
+            self.waited_s += self._clock() - began
+        answer = self.dialogue.user_says(reply.text)
+        self._emit("user_message", message_payload(answer, reply.call), self.user.side.id)
+        self._heard("user", reply.text)
+        return reply.text, self.dialogue.end
+
+    def ended_by_user(self) -> DialogueEnd | None:
+        """How it ended, when a person ended it while the agent was working (recorded)."""
+        if self.dialogue.ended or not self.user.ended_by_user():
+            return None
+        message = self.dialogue.user_ends()
+        if message is not None:
+            self._emit("user_message", message_payload(message), self.user.side.id)
+            self._heard("user", message.text)
+        return self.dialogue.end
+
+    def _heard(self, role: str, text: str) -> None:
+        if self._on_message is not None:
+            self._on_message(role, text)

@@ -1,0 +1,184 @@
+"""Pilot: a person plays the agent of a dialogue with a simulated user (``play --interactive``).
+
+The user (a scripted model over real HTTP) opens as the instance opens; the query is never
+on screen; the person browses, writes to the user in the chat region's reply box, the user
+answers; the person's last message before ``###STOP###`` is scored; the recording holds
+every message with who said it, verifies, and replays. At 80x24 the chat region and its
+reply box fit beside the tabs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crmtui.agent.dialogue_settings import DialogueSettings
+from crmtui.config import PlayConfig
+from crmtui.data.instances import TaskSet
+from crmtui.factory import build_play_app
+from crmtui.play.dialogue import STOP_TOKEN
+from crmtui.play.workspace import Workspace
+from crmtui.record.verify import load, verify
+from crmtui.ui.screens.play import PlayScreen
+from crmtui.ui.widgets.chat import ChatPanel
+from tests.fakes.openai_server import FakeOpenAI, text
+from tests.fixtures import pro_org as fx
+
+IDX = 9  # lead_routing; gold U4
+OPENING = "Hello, I have a new lead and need to know which agent should get it."
+
+
+@pytest.fixture
+def pro_workspace(tmp_path: Path) -> Workspace:
+    org = fx.build_pro_org(tmp_path)
+    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
+
+
+@pytest.fixture
+def user_server(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    with FakeOpenAI(model_name="user") as server:
+        yield server
+
+
+async def _wait(pilot: Any, condition: Any, tries: int = 300) -> None:
+    for _ in range(tries):
+        await pilot.pause(0.02)
+        if condition():
+            return
+    raise AssertionError("condition not met in time")
+
+
+def _screen_text(screen: Any) -> str:
+    return "\n".join(strip.text for strip in screen._compositor.render_strips())
+
+
+def _config(tmp_path: Path, server: Any, **kwargs: Any) -> PlayConfig:
+    dialogue = DialogueSettings(
+        interactive=True, user_model="openai/user", user_api_base=server.base_url, **kwargs
+    )
+    return PlayConfig(
+        annotator="tester", recordings=tmp_path / "rec", fsync=False, idx=IDX, dialogue=dialogue
+    )
+
+
+async def _converse(
+    app: Any, pilot: Any, messages: list[str], replies_after: int
+) -> tuple[PlayScreen, ChatPanel]:
+    await _wait(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.query(ChatPanel))
+    screen = app.screen
+    chat = screen.query_one(ChatPanel)
+    await _wait(pilot, lambda: len(chat.messages) == 1)
+    for number, message in enumerate(messages, start=1):
+        await pilot.press("f4", *message, "enter")
+        await _wait(pilot, lambda n=number: len(chat.messages) >= 2 * n + 1)
+    return screen, chat
+
+
+@pytest.mark.parametrize("size", [(160, 48), (80, 24)])
+async def test_a_person_talks_to_the_simulated_user_and_is_scored(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path, clock: Any, wall: Any, size: Any
+) -> None:
+    user_server.push(text(OPENING), text("The lead is from Ohio."), text(STOP_TOKEN))
+    app = build_play_app(
+        _config(tmp_path, user_server), workspace=pro_workspace, clock=clock, wall=wall
+    )
+    async with app.run_test(size=size) as pilot:
+        screen, chat = await _converse(
+            app, pilot, ["Which state is the lead from?", f"Route it to {fx.U4}"], 2
+        )
+        await _wait(pilot, lambda: screen.session.submitted)
+        await pilot.pause(0.1)
+        shown = _screen_text(screen)
+        assert chat.messages[0] == ("user", OPENING)
+        assert "ends the conversation" in shown and "your last message was scored" in shown
+        assert fx.PRO_ROWS[IDX]["query"][:30] not in shown  # the agent never sees the query
+        assert chat.query_one("#chat-input").disabled
+        assert screen.session.score is not None and screen.session.score.reward == 1.0
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    assert verify(path).ok
+    recording = load(path)
+    said = [(e.type, e.actor, e.payload["text"]) for e in recording.events
+            if e.type in ("user_message", "agent_message")]  # fmt: skip
+    assert said == [
+        ("user_message", "openai/user", OPENING),
+        ("agent_message", "tester", "Which state is the lead from?"),
+        ("user_message", "openai/user", "The lead is from Ohio."),
+        ("agent_message", "tester", f"Route it to {fx.U4}"),
+        ("user_message", "openai/user", STOP_TOKEN),
+    ]
+    assert recording.header["dialogue"]["agent"] == {"kind": "human", "id": "tester"}
+    submit = recording.submit
+    assert submit is not None and submit.payload["answer"] == f"Route it to {fx.U4}"
+    # The simulated user was told the persona and the query; the person was not.
+    assert fx.PRO_ROWS[IDX]["query"] in user_server.requests[0]["messages"][0]["content"]
+    if size == (160, 48):
+        await _replays(path)
+
+
+async def _replays(path: Path) -> None:
+    """Replay shows the conversation as it stood at each step (who said what)."""
+    from crmtui.factory import build_replay_app
+    from crmtui.ui.widgets.panels import QueryPanel
+
+    app = build_replay_app(path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("end")
+        await pilot.pause(0.3)
+        panel = app.screen.query_one(QueryPanel)
+        assert panel.border_title == "Conversation (5 of 5 messages)"
+        shown = _screen_text(app.screen)
+        assert "tester (agent): Route it to" in shown and "openai/user (user)" in shown
+
+
+async def test_the_users_replies_run_out_and_the_session_closes_unanswered(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    user_server.push(text(OPENING), text("Not sure."))
+    app = build_play_app(
+        _config(tmp_path, user_server, max_user_turns=1),
+        workspace=pro_workspace,
+        clock=clock,
+        wall=wall,
+    )
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen, chat = await _converse(app, pilot, ["Which state?"], 1)
+        await _wait(pilot, lambda: screen.session.recorder.closed)
+        assert "without an answer" in _screen_text(screen)
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    recording = load(path)
+    assert recording.submit is None
+    assert recording.end is not None and recording.end.payload["reason"] == "Max user turns reached"
+
+
+async def test_watch_shows_a_model_agent_talking_to_the_simulated_user(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path
+) -> None:
+    """``watch --interactive``: the conversation shows as it is recorded."""
+    from crmtui.agent.watch_config import WatchConfig
+    from crmtui.factory import build_watch_app
+    from crmtui.ui.screens.watch import WatchScreen
+
+    user_server.push(text(OPENING), text(STOP_TOKEN))
+    with FakeOpenAI(model_name="agent") as agent:
+        agent.push(text(f"<thought>Easy.</thought><respond>Give it to {fx.U4}.</respond>"))
+        config = WatchConfig(
+            model="openai/agent", api_base=agent.base_url, idx=IDX, timeout=10.0, fsync=False,
+            recordings=tmp_path / "rec", stream=False,
+            dialogue=DialogueSettings(interactive=True, user_model="openai/user",
+                                      user_api_base=user_server.base_url),
+        )  # fmt: skip
+        app = build_watch_app(config, workspace=pro_workspace)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, WatchScreen)
+                        and app.screen.result is not None)  # fmt: skip
+            chat = app.screen.query_one(ChatPanel)
+            await _wait(pilot, lambda: len(chat.messages) == 3)
+            assert chat.messages == [("user", OPENING), ("agent", f"Give it to {fx.U4}."),
+                                     ("user", STOP_TOKEN)]  # fmt: skip
+            assert app.screen.result.reward == 1.0
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    assert verify(path).ok and load(path).header["dialogue"]["user"]["id"] == "openai/user"
