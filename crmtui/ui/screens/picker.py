@@ -130,15 +130,14 @@ class PickerScreen(Screen[None]):
 
     def refresh_rows(self) -> None:
         """Rebuild the table."""
+        from rich.cells import cell_len
+
         table = self.query_one("#picker-table", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        table.add_column("idx", key="idx")
-        table.add_column("type", key="type")
-        table.add_column("done", key="done")
-        table.add_column("query", key="query")
         rows = self.visible()
         locked = self.gate.locked if self.gate else frozenset()
+        cells: list[tuple[str, str, Text | str, Text]] = []
         for inst in rows:
             status = self.status.get(inst.idx)
             mark: Text | str = ""
@@ -149,13 +148,15 @@ class PickerScreen(Screen[None]):
                 mark = "done" if status.reward is not None else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
-            table.add_row(
-                str(inst.idx),
-                abbreviation(inst.task),
-                mark,
-                _excerpt(inst.query),
-                key=str(inst.idx),
-            )
+            # The query as Text: shown as written, never read as markup ("[b]" stays).
+            cells.append((str(inst.idx), abbreviation(inst.task), mark, Text(_excerpt(inst.query))))
+        # Widths known up front: DataTable would otherwise draw the first frame at the
+        # labels' widths and measure every cell on its idle, then draw every row again.
+        for n, label in enumerate(("idx", "type", "done", "query")):
+            width = max([cell_len(label)] + [cell_len(str(row[n])) for row in cells])
+            table.add_column(label, key=label, width=width)
+        for row in cells:
+            table.add_row(*row, key=row[0])
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         summary = tally(rows, self.status, hidden=self.policy.hidden)
