@@ -83,6 +83,10 @@ def play(
     study: str | None,
 ) -> None:
     """Open the play screen: pick an instance, browse the org, answer; all recorded."""
+    from crmtui.startup import pause_collector
+
+    # Until the picker's first frame (the app resumes it): see crmtui.startup.
+    pause_collector()
     from crmtui.factory import build_play_app
 
     if study is not None:

@@ -24,6 +24,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
+from crmtui.startup import resume_collector
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.screens.loading import LoadingScreen
@@ -149,6 +150,7 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
+        resume_collector()  # start-up is over (crmtui.startup)
         if not self._offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
 

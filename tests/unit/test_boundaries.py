@@ -118,6 +118,7 @@ LAYERS: list[tuple[str, ...]] = [
         "crmtui.limits",
         "crmtui.secrets",
         "crmtui.crash",
+        "crmtui.startup",
     ),
     ("crmtui.data",),
     ("crmtui.org",),
