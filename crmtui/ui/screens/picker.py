@@ -60,6 +60,9 @@ class PickerScreen(Screen[None]):
 
     CSS_PATH = "picker.tcss"
     HELP_GROUP = "Instance picker"
+    # Focused as it is composed, so the first frame draws the focused table (focusing it
+    # on mount came a frame later: the whole table drawn twice).
+    AUTO_FOCUS = "#picker-table"
     BINDINGS = [
         Binding(
             "enter", "open_highlighted", "Open", show=False, tooltip="the highlighted instance"

@@ -30,6 +30,21 @@ from crmtui.ui.widgets.text_cell import text_cell_line
 class ContentTable(DataTable[Any]):
     """A :class:`~textual.widgets.DataTable` that repaints when its column widths change."""
 
+    #: The width its rows were last drawn at (None: not drawn yet).
+    _drawn_width: int | None = None
+
+    def render_lines(self, crop: Any) -> Any:
+        self._drawn_width = self.size.width
+        return super().render_lines(crop)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # DataTable forgets every drawn row and cell on any Resize; a row depends on the
+        # width only (the blank run that extends it to the edge). Textual sends a Resize
+        # after the first layout, at the size the first frame was drawn at: the picker
+        # was drawn twice at start. Same width: DataTable's handler is skipped.
+        if self._drawn_width == event.size.width:
+            event.prevent_default()
+
     def _column_widths(self) -> tuple[int, ...]:
         return tuple(column.get_render_width(self) for column in self.ordered_columns) + (
             self._row_label_column_width,
