@@ -27,6 +27,7 @@ from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
+from crmtui.ui.resume import ResumeFlow
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
@@ -47,7 +48,7 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
+class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual
@@ -96,6 +97,7 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
         self._quit_asked = False
+        self._resume_checked = False
         #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
         #: is a repaint sent over the network and costs a served session as much CPU as
         #: two keystrokes a second, with nobody typing.
@@ -132,7 +134,8 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
 
     # -- flow ------------------------------------------------------------------------------
 
-    def _status(self) -> dict[int, Any]:
+    def status(self) -> dict[int, Any]:
+        """This annotator's outcome per instance, from their recordings."""
         assert self.workspace is not None
         return actor_progress(
             self.config.recordings, self.config.annotator, self.workspace.tasks_label
@@ -143,12 +146,32 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
             return
         self.workspace = workspace
         # A study's instructions come before anything else, the list of instances included.
-        self.after_instructions(self._show_picker)
+        self.after_instructions(self._start)
+
+    def _start(self) -> None:
+        # A study reopens an unfinished instance without asking: straight in it, rather
+        # than drawing the picker first; the picker comes when the instance closes.
+        if self.plan.picker().resume_unasked and self._resume_straight():
+            return
+        self._show_picker()
+
+    def _resume_straight(self) -> bool:
+        found = self.resumable()
+        self._resume_checked = True
+        if found is None:
+            return False
+        idx, path = found
+        self.notify(f"Resuming your unfinished session on instance {idx}.")
+        self.open_instance(idx, resume_path=path)
+        if self.session is None:  # it could not open (a notice says why): the picker
+            return False
+        self.call_after_refresh(resume_collector)  # start-up is over (crmtui.startup)
+        return True
 
     def _show_picker(self) -> None:
         assert self.workspace is not None
         self.picker = PickerScreen(
-            self.workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
+            self.workspace.tasks, self.config.annotator, self.status(), policy=self.plan.picker()
         )
         self.picker.gate = self.plan.gate()
         self.push_screen(self.picker)
@@ -158,58 +181,11 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
 
     def _after_first_frame(self) -> None:
         resume_collector()  # start-up is over (crmtui.startup)
-        if not self._offer_resume() and self.config.idx is not None:
+        if self._resume_checked:
+            return
+        self._resume_checked = True
+        if not self.offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
-
-    def _offer_resume(self) -> bool:
-        from crmtui.record.recorder import close_unfinished
-        from crmtui.record.sessions import find_unfinished
-        from crmtui.ui.screens.dialogs import ConfirmScreen
-
-        assert self.workspace is not None
-        unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
-        if not unfinished:
-            return False
-        latest, older = unfinished[-1], unfinished[:-1]
-        for path in older:
-            self._close_quietly(close_unfinished, path)
-        idx = _idx_of(latest)
-        order = self.plan.picker().order
-        offered = idx is not None and idx in self.workspace.tasks
-        if not offered or (order is not None and idx not in order):
-            self._close_quietly(close_unfinished, latest)
-            return False
-
-        assert idx is not None
-        if self.plan.picker().resume_unasked:
-            self.notify(f"Resuming your unfinished session on instance {idx}.")
-            self.open_instance(idx, resume_path=latest)
-            return True
-
-        def answer(resume: bool | None) -> None:
-            if resume:
-                self.open_instance(idx, resume_path=latest)
-            else:
-                self._close_quietly(close_unfinished, latest)
-                if self.picker:
-                    self.picker.set_status(self._status())
-
-        self.push_screen(
-            ConfirmScreen(
-                f"An unfinished session on instance {idx} was found:\n{latest}\n\n"
-                "Resume it, or close it as abandoned?",
-                yes="Resume",
-                no="Close it",
-            ),
-            answer,
-        )
-        return True
-
-    def _close_quietly(self, close: Any, path: Any) -> None:
-        try:
-            close(path, "abandoned")
-        except CrmtuiError as exc:
-            self.notify(f"{path}: {exc}", severity="warning")
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
         self.open_instance(event.idx)
@@ -260,6 +236,9 @@ class CrmtuiApp(PlanGates, WorkerErrorHandler, App[None]):
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
+        if self.picker is None:  # resumed straight into the instance: the picker comes now
+            self._show_picker()
+            return
         if session is not None:
             self.refresh_gate()  # a practice answer may have opened (or closed) the rest
         if self.picker is not None and session is not None:
@@ -393,15 +372,3 @@ _ACTIVITY = (
     events.MouseScrollUp,
     events.MouseMove,
 )
-
-
-def _idx_of(path: Any) -> int | None:
-    import json
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            header = json.loads(handle.readline())
-        idx = header["instance"]["idx"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return idx if isinstance(idx, int) else None
