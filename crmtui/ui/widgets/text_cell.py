@@ -83,7 +83,5 @@ def text_cell_line(
         segments = [*line, Segment.line()]
     styled = Segment.apply_style(segments, style=pre_style, post_style=post_style)
     return list(
-        islice(
-            Segment.split_and_crop_lines(styled, width, include_new_lines=False, pad=True), 1
-        )
+        islice(Segment.split_and_crop_lines(styled, width, include_new_lines=False, pad=True), 1)
     )
