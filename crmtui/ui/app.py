@@ -25,6 +25,7 @@ from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
+from crmtui.ui.css_cache import SharedStylesheet
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.resume import ResumeFlow
@@ -87,6 +88,9 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
         scorer: Scorer | None = None,
     ) -> None:
         super().__init__()
+        # Parsed CSS shared by every app of the process: a served session's copy of the
+        # standby process starts with it all parsed (crmtui/ui/css_cache.py).
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.config = config
         self.workspace = workspace
         # What to list and reveal (a study's plan, or free play): screens ask it, never a study.
