@@ -18,7 +18,8 @@ from tests.serve.terminal import Terminal
 
 
 async def _client(study: Any, **kwargs: Any) -> TestClient:
-    server = StudyServer(study, **kwargs)
+    # No pre-started apps unless a test opens sessions (each would start a standby process).
+    server = StudyServer(study, **{"standby": 0, **kwargs})
     client = TestClient(TestServer(await server._make_app()))
     await client.start_server()
     client.study_server = server  # type: ignore[attr-defined]
@@ -218,10 +219,12 @@ def test_the_child_command_names_the_signed_in_annotator(served_study: Any) -> N
 _ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
 
-async def test_a_websocket_session_runs_the_annotators_app(served_study: Any) -> None:
-    """A real child process: the screen names the cookie's annotator and their instances."""
+@pytest.mark.parametrize("standby", [0, 2], ids=["fresh-process", "pre-started"])
+async def test_a_websocket_session_runs_the_annotators_app(served_study: Any, standby: int) -> None:
+    """A real app process, started for the session or pre-started and handed over: the
+    screen names the cookie's annotator and their instances."""
     study, tokens = served_study
-    client = await _client(study)
+    client = await _client(study, standby=standby)
     try:
         await _sign_in(client, tokens["ben"])
         ws = await client.ws_connect(
@@ -271,7 +274,7 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
     from crmtui.record.verify import load, verify
 
     study, tokens = served_study
-    client = await _client(study)
+    client = await _client(study, standby=2)
     origin = {"Origin": f"http://{client.host}:{client.port}"}
     try:
         await _sign_in(client, tokens["ben"])
@@ -296,9 +299,11 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
         assert [e.payload["text"] for e in events if e.type == "answer_edit"] == ["draft"]
 
         ws = await client.ws_connect("/ws?width=160&height=48", headers=origin)
-        # No dialog: straight back in (the title's "(resumed)" may come a frame after the panels).
+        # No dialog, no picker first: straight back in (the title's "(resumed)" may come a
+        # frame after the panels).
         screen = await _screen_until(ws, b"(resumed)")
         assert b"Task context" in _ANSI.sub(b"", screen)
+        assert b"Annotator: ben" not in _ANSI.sub(b"", screen)
         await _screen_until(ws, b"draft", screen)
         await ws.close()
         async with asyncio.timeout(30):
