@@ -9,15 +9,17 @@ anything else (an internal error, with its traceback in a crash log).
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from crmtui import __version__, exit_codes
 from crmtui.errors import ConfigError, CrmtuiError
+from crmtui.sanitise import printable
 
 #: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
 DEBUG_ENV = "CRMTUI_DEBUG"
@@ -92,6 +94,12 @@ def cli(ctx: click.Context) -> None:
 
     Run without a command to open the play screen on the built-in sample org.
     """
+    # Every table and panel a command prints through Rich draws control and bidi characters
+    # visibly (the net under the commands' own printable() calls). Here, not at import:
+    # `crmtui --help` stays without Rich.
+    from crmtui.sanitise import install_rich_guard
+
+    install_rich_guard()
     if ctx.invoked_subcommand is None:
         play = cli.get_command(ctx, "play")
         if play is None:
@@ -110,6 +118,8 @@ def check_arguments(argv: list[str]) -> None:
         ConfigError: Naming the argument and the first bad byte.
     """
     for position, arg in enumerate(argv, start=1):
+        if "\x00" in arg:  # no real command line can hold one; a caller in this process can
+            raise ConfigError(f"argument {position} holds a NUL character")
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError as exc:
@@ -168,7 +178,8 @@ def _main(argv: list[str] | None) -> Any:
         check_arguments(args)
         return cli.main(args=args, prog_name="crmtui", standalone_mode=False)
     except CrmtuiError as exc:
-        click.echo(f"Error: {exc.user_message()}", err=True)
+        # The message may quote an org's, a task's or a recording's text: shown escaped.
+        click.echo(f"Error: {printable(exc.user_message())}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
@@ -181,16 +192,49 @@ def _main(argv: list[str] | None) -> Any:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         sys.exit(exit_codes.INTERRUPTED)
-    except Exception as exc:
-        if os.environ.get(DEBUG_ENV):
-            raise
-        from crmtui.crash import internal_error
-
-        click.echo(
-            f"Error: {internal_error(exc).user_message()} (set {DEBUG_ENV}=1 to see the traceback)",
-            err=True,
-        )
+    except OSError as exc:
+        if os.environ.get(DEBUG_ENV) or exc.errno not in ENVIRONMENT_ERRNOS:
+            _internal(exc)
+        # A full disk or a read-only folder is the machine's state, not a bug: no crash log.
+        click.echo(f"Error: {printable(describe_os_error(exc))}", err=True)
         sys.exit(exit_codes.ERROR)
+    except Exception as exc:
+        _internal(exc)
+
+
+def _internal(exc: BaseException) -> NoReturn:
+    """An exception that escaped every command: a bug, told in one line, logged in full."""
+    if os.environ.get(DEBUG_ENV):
+        raise exc
+    from crmtui.crash import internal_error
+
+    click.echo(
+        f"Error: {printable(internal_error(exc).user_message())} "
+        f"(set {DEBUG_ENV}=1 to see the traceback)",
+        err=True,
+    )
+    sys.exit(exit_codes.ERROR)
+
+
+#: errno values that describe the machine, never crmtui: reported in one line, no crash log.
+ENVIRONMENT_ERRNOS = frozenset(
+    {
+        errno.ENOSPC,  # disk full
+        errno.EDQUOT,  # quota exceeded
+        errno.EROFS,  # read-only file system
+        errno.EACCES,  # permission denied
+        errno.EPERM,  # operation not permitted
+        errno.EIO,  # input/output error (a failing disk)
+    }
+)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``cannot write /x/y: Read-only file system`` for an OSError about a file."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    return f"cannot use {os.fsdecode(exc.filename)}: {reason}"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,9 @@
-"""One factory builds the app for the CLI, the tests and the screenshots."""
+"""One factory builds the app for the CLI, the tests and the screenshots.
+
+Every builder first guards the terminal (:func:`crmtui.ui.terminal.install`): input bytes
+that are not UTF-8 are replaced instead of ending the app, and text that would act on the
+terminal (escape sequences, bidi overrides) is drawn as visible characters.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,15 @@ from typing import Any
 from crmtui.config import PlayConfig
 
 
+def _guard_terminal() -> None:
+    from crmtui.ui.terminal import install
+
+    install()
+
+
 def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
     """Build the play app (imports textual lazily so the CLI stays fast)."""
+    _guard_terminal()
     from crmtui.ui.app import CrmtuiApp
 
     return CrmtuiApp(config or PlayConfig(), **kwargs)
@@ -17,6 +29,7 @@ def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
 
 def build_compare_app(comparison: Any) -> Any:
     """Build the app showing a :class:`~crmtui.review.compare.Comparison` (compare screen)."""
+    _guard_terminal()
     from crmtui.ui.screens.compare import CompareScreen
     from crmtui.ui.viewer_app import ViewerApp
 
@@ -27,6 +40,7 @@ def build_compare_app(comparison: Any) -> Any:
 
 def build_report_app(report: Any) -> Any:
     """Build the app showing a :class:`~crmtui.review.report.Report` (report screen)."""
+    _guard_terminal()
     from crmtui.ui.screens.report import ReportScreen
     from crmtui.ui.viewer_app import ViewerApp
 
@@ -35,6 +49,7 @@ def build_report_app(report: Any) -> Any:
 
 def build_study_status_app(study: Any, refresh_s: float = 5.0) -> Any:
     """Build the app showing a study's progress (refreshed every ``refresh_s`` seconds)."""
+    _guard_terminal()
     from crmtui.study import load_study, study_status
     from crmtui.ui.screens.study_status import StudyStatusScreen
     from crmtui.ui.viewer_app import ViewerApp
@@ -65,6 +80,7 @@ def build_replay_app(
         RecordingError: The recording is unreadable or tampered with (naming the line).
         CrmtuiError: ``org`` names no readable org.
     """
+    _guard_terminal()
     from crmtui.review.replay_org import ReplaySource, prepare_replay
     from crmtui.ui.replay_app import ReplayApp
 
@@ -77,6 +93,7 @@ def build_watch_app(config: Any, **kwargs: Any) -> Any:
 
     Textual is imported lazily, as for :func:`build_play_app`.
     """
+    _guard_terminal()
     from crmtui.ui.watch_app import WatchApp
 
     return WatchApp(config, **kwargs)

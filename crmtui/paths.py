@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from crmtui.errors import ConfigError
+from crmtui.sanitise import printable as printable  # re-exported; the one sanitiser
 
 SAMPLE_ORG_NAME = "sample"
 #: Longest org name accepted (it becomes a file name).
@@ -40,27 +41,12 @@ def check_org_name(name: str) -> str:
     return name
 
 
-def printable(text: str) -> str:
-    """``text`` with control, format (bidi) and other invisible characters escaped.
-
-    For showing names read from files (org names, actor ids) in listings: a name holding a
-    terminal escape or a right-to-left override then shows as ``\x1b`` or ``\u202e``
-    instead of acting on the terminal or reordering the line.
-    """
-    if text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        else:
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-    return "".join(out)
-
-
 def home() -> Path:
-    """Return the crmtui data directory (created on first use)."""
+    """Return the crmtui data directory (created on first use).
+
+    Raises:
+        ConfigError: It cannot be created (a read-only or full disk, a file in the way).
+    """
     override = os.environ.get("CRMTUI_HOME")
     if override:
         path = Path(override).expanduser()
@@ -68,22 +54,27 @@ def home() -> Path:
         from platformdirs import user_data_dir
 
         path = Path(user_data_dir("crmtui", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    return _folder(path)
+
+
+def _folder(path: Path) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot create the data folder {path} (CRMTUI_HOME): {exc.strerror or exc}"
+        ) from None
     return path
 
 
 def orgs_dir() -> Path:
     """Directory holding built and imported orgs (``<name>.db``) and their tasks."""
-    path = home() / "orgs"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _folder(home() / "orgs")
 
 
 def cache_dir() -> Path:
     """Directory for caches (the ``datasets`` cache among them)."""
-    path = home() / "cache"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _folder(home() / "cache")
 
 
 def org_path(name: str) -> Path:

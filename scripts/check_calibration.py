@@ -7,7 +7,8 @@ Usage::
     python scripts/check_calibration.py --real ../shared/crmarena/crmarena_tasks.json
 
 Builds each org exactly as ``crmtui org build`` does (into a temporary directory), then prints
-``crmtui tasks stats`` for it: the figures per task type and the calibration targets. With
+``crmtui tasks stats`` for it: the figures per task type, the careful reading and the named
+shortcuts (issue #24), and the calibration targets. With
 ``--real``, the real task file's table comes first and its None shares are the anchors the
 targets compare with. Exits with status 1 when any target is missed.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from crmtui.commands.tasks_stats import build_report, stats_table, targets_table
+from crmtui.commands.tasks_stats import build_report, readings_table, stats_table, targets_table
 from crmtui.org.build import build_org
 from crmtui.org.task_stats import check_targets
 
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             report = build_report(None, str(out))
             report.targets = check_targets(report.types, anchors)
             console.print(stats_table(report))
+            console.print(readings_table(report))
             console.print(targets_table(report))
             failed = [c for c in report.targets if not c.ok]
             missed += len(failed)

@@ -19,14 +19,19 @@ The other entry points (``tests/property/fuzz_inputs.py``): ``--tasks N`` hostil
 loaded as ``--tasks`` would, ``--recordings N`` hostile recordings (byte-mutated, or
 structurally mutated and re-chained) through verify, load, replay and the summaries, and
 ``--cli N`` hostile command lines run in process (``query``, ``tasks``, ``verify``,
-``compare``, ``report``, ``export``, ``org build``), and ``--replies N`` agent episodes of
-hostile model replies (``tests/property/fuzz_agent.py``). Their failures: ``crash``,
-``disagree`` (verify and load disagree), ``traceback``, ``internal``, ``exit`` (a status
-outside crmtui/exit_codes.py), ``silent``, ``slow``; for replies ``harness``, ``lost``
-(the recording fails verify), ``leaked`` (an echoed key was recorded)::
+``compare``, ``report``, ``export``, ``org build``), ``--replies N`` agent episodes of
+hostile model replies (``tests/property/fuzz_agent.py``), ``--tampered N`` recordings edited
+as text and ``--orgs N`` damaged org files under ``org info`` and ``query``
+(``tests/property/fuzz_damage.py``), and ``--http N`` hostile requests to a running
+serve-rest (``tests/property/fuzz_http.py``). Their failures: ``crash``, ``disagree`` (verify
+and load disagree), ``unnamed`` (a tampered recording verified as intact and finished),
+``traceback``, ``internal``, ``exit`` (a status outside crmtui/exit_codes.py), ``silent``,
+``raw`` (a control or bidi character reached the terminal), ``slow``; for replies
+``harness``, ``lost`` (the recording fails verify), ``leaked`` (an echoed key was recorded);
+for HTTP ``hung``, ``stderr``, ``python``, ``down``::
 
     .venv/bin/python scripts/fuzz.py -n 0 --tasks 20000 --recordings 20000 --cli 1000 \
-        --replies 1000
+        --replies 1000 --tampered 5000 --orgs 500 --http 3000
 """
 
 from __future__ import annotations
@@ -47,6 +52,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.property.fuzz_agent import AGENT_FAILURES, ReplyFuzzer, run_episode  # noqa: E402
+from tests.property.fuzz_damage import (  # noqa: E402
+    check_tampered,
+    damaged_org,
+    damaged_org_argv,
+    tampered_recording,
+)
+from tests.property.fuzz_http import HTTP_FAILURES, check_http, hostile_request  # noqa: E402
 from tests.property.fuzz_inputs import (  # noqa: E402
     INPUT_FAILURES,
     InputFuzzer,
@@ -69,7 +81,7 @@ def _print_outcomes(outcomes: Any, failure_kinds: Any, failed: int) -> None:
 
 
 #: Failure outcomes of the non-engine targets.
-FAILED = frozenset(INPUT_FAILURES) | frozenset(AGENT_FAILURES)
+FAILED = frozenset(INPUT_FAILURES) | frozenset(AGENT_FAILURES) | frozenset(HTTP_FAILURES)
 
 
 def raw_copy(org_path: Path, into: Path) -> Path:
@@ -109,11 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recordings", type=int, default=0, help="hostile recordings to read")
     parser.add_argument("--cli", type=int, default=0, help="hostile command lines to run")
     parser.add_argument("--replies", type=int, default=0, help="agent episodes of hostile replies")
+    parser.add_argument("--tampered", type=int, default=0, help="recordings edited as text")
+    parser.add_argument("--orgs", type=int, default=0, help="damaged org files to open")
+    parser.add_argument("--http", type=int, default=0, help="hostile requests to serve-rest")
     args = parser.parse_args(argv)
     summaries = {}
     if args.count:
         summaries["engine"] = fuzz_engine(args)
-    if args.tasks or args.recordings or args.cli or args.replies:
+    inputs = (args.tasks, args.recordings, args.cli, args.replies, args.tampered, args.orgs)
+    if any(inputs) or args.http:
         summaries.update(fuzz_inputs(args))
     if args.json is not None:
         args.json.write_text(json.dumps(summaries, indent=2, ensure_ascii=False), encoding="utf-8")
@@ -260,12 +276,39 @@ def fuzz_inputs(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
             result = run_episode(replies, instance, org, root / "episodes", strategy)
             return result, strategy
 
-        for name, count, case in (("tasks", args.tasks, task_case),
-                                  ("recordings", args.recordings, recording_case),
-                                  ("cli", args.cli, cli_case),
-                                  ("replies", args.replies, reply_case)):  # fmt: skip
-            if count:
-                summaries[name] = _run_cases(name, count, case, args.examples)
+        def tampered_case(i: int) -> tuple[tuple[str, str], str]:
+            what, data = tampered_recording(fuzzer.rng, fuzzer.recordings)
+            files["recording"].write_bytes(data)
+            return check_tampered(files["recording"]), what
+
+        def org_case(i: int) -> tuple[tuple[str, str], str]:
+            what = damaged_org(fuzzer.rng, Path(org.path), root / "damaged.db")
+            argv = damaged_org_argv(fuzzer.rng, root / "damaged.db", queries.next)
+            return run_cli(argv), f"{what}: {argv!r}"[:300]
+
+        server = None
+        if args.http:
+            from crmtui.rest import RestApi, RestServer
+
+            server = RestServer(RestApi(org, "00DFUZZ!fuzz"), request_timeout_s=0.5).start()
+
+        def http_case(i: int) -> tuple[tuple[str, str], str]:
+            data, hang_up = hostile_request(fuzzer.rng, "00DFUZZ!fuzz")
+            return check_http(server, data, hang_up, "00DFUZZ!fuzz"), repr(data[:200])
+
+        try:
+            for name, count, case in (("tasks", args.tasks, task_case),
+                                      ("recordings", args.recordings, recording_case),
+                                      ("tampered", args.tampered, tampered_case),
+                                      ("orgs", args.orgs, org_case),
+                                      ("cli", args.cli, cli_case),
+                                      ("replies", args.replies, reply_case),
+                                      ("http", args.http, http_case)):  # fmt: skip
+                if count:
+                    summaries[name] = _run_cases(name, count, case, args.examples)
+        finally:
+            if server is not None:
+                server.stop()
     return summaries
 
 

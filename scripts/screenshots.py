@@ -2,8 +2,9 @@
 
 Usage: python scripts/screenshots.py [--out assets] [SCENE ...]
 
-SCENE is a play scene of ``crmtui.ui.scenes`` or one of :data:`VIEWER_SHOTS` (replay,
-replay-80x24, compare, report); without any, every screenshot is taken.
+SCENE is a play scene of ``crmtui.ui.scenes``, one of :data:`VIEWER_SHOTS` (replay,
+replay-80x24, compare, report) or ``play-pro`` (a CRMArena-Pro instance); without any, every
+screenshot is taken.
 
 Builds the small sample org into a temporary CRMTUI_HOME, then drives the app through the
 scripted scenes in ``crmtui.ui.scenes`` (the same ones the snapshot tests use) with frozen
@@ -111,6 +112,32 @@ async def _shoot_watch(workspace: object, out: Path, recordings: Path) -> Path:
     return out / "watch.svg"
 
 
+async def _shoot_pro(out: Path, home: Path) -> Path:
+    """A CRMArena-Pro instance in play: the persona under the query, the guide as context.
+
+    On the small Pro org the tests build (tests/fixtures/pro_org.py), lead qualification.
+    """
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from crmtui.config import PlayConfig
+    from crmtui.data.instances import TaskSet
+    from crmtui.factory import build_play_app
+    from crmtui.play.workspace import Workspace
+    from crmtui.ui.scenes import settle
+    from tests.fixtures.pro_org import PRO_ROWS, build_pro_org
+
+    org = build_pro_org(home)
+    workspace = Workspace(org, TaskSet.from_rows(PRO_ROWS, "pro"), "pro")
+    config = PlayConfig(annotator="alice", recordings=home / "pro-rec", fsync=False, idx=0)
+    app = build_play_app(config, workspace=workspace, clock=lambda: 100.0, wall=_frozen_wall)
+    app.steady_cursor = True
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("f4", *"Authority")
+        await settle(pilot)
+        app.save_screenshot(filename="play-pro.svg", path=str(out))
+    return out / "play-pro.svg"
+
+
 #: The screens over the example recordings (not play scenes); name them to shoot only them.
 VIEWER_SHOTS = ("replay", "replay-80x24", "compare", "report")
 
@@ -161,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     built = build_org(home / "sample.db", seed=7, scale="small", name="sample")
     workspace = Workspace(Org.open(built.path), load_tasks(str(built.tasks_path)), "sample")
     args.out.mkdir(parents=True, exist_ok=True)
+    if "play-pro" in args.scenes:
+        print(f"wrote {asyncio.run(_shoot_pro(args.out, home))}")
+        args.scenes = [name for name in args.scenes if name != "play-pro"]
+        if not args.scenes:
+            return 0
     viewers = tuple(name for name in args.scenes if name in VIEWER_SHOTS)
     if viewers:
         for path in _viewer_shots(args.recordings.resolve(), args.out, viewers):
@@ -175,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {path}")
     if not args.scenes:
         print(f"wrote {asyncio.run(_shoot_watch(workspace, args.out, home / 'watch'))}")
+        print(f"wrote {asyncio.run(_shoot_pro(args.out, home))}")
         for path in _viewer_shots(args.recordings.resolve(), args.out):
             print(f"wrote {path}")
     return 0

@@ -24,7 +24,16 @@ os.environ.setdefault("NO_COLOR", "1")
 for _key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
     os.environ.pop(_key, None)
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "crmarena"
+# ../shared/crmarena beside the checkout (CI's layout); CRMTUI_SHARED (or CRMTUI_SHARED_DIR)
+# names another ``shared`` folder (a worktree whose parent has none).
+SHARED = (
+    Path(
+        os.environ.get("CRMTUI_SHARED")
+        or os.environ.get("CRMTUI_SHARED_DIR")
+        or Path(__file__).resolve().parents[2] / "shared"
+    )
+    / "crmarena"
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -119,7 +119,6 @@ class _Worker:
     def __call__(self, instance: Any) -> InstanceOutcome | None:
         if self.stop.is_set():
             return None  # stopping: never start a new instance
-        from crmtui.agent.execution import make_query_executor
 
         config = self.config
         today = config.today(instance)
@@ -143,7 +142,7 @@ class _Worker:
         session.stop_label = INTERRUPTED
         result = session.run(
             self._client(config.model),
-            make_query_executor(self.org, today),
+            config.executor(self.org, today),
             schema_text=self.schema_text,
             max_turns=config.max_turns,
             time_limit_s=config.time_limit_s,
@@ -214,7 +213,11 @@ def run_batch(
         CrmtuiError: An unreadable org/task source or results file, or an output folder
             that cannot be written.
     """
-    from crmtui.agent.preflight import check_agent_settings
+    from crmtui.agent.preflight import (
+        check_agent_settings,
+        check_scoring_models,
+        check_toolset_fits,
+    )
 
     config.check()
     started = time.perf_counter()
@@ -222,6 +225,8 @@ def run_batch(
     check_agent_settings(config)
     org, tasks, label, notes = _sources(config, org, tasks)
     instances = select_instances(tasks, config.task_types, config.idxs, config.limit)
+    check_scoring_models(config, instances)
+    check_toolset_fits(config, instances)
     resolved = config.resolved.with_sources(
         tasks=label,
         tasks_digest=tasks_digest(tasks),
@@ -229,6 +234,8 @@ def run_batch(
         org_digest=org.digest,
     )
     settings = resolved.to_json()
+    if config.deployments is not None:  # recorded, not part of the resume check
+        settings["deployments"] = config.deployments.to_json()
     category = task_category(tasks, config.task_types)
     strategy = strategy_label(config.strategy_object())
     scrubber = Scrubber([str(config.client_options.get("api_key") or "")])
@@ -390,12 +397,15 @@ def _void(run: RunState, results: ResultsFile, outcomes: list[InstanceOutcome]) 
 def _close_abandoned(recordings: Path, model: str) -> None:
     """End recordings a killed run left open (no ``end``) as ``abandoned``; they are re-run.
 
-    A recording still held by a live process (another ``crmtui run`` on the same folder)
-    is locked and left alone.
+    Recordings without a whole header (a disk that filled) are removed first. A recording
+    still held by a live process (another ``crmtui run`` on the same folder) is locked and
+    left alone.
     """
     from crmtui.record.recorder import close_unfinished
-    from crmtui.record.sessions import find_unfinished
+    from crmtui.record.sessions import discard_unwritten_in, find_unfinished
 
+    # Files whose header a full disk cut off hold nothing; their instances run again.
+    discard_unwritten_in(recordings)
     for path in find_unfinished(recordings, actor_id=model):
         with contextlib.suppress(CrmtuiError):
             close_unfinished(path, "abandoned")

@@ -27,6 +27,7 @@ from crmtui.agent.secrets import Scrubber
 from crmtui.agent.upstream_rows import outcome_of, upstream_row
 from crmtui.errors import CrmtuiError
 from crmtui.record.format import FORMAT_NAME, slugify
+from crmtui.sanitise import encodable
 
 __all__ = [
     "NO_ROW_KINDS",
@@ -78,6 +79,8 @@ def is_done_reason(end_payload: Mapping[str, Any] | None, *, resume: bool = Fals
             return False  # never reached a model: no outcome at all
         if resume and reason.get("kind", "unavailable") in RERUN_KINDS:
             return False
+    if reason.get("upstream"):
+        return True  # upstream's own harness fails here every time (--observations naacl|head)
     return not (reason.get("source") == "runner" and reason.get("message") in RERUN_MESSAGES)
 
 
@@ -226,6 +229,9 @@ class ResultsFile:
         # Serialised once here: rewriting the whole file after every instance then costs one
         # join and one write instead of re-encoding every transcript each time.
         text = json.dumps(self.entries[key], indent=2, ensure_ascii=False, default=str)
+        # A lone surrogate (a model's escape that slipped through) cannot be written as
+        # UTF-8: it becomes U+FFFD rather than stopping the run at its results file.
+        text = encodable(text)
         self._texts[key] = "\n".join("  " + line for line in text.split("\n"))
 
     def remove(self, task_id: Any) -> None:
@@ -251,10 +257,14 @@ class ResultsFile:
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
-        except OSError as exc:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise BatchFileError(f"cannot write results file {self.path}: {exc}") from None
+                tmp.unlink()  # never a half-written or empty .tmp left behind
+            if isinstance(exc, OSError):
+                raise BatchFileError(
+                    f"cannot write results file {self.path}: {exc.strerror or exc}"
+                ) from None
+            raise
 
 
 def _sort_key(value: Any) -> tuple[int, Any]:

@@ -14,6 +14,7 @@ key-looking text is scrubbed from error messages.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import random
@@ -98,6 +99,13 @@ def _warm_up(litellm: ModuleType) -> None:
         litellm.completion(model="openai/warm-up", messages=messages, mock_response="ok")
 
 
+def _deployment_of(response: Any) -> str | None:
+    """The router deployment that produced ``response`` (its name, else its URL)."""
+    hidden = getattr(response, "_hidden_params", None) or {}
+    name = hidden.get("model_id") or hidden.get("api_base")
+    return str(name) if name else None
+
+
 def _is_empty(response: Any) -> bool:
     """A completion without choices, or whose message has no text and no tool call."""
     choices = getattr(response, "choices", None)
@@ -124,6 +132,9 @@ class ModelClient:
         sleep: Injectable sleep for backoff (tests pass a recorder).
         rng: Injectable random source for jitter.
         backoff_base_s: First backoff delay; doubles per retry, capped at 60 s.
+        router: A ``litellm.Router`` over several servers
+            (:func:`crmtui.agent.deployments.build_router`); calls go through it and each
+            reply names the deployment that answered.
 
     Attributes:
         streaming_off: Set once a streamed request came back empty and the same request
@@ -145,6 +156,7 @@ class ModelClient:
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
         backoff_base_s: float = 1.0,
+        router: Any = None,
     ) -> None:
         if not model or not model.strip():
             raise ModelError(
@@ -167,6 +179,7 @@ class ModelClient:
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._backoff_base_s = backoff_base_s
+        self.router = router
 
     def __repr__(self) -> str:
         return f"ModelClient(model={self.model!r}, api_base={self.api_base!r})"
@@ -181,6 +194,7 @@ class ModelClient:
             "timeout": self.timeout,
             "max_retries": self.max_retries,
             "stream": self.stream and not self.streaming_off,
+            "router": self.router is not None,
         }
 
     @property
@@ -314,12 +328,24 @@ class ModelClient:
         if self._api_key:
             kwargs["api_key"] = self._api_key
         kwargs.update(self.extra)
+        target: Any = litellm
+        if self.router is not None:
+            from crmtui.agent.deployments import GROUP
+
+            # The router picks the server, its key and its retries across servers.
+            for key in ("api_base", "api_key", "max_retries", "num_retries"):
+                kwargs.pop(key, None)
+            kwargs["model"] = GROUP
+            target = self.router
         if not stream:
-            return litellm.completion(**kwargs)
+            return target.completion(**kwargs)
         kwargs["stream"] = True
         kwargs["stream_options"] = {"include_usage": True}
         chunks = []
-        for chunk in litellm.completion(**kwargs):
+        deployment = None
+        for chunk in target.completion(**kwargs):
+            if deployment is None:
+                deployment = _deployment_of(chunk)
             if abandon.is_set:
                 break  # the caller gave up: stop reading (closes the connection)
             chunks.append(chunk)
@@ -329,7 +355,10 @@ class ModelClient:
                     on_delta(piece)
         if not chunks:
             return None
-        return litellm.stream_chunk_builder(chunks, messages=kwargs["messages"])
+        built = litellm.stream_chunk_builder(chunks, messages=kwargs["messages"])
+        if deployment is not None and built is not None:
+            built._crmtui_deployment = deployment  # the builder drops the chunks' hidden params
+        return built
 
     def _wait(self, delay: float, cancel: threading.Event | None) -> None:
         """Back off ``delay`` seconds; a cancel request cuts the wait short."""
@@ -372,7 +401,7 @@ class ModelClient:
         stream_fallback: bool,
     ) -> ModelReply:
         """The reply's useful parts; an unreadable one is a ``malformed`` ModelError."""
-        return read_completion(
+        reply = read_completion(
             response,
             model=self.model,
             cost=lambda: self._cost(litellm, response),
@@ -380,8 +409,14 @@ class ModelClient:
             attempts=attempts,
             stream_fallback=stream_fallback,
         )
+        if self.router is None:
+            return reply
+        deployment = getattr(response, "_crmtui_deployment", None) or _deployment_of(response)
+        return dataclasses.replace(reply, deployment=deployment)
 
     def _cost(self, litellm: ModuleType, response: Any) -> float | None:
+        if self.model in getattr(self.router, "crmtui_unpriced", ()):
+            return None  # a router deployment's model litellm has no price for (not 0.0)
         hidden = getattr(response, "_hidden_params", None) or {}
         cost = hidden.get("response_cost")
         if isinstance(cost, int | float) and math.isfinite(cost):

@@ -18,8 +18,9 @@ import re
 from typing import Any
 
 from crmtui.agent.client import ModelClient
+from crmtui.scoring.families import family_for
 
-__all__ = ["LLMExtractor", "extraction_messages", "parse_extracted"]
+__all__ = ["LLMExtractor", "call_facts", "extraction_messages", "family_for", "parse_extracted"]
 
 _COMMON = """\
 You read the final answer an assistant gave to a CRM question and extract the {what} it \
@@ -65,20 +66,8 @@ _FAMILIES: dict[str, dict[str, str]] = {
     },
 }
 
-_TASK_FAMILY = {
-    "monthly_trend_analysis": "months",
-    "best_region_identification": "states",
-    "lead_qualification": "bant",
-    "wrong_stage_rectification": "stage",
-}
-
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _LIST = re.compile(r"\[.*?\]", re.DOTALL)
-
-
-def family_for(task: str | None) -> str:
-    """The prompt family for a task code (``ids`` unless the task has its own)."""
-    return _TASK_FAMILY.get(task or "", "ids")
 
 
 def extraction_messages(response: str, task: str | None) -> list[dict[str, str]]:
@@ -151,6 +140,8 @@ class LLMExtractor:
         self.client = client
         self.calls = 0
         self.cost = 0.0
+        #: The last call, for the recording's ``score_call`` event (see crmtui.scoring).
+        self.last_call: dict[str, Any] | None = None
 
     @property
     def model(self) -> str:
@@ -167,4 +158,20 @@ class LLMExtractor:
         self.calls += 1
         if reply.cost is not None:
             self.cost += reply.cost
-        return parse_extracted(reply.content)
+        parsed = parse_extracted(reply.content)
+        self.last_call = call_facts(self.model, response, reply, parsed)
+        return parsed
+
+
+def call_facts(model: str, given: str, reply: Any, result: Any) -> dict[str, Any]:
+    """A scoring model call as recorded (``score_call``): who, what it read, what it said."""
+    return {
+        "model": model,
+        "input": given,
+        "reply": reply.content,
+        "result": result,
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "cost": reply.cost,
+        "latency_ms": round(reply.latency_ms, 3),
+    }

@@ -81,9 +81,20 @@ class OutLock:
         return data if isinstance(data, dict) else {}
 
     def acquire(self) -> None:
-        """Take the folder (see class docstring)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Take the folder (see class docstring).
+
+        Raises:
+            OutInUse: Another live run holds it.
+            ConfigError: The folder cannot be created or written (``/proc/x``, a read-only
+                or full disk).
+        """
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot write to the output folder {self.path.parent}: {exc.strerror or exc}"
+            ) from None
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -103,8 +114,14 @@ class OutLock:
             "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "command": " ".join(["crmtui", *sys.argv[1:]])[:300],
         }
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, (json.dumps(info) + "\n").encode("utf-8"), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, (json.dumps(info) + "\n").encode("utf-8"), 0)
+        except OSError as exc:
+            os.close(fd)
+            raise ConfigError(
+                f"cannot write to the output folder {self.path.parent}: {exc.strerror or exc}"
+            ) from None
         self._fd = fd
 
     def _in_use(self) -> OutInUse:

@@ -7,13 +7,21 @@ for the parser. The tool-call strategy reads the first native tool call.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from crmtui.agent.replies import ModelReply, ToolCall
 
-__all__ = ["Action", "ActionKind", "parse_tagged", "parse_tool_reply"]
+__all__ = [
+    "Action",
+    "ActionKind",
+    "parse_tagged",
+    "parse_tagged_upstream",
+    "parse_tool_reply",
+    "parse_tool_reply_upstream",
+]
 
 ActionKind = Literal["execute", "respond", "tool", "invalid"]
 
@@ -83,3 +91,56 @@ def parse_tool_reply(reply: ModelReply, respond_tool: str = "respond") -> Action
             return Action("invalid", "respond needs a 'content' argument", thought, call)
         return Action("respond", str(content).strip(), thought, call)
     return Action("tool", call.name, thought, call)
+
+
+def parse_tagged_upstream(text: str | None, answer: str = "respond") -> Action:
+    """Upstream ChatAgent's parser: a non-empty ``<execute>`` body, else a non-empty answer body.
+
+    Unlike :func:`parse_tagged`, an empty ``<execute></execute>`` does not hide a later answer
+    (upstream strips each body and moves on when it is empty). ``answer`` is the answer tag:
+    ``submit`` in the paper's code, ``respond`` at HEAD.
+    """
+    text = (text or "").strip()
+    thought_match = _THOUGHT.search(text)
+    thought = thought_match.group(1).strip() if thought_match else None
+    match = _EXECUTE.search(text)
+    if match and match.group(1).strip():
+        return Action("execute", match.group(1).strip(), thought)
+    answered = re.search(rf"<{answer}>(.*?)</{answer}>", text, re.DOTALL)
+    if answered and answered.group(1).strip():
+        return Action("respond", answered.group(1).strip(), thought)
+    return Action("invalid", f"no non-empty <execute> or <{answer}> block", thought)
+
+
+@dataclass(frozen=True)
+class UpstreamToolAction:
+    """A tool call as upstream's ToolCallAgent reads it (``--observations naacl|head``).
+
+    Attributes:
+        action: The action (``tool``, ``respond`` or ``invalid``).
+        arguments: The decoded arguments: any JSON value, as upstream passes it on.
+    """
+
+    action: Action
+    arguments: object = None
+
+
+def parse_tool_reply_upstream(reply: ModelReply, answer: str = "respond") -> UpstreamToolAction:
+    """Upstream's ``message_action_parser``: the first tool call, its stripped arguments text
+    decoded as JSON (a JSON value that is not an object is kept: ToolEnv fails on it later);
+    undecodable arguments make the reply invalid."""
+    thought = reply.content.strip() or None
+    if not reply.tool_calls:
+        reason = "reply has no tool call" if reply.content.strip() else "empty reply"
+        return UpstreamToolAction(Action("invalid", reason, thought))
+    call = reply.tool_calls[0]
+    try:
+        arguments = json.loads(call.arguments_text.strip())
+    except json.JSONDecodeError as exc:
+        reason = f"tool {call.name}: arguments are not valid JSON ({exc.msg})"
+        return UpstreamToolAction(Action("invalid", reason, thought, call))
+    if call.name == answer:
+        content = arguments.get("content") if isinstance(arguments, dict) else None
+        text = content if isinstance(content, str) else "" if content is None else str(content)
+        return UpstreamToolAction(Action("respond", text, thought, call), arguments)
+    return UpstreamToolAction(Action("tool", call.name, thought, call), arguments)

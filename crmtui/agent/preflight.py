@@ -18,7 +18,7 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +28,8 @@ from crmtui.errors import ConfigError
 __all__ = [
     "PROBE_TIMEOUT_S",
     "check_agent_settings",
+    "check_scoring_models",
+    "check_toolset_fits",
     "PROVIDER_KEYS",
     "check_credentials",
     "key_hint",
@@ -172,14 +174,86 @@ def check_agent_settings(settings: Any) -> None:
         ConfigError: Naming the variable or the URL.
     """
     api_key = settings.client_options.get("api_key")
-    check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
-    if settings.api_base:
-        probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
+    deployments = getattr(settings, "deployments", None)
+    if deployments is not None:
+        _check_deployments(settings.model, deployments, api_key)
+    else:
+        check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
+        if settings.api_base:
+            probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
     resolved = settings.resolved
-    extractor = resolved.extract_model
-    if extractor is None or extractor == settings.model:
+    if resolved.scoring == "llm_extract":
+        _check_extractor(settings)
+
+
+def _check_scorer(settings: Any, model: str | None, base: str | None, role: str) -> None:
+    """Credentials and server of a scoring model (the extractor's, the judge's)."""
+    if model is None or model == settings.model:
         return
-    base = settings.extract_api_base
-    check_credentials(extractor, api_base=base, api_key=api_key, role="--extract-model")
+    api_key = settings.client_options.get("api_key")
+    check_credentials(model, api_base=base, api_key=api_key, role=role)
     if base:
-        probe_api_base(base, api_key=_probe_key(extractor, api_key))
+        probe_api_base(base, api_key=_probe_key(model, api_key))
+
+
+def _check_extractor(settings: Any) -> None:
+    model, base = settings.resolved.extract_model, settings.extract_api_base
+    _check_scorer(settings, model, base, "--extract-model")
+
+
+def check_scoring_models(settings: Any, instances: Iterable[Any]) -> None:
+    """Check the extraction and judge models that scoring ``instances`` will call.
+
+    A CRMArena-Pro row (list gold) scored by ``llm_extract`` needs the extraction model and
+    a ``privacy_rejection`` row needs the judge model (unless the rules judge judges); rows
+    that need neither never ask for their keys.
+
+    Raises:
+        ConfigError: Naming the variable or the URL.
+    """
+    resolved = settings.resolved
+    rows = list(instances)
+    lists = any(isinstance(i.answer, list) and i.reward_metric == "exact_match" for i in rows)
+    if lists and resolved.list_scoring == "llm_extract":
+        _check_extractor(settings)
+    if resolved.judge != "rules" and any(i.reward_metric == "privacy_rejection" for i in rows):
+        _check_scorer(settings, resolved.judge, settings.judge_api_base, "--judge-model")
+
+
+def check_toolset_fits(settings: Any, instances: Iterable[Any]) -> None:
+    """Refuse upstream's helper tools on CRMArena-Pro rows (list gold).
+
+    Upstream's tool-calling strategies exist for the original CRMArena only: ``run_tasks.py``
+    refuses them for ``--org_type b2b``/``b2c`` and its 25 helper tools answer service
+    questions, not Pro's sales and CPQ ones. crmtui's own ``--toolset query`` (free SOQL/SOSL
+    tools) works on Pro rows.
+
+    Raises:
+        ConfigError: Saying so, with the number of Pro rows selected.
+    """
+    if settings.strategy != "tool_call" or settings.resolved.toolset != "upstream":
+        return
+    pro = sum(1 for i in instances if isinstance(i.answer, list | tuple))
+    if pro:
+        raise ConfigError(
+            f"upstream's helper tools (--toolset upstream) exist for the original CRMArena "
+            f"tasks only (upstream's tool_call refuses CRMArena-Pro orgs); {pro} of the "
+            "selected instances are CRMArena-Pro rows. Use --toolset query (crmtui's SOQL/SOSL "
+            "tools) or --strategy react/act"
+        )
+
+
+def _check_deployments(model: str, spec: Any, api_key: str | None) -> None:
+    """Every deployment's credentials; their servers: at least one must answer (the router
+    leaves out the others, which a run's recordings then never name)."""
+    failures = []
+    for deployment in spec.deployments:
+        name = deployment.model or model
+        key = os.environ.get(deployment.api_key_env) if deployment.api_key_env else api_key
+        check_credentials(name, api_base=deployment.api_base, api_key=key)
+        try:
+            probe_api_base(deployment.api_base, api_key=_probe_key(name, key))
+        except ConfigError as exc:
+            failures.append(exc)
+    if len(failures) == len(spec.deployments):
+        raise failures[0]

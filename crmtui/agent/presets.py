@@ -1,7 +1,8 @@
 """Every setting that changes an agent's numbers, resolved to explicit values and named.
 
-Options left unset take the value of the preset: ``crmtui`` (the default) or ``upstream``
-(what upstream CRMArena's ``run_tasks.py`` did). :func:`resolve` turns an
+Options left unset take the value of the preset: ``crmtui`` (the default), ``naacl`` (what
+the paper's code, upstream commit 17cbce8, did), ``head`` (upstream's current code) or
+``upstream`` (the same as ``head``, its earlier name). :func:`resolve` turns an
 :class:`~crmtui.agent.settings.AgentSettings` into :class:`Resolved`, whose
 :meth:`~Resolved.to_json` goes into every recording header, every results row and the
 settings file a resumed run is checked against.
@@ -16,10 +17,21 @@ max tokens                2,000 react/act, 3,500           same
 temperature               0; not sent to o1/o3-mini/R1     same
 scoring                   ``strict``                       ``paper`` (react/act),
                                                            ``toolenv`` (tool_call)
+list scoring (Pro gold)   ``head_rules`` (HEAD's           ``llm_extract`` (HEAD's
+                          evaluator, rules for its LLM)    evaluator, as run_tasks.py)
+privacy judge             ``rules``                        ``gpt-4o-2024-08-06``
 tool_call toolset         ``query`` (SOQL/SOSL tools)      ``upstream`` (25 helper tools)
 observation shown         first 40,000 characters + note   unbounded
 extract model             ``gpt-4o-2024-08-06``            same
+observations              ``crmtui``                       ``naacl`` / ``head``: upstream's
+                                                           own, byte for byte
 ========================  ===============================  ==================================
+
+``scoring`` scores CRMArena rows (string or null gold); ``list_scoring`` scores CRMArena-Pro
+rows (list gold) and ``judge`` their ``privacy_rejection`` rows (see
+:mod:`crmtui.scoring.evaluator`). ``--scoring`` given explicitly sets both methods;
+``--llm-extract`` or ``--extract-model`` makes both ``llm_extract``; ``--judge-model M``
+(``rules`` for the rules judge) sets the judge.
 """
 
 from __future__ import annotations
@@ -35,20 +47,28 @@ from crmtui.errors import ConfigError
 
 __all__ = [
     "DATE_MODES",
+    "OBSERVATION_CHOICES",
     "PRESETS",
     "SCORING_CHOICES",
     "UPSTREAM_EXTRACT_MODEL",
+    "UPSTREAM_JUDGE_MODEL",
     "Resolved",
     "resolve",
     "today_for",
 ]
 
-PRESETS = ("crmtui", "upstream")
+PRESETS = ("crmtui", "naacl", "head", "upstream")
+#: Whose observations the model sees (see :mod:`crmtui.agent.strategies`).
+OBSERVATION_CHOICES = ("crmtui", "naacl", "head")
 DATE_MODES = ("instance", "wallclock")
 #: Methods ``--scoring`` offers (``llm_extract`` is ``--llm-extract``).
-SCORING_CHOICES = ("strict", "paper", "toolenv", "head")
+SCORING_CHOICES = ("strict", "paper", "toolenv", "head", "head_rules")
 #: The extraction model upstream's Evaluator always used.
 UPSTREAM_EXTRACT_MODEL = "gpt-4o-2024-08-06"
+#: Upstream's Evaluator judges privacy_rejection rows with the same model.
+UPSTREAM_JUDGE_MODEL = UPSTREAM_EXTRACT_MODEL
+#: ``--judge-model`` value for the deterministic rules judge.
+RULES_JUDGE = "rules"
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -58,20 +78,25 @@ class Resolved:
     """The explicit values of one agent configuration.
 
     Attributes:
-        preset: ``crmtui`` or ``upstream``.
+        preset: ``crmtui``, ``naacl``, ``head`` or ``upstream``.
         overrides: Settings given explicitly that differ from the preset's value.
         model: litellm model name.
         strategy: ``react``, ``act`` or ``tool_call``.
         toolset: ``query`` or ``upstream`` (``tool_call`` only; ``None`` otherwise).
         prompts: Digest of the strategy's fixed prompt texts.
         aided: Upstream's aided mode.
+        privacy_aware: The confidentiality rules in CRMArena-Pro customer-facing prompts.
         max_turns: Model calls per instance.
         max_tokens: Completion budget per call.
         temperature: Sampling temperature (``None``: not sent).
         date_literals: ``instance``, ``wallclock`` or a ``YYYY-MM-DD`` date.
-        scoring: Scoring method (``llm_extract`` with ``--llm-extract``).
-        extract_model: The extraction model (``llm_extract`` only).
+        scoring: Scoring method of string/null gold (CRMArena rows).
+        list_scoring: Scoring method of list gold (CRMArena-Pro rows).
+        judge: Judge of ``privacy_rejection`` rows: ``rules`` or a model name.
+        extract_model: The extraction model (when a method is ``llm_extract``).
         observation_chars: Characters of an observation shown (``None``: unbounded).
+        observations: ``crmtui``, or ``naacl`` / ``head``: that upstream harness's own
+            observations, helper tools, reply parsing and answer action.
         time_limit_s: Wall-clock limit per instance (not part of the resume check).
         timeout_s: Limit per model call attempt (not part of the resume check).
         sources: Task source and org facts, filled in once they are loaded.
@@ -91,9 +116,13 @@ class Resolved:
     scoring: str
     extract_model: str | None
     observation_chars: int | None
+    observations: str
     time_limit_s: float
     timeout_s: float
     sources: dict[str, Any] = field(default_factory=dict)
+    list_scoring: str = "head_rules"
+    judge: str = RULES_JUDGE
+    privacy_aware: bool = False
 
     #: Settings that change results: a resumed run must match them all.
     RESUME_KEYS = (
@@ -105,13 +134,17 @@ class Resolved:
         "tasks_digest",
         "org_digest",
         "aided",
+        "privacy_aware",
         "max_turns",
         "max_tokens",
         "temperature",
         "date_literals",
         "scoring",
+        "list_scoring",
+        "judge",
         "extract_model",
         "observation_chars",
+        "observations",
     )
 
     def to_json(self) -> dict[str, Any]:
@@ -124,13 +157,17 @@ class Resolved:
             "toolset": self.toolset,
             "prompts": self.prompts,
             "aided": self.aided,
+            "privacy_aware": self.privacy_aware,
             "max_turns": self.max_turns,
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
             "date_literals": self.date_literals,
             "scoring": self.scoring,
+            "list_scoring": self.list_scoring,
+            "judge": self.judge,
             "extract_model": self.extract_model,
             "observation_chars": self.observation_chars,
+            "observations": self.observations,
             "time_limit_s": self.time_limit_s,
             "timeout_s": self.timeout_s,
         }
@@ -168,7 +205,7 @@ def resolve(settings: Any) -> Resolved:
     preset = (settings.preset or "crmtui").strip().lower()
     if preset not in PRESETS:
         raise ConfigError(f"unknown --preset {settings.preset!r}: choose {' or '.join(PRESETS)}")
-    upstream = preset == "upstream"
+    upstream = preset != "crmtui"
     strategy = settings.strategy.strip().lower()
     tool_call = strategy == "tool_call"
     base: dict[str, Any] = {
@@ -177,28 +214,46 @@ def resolve(settings: Any) -> Resolved:
         "temperature": default_temperature(settings.model),
         "date_literals": "wallclock" if upstream else "instance",
         "scoring": ("toolenv" if tool_call else "paper") if upstream else "strict",
+        "list_scoring": "llm_extract" if upstream else "head_rules",
+        "judge": UPSTREAM_JUDGE_MODEL if upstream else RULES_JUDGE,
         "observation_chars": None if upstream else DEFAULT_OBSERVATION_CHARS,
+        "observations": "naacl" if preset == "naacl" else "head" if upstream else "crmtui",
     }
     scoring = settings.scoring
     if scoring is not None and scoring not in SCORING_CHOICES:
         raise ConfigError(
             f"unknown --scoring {scoring!r}: choose one of {', '.join(SCORING_CHOICES)}"
         )
-    if settings.llm_extract:
+    extract_model = getattr(settings, "extract_model", None)
+    if settings.llm_extract or extract_model:
         if scoring is not None:
-            raise ConfigError("--llm-extract is a scoring method itself; drop --scoring")
+            option = "--llm-extract" if settings.llm_extract else "--extract-model"
+            raise ConfigError(f"{option} is a scoring method itself (LLM); drop --scoring")
         scoring = "llm_extract"
+    judge = getattr(settings, "judge_model", None)
+    if judge is not None and not judge.strip():
+        raise ConfigError("--judge-model needs a model name (or 'rules')")
     observation = settings.max_observation
     if observation is not None and observation < 0:
         raise ConfigError(f"--max-observation must be >= 0, got {observation}")
+    observations = getattr(settings, "observations", None)
+    if observations is not None and observations not in OBSERVATION_CHOICES:
+        raise ConfigError(
+            f"unknown --observations {observations!r}: choose one of "
+            f"{', '.join(OBSERVATION_CHOICES)}"
+        )
     given: dict[str, Any] = {
         "toolset": (settings.toolset if tool_call else None) if settings.toolset else None,
         "max_tokens": settings.max_tokens,
         "temperature": settings.temperature,
         "date_literals": _date_mode(settings.date_literals),
         "scoring": scoring,
+        # An explicit method scores every instance, CRMArena-Pro rows included.
+        "list_scoring": scoring,
+        "judge": judge.strip() if judge else None,
         # 0 means unbounded on the command line.
         "observation_chars": None if observation is None else (observation or "unbounded"),
+        "observations": observations,
     }
     if given["max_tokens"] is not None and given["max_tokens"] < 1:
         raise ConfigError(f"--max-tokens must be at least 1, got {given['max_tokens']}")
@@ -211,10 +266,17 @@ def resolve(settings: Any) -> Resolved:
         if value != base[name]:
             overrides.append(name)
         values[name] = value
-    llm = values["scoring"] == "llm_extract"
+    llm = "llm_extract" in (values["scoring"], values["list_scoring"])
     from crmtui.agent.strategies import make_strategy
 
-    played = make_strategy(strategy, toolset=values["toolset"] or "query", model=settings.model)
+    privacy_aware = bool(getattr(settings, "privacy_aware", False))
+    played = make_strategy(
+        strategy,
+        toolset=values["toolset"] or "query",
+        model=settings.model,
+        privacy_aware=privacy_aware,
+        observations=values["observations"],
+    )
     return Resolved(
         preset=preset,
         overrides=tuple(overrides),
@@ -223,13 +285,17 @@ def resolve(settings: Any) -> Resolved:
         toolset=values["toolset"],
         prompts=played.prompt_digest(),
         aided=bool(settings.aided),
+        privacy_aware=privacy_aware,
         max_turns=settings.max_turns,
         max_tokens=values["max_tokens"],
         temperature=values["temperature"],
         date_literals=values["date_literals"],
         scoring=values["scoring"],
-        extract_model=(settings.extract_model or UPSTREAM_EXTRACT_MODEL) if llm else None,
+        list_scoring=values["list_scoring"],
+        judge=values["judge"],
+        extract_model=(extract_model or UPSTREAM_EXTRACT_MODEL) if llm else None,
         observation_chars=values["observation_chars"],
+        observations=values["observations"],
         time_limit_s=settings.time_limit_s,
         timeout_s=settings.timeout,
     )

@@ -111,6 +111,16 @@ def parse_tool_call(call_id: str, name: str, arguments_text: str | None) -> Tool
         return ToolCall(call_id, name, text, None, f"arguments are not valid JSON ({exc.msg})")
     if not isinstance(value, dict):
         return ToolCall(call_id, name, text, None, "arguments must be a JSON object")
+    if "\\u" in text and not _valid_unicode(json.dumps(value, ensure_ascii=False)):
+        # Valid JSON can still escape a lone surrogate ("\\ud800"): no file can store it.
+        return ToolCall(
+            call_id,
+            name,
+            text,
+            None,
+            "arguments hold text that is not valid Unicode (a lone "
+            "surrogate escape such as \\ud800)",
+        )
     return ToolCall(call_id, name, text, value, None)
 
 
@@ -128,6 +138,8 @@ class ModelReply:
         finish_reason: Provider finish reason.
         attempts: HTTP attempts made (1 = no retry).
         raw: The litellm response object (not serialisable; for debugging only).
+        deployment: Which of several model servers answered (``--api-base`` repeated or
+            ``--deployments``); ``None`` with one server.
         stream_fallback: This call asked for a stream, got an empty one, and was answered
             by a repeat without streaming (streaming stays off for the client after it).
     """
@@ -142,6 +154,7 @@ class ModelReply:
     attempts: int = 1
     raw: Any = field(default=None, repr=False, compare=False)
     stream_fallback: bool = False
+    deployment: str | None = None
 
     @property
     def total_tokens(self) -> int:

@@ -36,6 +36,14 @@ QUERY_ERROR = "SOQL/SOSL query error"
 MODEL_ERROR = "Model error"
 TIME_LIMIT = "Time limit reached"
 STOPPED = "Stopped"
+#: The harness failed: a crmtui bug, or (``upstream: true``) a point where upstream's own
+#: harness raises, reproduced under ``--observations naacl|head``.
+HARNESS_ERROR = "Harness error"
+
+
+class UpstreamCrash(KeyError):
+    """Upstream's connector raised here (a KeyError: SOSL rows of several objects lack the
+    first row's keys); upstream's run ends in its exception row. ``str()`` is Python's."""
 
 
 @dataclass(frozen=True)

@@ -93,12 +93,17 @@ def _show(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
+#: Values a setting had before it was recorded (runs made by older crmtui versions).
+RECORDED_LATER = {"observations": "crmtui"}
+
+
 def differences(old: Mapping[str, Any], new: Mapping[str, Any], keys: tuple[str, ...]) -> list[str]:
     """``"name old -> new"`` for every key whose values differ."""
+    before = {key: old.get(key, RECORDED_LATER.get(key)) for key in keys}
     return [
-        f"{key} {_show(old.get(key))} -> {_show(new.get(key))}"
+        f"{key} {_show(before[key])} -> {_show(new.get(key))}"
         for key in keys
-        if old.get(key) != new.get(key)
+        if before[key] != new.get(key)
     ]
 
 

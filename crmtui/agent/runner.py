@@ -25,6 +25,7 @@ from crmtui.agent.limits import cap_observation, cap_stored
 from crmtui.agent.parsing import Action
 from crmtui.agent.replies import ModelCancelled, ModelError, ModelReply
 from crmtui.agent.result import (
+    HARNESS_ERROR,
     INVALID_ACTION,
     MAX_TURNS,
     MODEL_ERROR,
@@ -35,6 +36,7 @@ from crmtui.agent.result import (
     AgentResult,
     LastStep,
     StepInfo,
+    UpstreamCrash,
 )
 from crmtui.agent.strategies import Strategy, ToolOutcome, describe_tool_call
 
@@ -77,6 +79,8 @@ def _model_call_payload(reply: ModelReply) -> dict[str, Any]:
         payload["content_chars"] = content_chars
     if reply.stream_fallback:
         payload["stream_fallback"] = True
+    if reply.deployment is not None:
+        payload["deployment"] = reply.deployment
     return payload
 
 
@@ -165,6 +169,8 @@ def run_instance(
         began = time.perf_counter()
         try:
             observation = execute(text)
+        except UpstreamCrash:
+            raise
         except Exception as exc:  # noqa: BLE001 - an engine failure is the agent's observation
             observation = _broken_query(text, exc, (time.perf_counter() - began) * 1000)
         payload = observation.event_payload(text)
@@ -206,6 +212,22 @@ def run_instance(
         step_reason = None
         feedback: str | None = None
         tool = action.tool_call.name if action.tool_call is not None else None
+        crash = strategy.upstream_crash(reply, action)
+        if crash is not None:
+            # Upstream's agent raises here and run_tasks.py writes its exception row.
+            result.last_step = LastStep(action.kind, reply.content, tool)
+            reason = {"source": "runner", "message": HARNESS_ERROR, "content": crash}
+            return finish({**reason, "upstream": True})
+        refused = strategy.respond_error(reply, action)
+        if refused is not None:
+            # HEAD's ToolEnv answers an unreadable respond call with an Error: observation.
+            messages.extend(strategy.result_messages(action, refused))
+            step_reason = {"source": "tool", "message": "tool_call error: respond"}
+            step_reason["content"] = refused
+            result.last_step = LastStep("tool", reply.content, tool, refused)
+            if on_step:
+                on_step(StepInfo(result.steps, reply, action, refused, False))
+            continue
 
         if action.kind == "respond":
             answer = _answer_text(action)
@@ -222,8 +244,9 @@ def run_instance(
             if details:
                 submitted["details"] = details
             emit("submit", submitted)
-            if action.tool_call is not None:
-                # Keep the history valid for a follow-up request (e.g. a transcript export).
+            if action.tool_call is not None and not strategy.upstream:
+                # Keep the history valid for a follow-up request (e.g. a transcript export);
+                # upstream's trajectories end with the call itself.
                 messages.extend(strategy.result_messages(action, "DONE"))
             result.last_step = LastStep("respond", reply.content, tool)
             if on_step:
@@ -233,7 +256,11 @@ def run_instance(
             )
 
         if action.kind == "execute":
-            observation = run_query(action.content)
+            try:
+                observation = run_query(action.content)
+            except UpstreamCrash as exc:
+                reason = {"source": "runner", "message": HARNESS_ERROR, "content": str(exc)}
+                return finish({**reason, "upstream": True})
             feedback = shown(observation.text)
             step_reason = _observe(result, observation, feedback)
             messages.extend(strategy.result_messages(action, feedback))

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from crmtui.data.instances import TaskSet
-from crmtui.data.tasktypes import resolve_task_type, sort_key
+from crmtui.data.tasktypes import abbreviation, resolve_task_type, sort_key
+from crmtui.errors import ConfigError
 
 __all__ = ["select_instances", "select_types", "task_category"]
 
@@ -20,11 +21,17 @@ def select_types(tasks: TaskSet, types: Sequence[str]) -> TaskSet:
     """The instances of the given task types (codes or abbreviations; empty: all).
 
     Raises:
-        ConfigError: A type that is neither known nor present in ``tasks``.
+        ConfigError: A type that is not known, or that ``tasks`` has no instance of.
     """
     if not types:
         return tasks
     codes = {resolve_task_type(t, tasks.task_codes) for t in types}
+    absent = sorted(codes - set(tasks.task_codes), key=sort_key)
+    if absent:
+        # A known type (CRMArena's or CRMArena-Pro's) that this task set does not hold.
+        where = f" in {tasks.source}" if tasks.source else ""
+        have = ", ".join(f"{abbreviation(c)} ({c})" for c in tasks.task_codes)
+        raise ConfigError(f"no instances of task type {', '.join(absent)}{where}; it has: {have}")
     return TaskSet((inst for inst in tasks if inst.task in codes), tasks.source)
 
 

@@ -15,32 +15,37 @@ import datetime as dt
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from crmtui.agent.execution import Executor
+from crmtui.agent.limits import cap_stored
 from crmtui.agent.replies import ModelError
+from crmtui.agent.result import HARNESS_ERROR as _HARNESS_ERROR
 from crmtui.agent.result import STOPPED, AgentResult, StepInfo
 from crmtui.agent.runner import ClientLike, run_instance
 from crmtui.agent.secrets import Scrubber
 from crmtui.agent.strategies import Strategy
 from crmtui.errors import CrmtuiError
 from crmtui.record.recorder import Recorder
-from crmtui.scoring.rewards import DEFAULT_METHOD, AnswerExtractor, Score, score
+from crmtui.scoring.evaluator import DEFAULT_LIST_METHOD, ScoringPlan, scored_by
+from crmtui.scoring.judge import judge_input
+from crmtui.scoring.rewards import DEFAULT_METHOD, AnswerExtractor, Score
 
 __all__ = [
     "HARNESS_ERROR",
     "INTERRUPTED",
     "AgentSession",
     "make_scorer",
+    "score_call_payload",
     "strategy_label",
 ]
 
 #: End message for an attempt stopped by Ctrl-C in a batch.
 INTERRUPTED = "Interrupted"
 #: End message when the harness itself failed (recorded instead of crashing).
-HARNESS_ERROR = "Harness error"
+HARNESS_ERROR = _HARNESS_ERROR
 
 
 def strategy_label(strategy: Strategy) -> str:
@@ -52,31 +57,83 @@ def strategy_label(strategy: Strategy) -> str:
 
 def make_scorer(
     instance: Any,
-    method: str = DEFAULT_METHOD,
+    method: str | None = None,
     extractor: AnswerExtractor | None = None,
-) -> Callable[[str], Score]:
-    """``score(answer)`` for ``instance`` that never raises.
+    *,
+    plan: ScoringPlan | None = None,
+) -> Callable[..., Score]:
+    """``score(answer, actions=())`` for ``instance`` that never raises.
 
-    A scoring problem (``privacy_rejection`` needs a judge, a failed extraction call) gives
-    reward 0 with the reason in ``details["error"]``, so the attempt still ends cleanly.
+    Args:
+        instance: The instance.
+        method: One method for every instance (default: the plan's, per gold shape).
+        extractor: The extractor for ``llm_extract``.
+        plan: The scoring plan (default: built from ``method`` and ``extractor``).
+
+    ``actions`` are the contents of the agent's earlier actions, which a ``privacy_rejection``
+    judge reads. A scoring problem (a failed extraction or judge call, a method that cannot
+    score this gold) gives reward 0 with the reason in ``details["error"]`` (a failed model
+    call also in ``details["calls"]``), so the attempt still ends cleanly.
     """
+    if plan is None:
+        plan = ScoringPlan(method or DEFAULT_METHOD, method or DEFAULT_LIST_METHOD, extractor)
 
-    def score_answer(answer: str) -> Score:
+    def score_answer(answer: str, actions: Sequence[str] = ()) -> Score:
+        used = plan.method_for(instance.answer)
         try:
-            return score(
-                instance.answer,
-                instance.reward_metric,
-                answer,
-                method,
-                extractor=extractor,
-                task=instance.task,
-            )
+            return plan.score(instance, answer, actions)
         except ModelError as exc:
-            return Score(0.0, method, {"error": f"answer extraction failed: {exc}"})
+            privacy = instance.reward_metric == "privacy_rejection"
+            role = "judge" if privacy else "extractor"
+            scorer_model = getattr(plan.judge if privacy else plan.extractor, "model", "?")
+            used = getattr(plan.judge, "method", used) if privacy else used
+            given = judge_input([*actions, answer]) if privacy else answer
+            call = {"role": role, "model": str(scorer_model), "input": given, "error": str(exc)}
+            details: dict[str, Any] = {
+                "error": f"answer {'judging' if privacy else 'extraction'} failed: {exc}",
+                "calls": [call],
+            }
         except CrmtuiError as exc:
-            return Score(0.0, method, {"error": str(exc)})
+            details = {"error": str(exc)}
+        failed = Score(0.0, used, details)
+        details["scored_by"] = scored_by(failed, instance.reward_metric)
+        return failed
 
+    score_answer.takes_actions = True  # type: ignore[attr-defined]
     return score_answer
+
+
+#: Events whose content a ``privacy_rejection`` judge reads, in order, before the answer
+#: (upstream: the content of every action). A dialogue (the multi-turn mode) adds the event of
+#: the agent's messages to the user here, so the judge reads every respond, not only the
+#: last, which is still scored as the answer.
+JUDGED_EVENTS: dict[str, str] = {"run_query": "text"}
+
+_CALL_KEYS = (
+    "role",
+    "model",
+    "input",
+    "reply",
+    "result",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost",
+    "latency_ms",
+    "error",
+)
+
+
+def score_call_payload(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A scoring model call as a ``score_call`` payload: known keys, long texts capped."""
+    payload = {key: call[key] for key in _CALL_KEYS if key in call}
+    payload["input"], input_chars = cap_stored(str(payload.get("input", "")))
+    if input_chars is not None:
+        payload["input_chars"] = input_chars
+    if isinstance(payload.get("reply"), str):
+        payload["reply"], reply_chars = cap_stored(payload["reply"])
+        if reply_chars is not None:
+            payload["reply_chars"] = reply_chars
+    return payload
 
 
 class AgentSession:
@@ -109,6 +166,8 @@ class AgentSession:
         self.result: AgentResult | None = None
         self._lock = threading.Lock()
         self._ended = False
+        #: The contents of the agent's actions so far (its queries), for a judge.
+        self._actions: list[str] = []
 
     @classmethod
     def begin(
@@ -176,6 +235,8 @@ class AgentSession:
         with self._lock:
             if self._ended:
                 return
+            if event_type in JUDGED_EVENTS:
+                self._actions.append(str(body.get(JUDGED_EVENTS[event_type], "")))
             self.recorder.emit(event_type, body)
             if event_type == "end":
                 self._ended = True
@@ -238,7 +299,7 @@ class AgentSession:
                 self.strategy,
                 execute,
                 self.emit,
-                self.scorer,
+                self._score,
                 schema_text=schema_text,
                 max_turns=max_turns,
                 time_limit_s=time_limit_s,
@@ -261,6 +322,24 @@ class AgentSession:
             result.end_reason = {**reason, "message": self.stop_label}
         self.result = result
         return result
+
+    def _score(self, answer: str) -> Any:
+        """Score the answer (a judge reads the actions so far); record its model calls.
+
+        Each model call the scoring made (answer extraction, the privacy judge) is written
+        as a ``score_call`` event before the runner writes ``submit``.
+        """
+        if getattr(self.scorer, "takes_actions", False):
+            result = self.scorer(answer, actions=tuple(self._actions))
+        else:
+            result = self.scorer(answer)
+        details = getattr(result, "details", None)
+        if not isinstance(details, dict) or "calls" not in details:
+            return result
+        details = dict(details)
+        for call in details.pop("calls") or []:
+            self.emit("score_call", score_call_payload(call))
+        return Score(result.reward, result.method, details)
 
     def _failed(self, exc: Exception) -> AgentResult:
         detail = f"{type(exc).__name__}: {exc}"

@@ -39,19 +39,28 @@ class AgentSettings:
         task: Only instances of these task types (codes or abbreviations; one string or a
             tuple of them).
         api_base: OpenAI-compatible server URL.
+        deployments: Several servers behind litellm's Router
+            (:class:`~crmtui.agent.deployments.DeploymentSet`), instead of ``api_base``.
         max_turns: Model calls per instance.
         time_limit_s: Wall-clock limit per instance (held during a model call too).
         timeout: Seconds one model call attempt may take in total.
         aided: Upstream's aided mode (``metadata.optional`` in the prompt).
+        privacy_aware: Confidentiality rules in the prompt of CRMArena-Pro's customer-facing
+            rows (upstream's ``--privacy_aware_prompt true``).
         llm_extract: Score with LLM answer extraction (upstream HEAD's evaluator).
-        extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``).
+        extract_model: Model for the extraction (default: upstream's ``gpt-4o-2024-08-06``);
+            giving one chooses LLM extraction.
         extract_api_base: Server of the extraction model (default: its provider's).
+        judge_model: Judge of ``privacy_rejection`` rows (``rules``: the rules judge;
+            default: the preset's).
+        judge_api_base: Server of the judge model (default: its provider's).
         preset: ``crmtui`` (default) or ``upstream``: the values unset options take.
         max_tokens: Completion budget per call (default: per strategy and model family).
         temperature: Sampling temperature (default: 0; none for the reasoning families).
         date_literals: ``instance``, ``wallclock`` or ``YYYY-MM-DD``.
         scoring: ``strict``, ``paper``, ``toolenv`` or ``head``.
         max_observation: Characters of an observation shown to the model (0: all).
+        observations: ``crmtui``, ``naacl`` or ``head`` (``None``: the preset's).
         force: Go on even when the tasks' record Ids are mostly missing from the org.
         fsync: Sync every recorded event (off only in tests and benchmarks).
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
@@ -65,19 +74,24 @@ class AgentSettings:
     org: str | None = None
     task: str | tuple[str, ...] | None = None
     api_base: str | None = None
+    deployments: Any = None
     max_turns: int = 20
     time_limit_s: float = 600.0
     timeout: float = 60.0
     aided: bool = False
+    privacy_aware: bool = False
     llm_extract: bool = False
     extract_model: str | None = None
     extract_api_base: str | None = None
+    judge_model: str | None = None
+    judge_api_base: str | None = None
     preset: str | None = None
     max_tokens: int | None = None
     temperature: float | None = None
     date_literals: str | None = None
     scoring: str | None = None
     max_observation: int | None = None
+    observations: str | None = None
     force: bool = False
     fsync: bool = True
     client_options: Mapping[str, Any] = field(default_factory=dict)
@@ -109,6 +123,8 @@ class AgentSettings:
         ):
             raise ConfigError(f"--temperature must be between 0 and 2, got {self.temperature:g}")
         self.resolved  # noqa: B018 - resolving validates preset, scoring, dates, tokens
+        if self.deployments is not None and self.api_base:
+            raise ConfigError("give either --api-base (once) or several servers, not both")
 
     @cached_property
     def resolved(self) -> Any:
@@ -117,12 +133,48 @@ class AgentSettings:
 
         return resolve(self)
 
+    @cached_property
+    def router(self) -> Any:
+        """One ``litellm.Router`` over :attr:`deployments`, shared by every thread of the run
+        (so cooldowns and rate limits hold across them); ``None`` without deployments."""
+        if self.deployments is None:
+            return None
+        from crmtui.agent.client import load_litellm
+        from crmtui.agent.deployments import build_router
+
+        key = self.client_options.get("api_key")
+        return build_router(load_litellm(), self.model, self.deployments, api_key=key)
+
     def strategy_object(self) -> Any:
         """The :class:`~crmtui.agent.strategies.Strategy` to play (raises ConfigError)."""
         from crmtui.agent.strategies import make_strategy
 
-        toolset = self.resolved.toolset or "query"
-        return make_strategy(self.strategy, toolset=toolset, model=self.model)
+        resolved = self.resolved
+        return make_strategy(
+            self.strategy,
+            toolset=resolved.toolset or "query",
+            model=self.model,
+            privacy_aware=self.privacy_aware,
+            observations=resolved.observations,
+        )
+
+    def executor(self, org: Any, today: dt.date | None, **options: Any) -> Any:
+        """The query executor the agent meets: crmtui's engine as crmtui shows it, or (with
+        ``naacl``/``head`` observations) as upstream's connector sees it through the REST API.
+
+        Args:
+            org: The org queried.
+            today: The date relative date literals resolve against.
+            options: Further :func:`~crmtui.agent.execution.make_query_executor` arguments.
+        """
+        if self.resolved.observations == "crmtui":
+            from crmtui.agent.execution import make_query_executor
+
+            return make_query_executor(org, today, **options)
+        from crmtui.agent.upstream_connector import UpstreamConnector, upstream_executor
+
+        timeout = options.get("query_timeout_s")
+        return upstream_executor(UpstreamConnector(org, today, query_timeout_s=timeout))
 
     def today(self, instance: Any) -> dt.date | None:
         """The date the instance's date literals resolve against (``--date-literals``)."""
@@ -136,47 +188,81 @@ class AgentSettings:
         """A model client (imports litellm on first call: build it off the UI thread).
 
         Args:
-            model: Another model (the extractor's); it gets that model's defaults and
-                ``extract_api_base`` instead of ``api_base``.
+            model: Another model (the extractor's or the judge's); it gets that model's
+                defaults and ``extract_api_base`` (``judge_api_base`` for the judge model)
+                instead of ``api_base``.
         """
         from crmtui.agent.client import ModelClient
         from crmtui.agent.families import default_temperature
 
         if model is None or model == self.model:
             resolved = self.resolved
+            options = dict(self.client_options)
+            if self.deployments is not None:
+                options["router"] = self.router
             return ModelClient(
                 self.model,
                 api_base=self.api_base,
                 timeout=self.timeout,
                 temperature=resolved.temperature,
                 max_tokens=resolved.max_tokens,
-                **dict(self.client_options),
+                **options,
             )
+        resolved = self.resolved
+        # One model may both extract and judge (upstream's gpt-4o): then it has one server,
+        # --extract-api-base's unless only --judge-api-base is given.
+        judging = model == resolved.judge and (
+            model != resolved.extract_model or self.extract_api_base is None
+        )
         return ModelClient(
             model,
-            api_base=self.extract_api_base,
+            api_base=self.judge_api_base if judging else self.extract_api_base,
             timeout=self.timeout,
             temperature=default_temperature(model),
             **dict(self.client_options),
         )
 
+    def scoring_plan(self, client: Callable[[str], Any] | None = None, instance: Any = None) -> Any:
+        """The :class:`~crmtui.scoring.evaluator.ScoringPlan` of these settings.
+
+        Args:
+            client: How to get a client for a scoring model (default: :meth:`client`; the
+                batch passes its per-thread cache).
+            instance: When given, a model client is built only for the extractor or judge
+                this instance needs (a CRMArena row never builds the judge's).
+        """
+        from crmtui.agent.presets import RULES_JUDGE
+        from crmtui.scoring.evaluator import ScoringPlan
+
+        resolved = self.resolved
+        plan = ScoringPlan(resolved.scoring, resolved.list_scoring)
+        make_client = client or self.client
+        metric = getattr(instance, "reward_metric", None)
+        extractor = judge = None
+        wants_extractor = instance is None or (
+            metric == "exact_match" and plan.method_for(instance.answer) == "llm_extract"
+        )
+        if resolved.extract_model is not None and wants_extractor:
+            from crmtui.agent.extract import LLMExtractor
+
+            extractor = LLMExtractor(make_client(resolved.extract_model))
+        wants_judge = instance is None or metric == "privacy_rejection"
+        if resolved.judge != RULES_JUDGE and wants_judge:
+            from crmtui.agent.judge import LLMJudge
+
+            judge = LLMJudge(make_client(resolved.judge))
+        return ScoringPlan(resolved.scoring, resolved.list_scoring, extractor, judge)
+
     def scorer(
         self, instance: Any, client: Callable[[str], Any] | None = None
-    ) -> Callable[[str], Any]:
-        """The scorer for ``instance`` under the resolved scoring method.
+    ) -> Callable[..., Any]:
+        """The scorer for ``instance`` under the resolved scoring plan.
 
         Args:
             instance: The instance being solved.
-            client: How to get a client for the extraction model (default: :meth:`client`;
-                the batch passes its per-thread cache).
+            client: How to get a client for the extraction or judge model (default:
+                :meth:`client`; the batch passes its per-thread cache).
         """
         from crmtui.agent.session import make_scorer
 
-        resolved = self.resolved
-        if resolved.scoring != "llm_extract":
-            return make_scorer(instance, resolved.scoring)
-        from crmtui.agent.extract import LLMExtractor
-
-        make_client = client or self.client
-        extractor = LLMExtractor(make_client(resolved.extract_model))
-        return make_scorer(instance, "llm_extract", extractor)
+        return make_scorer(instance, plan=self.scoring_plan(client, instance))

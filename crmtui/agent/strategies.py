@@ -4,6 +4,12 @@
 * ``act``: the same without thoughts.
 * ``tool_call``: native function calling; toolset ``query`` (free SOQL/SOSL + respond, schema
   in the prompt) or ``upstream`` (the 25 helper tools, no schema, as upstream's tool_call).
+
+``observations`` says whose harness the model meets: ``crmtui`` (crmtui's observations and
+parsing), or ``naacl`` / ``head``, upstream's two harness versions reproduced: their reply
+parsing, helper tool outputs (:mod:`crmtui.agent.upstream_exact`) and the points where their
+agent crashes (:meth:`Strategy.upstream_crash`). ``naacl`` also names the answer action
+``submit``, as the paper's code does.
 """
 
 from __future__ import annotations
@@ -16,26 +22,39 @@ from typing import Any
 
 from crmtui.agent.client import ModelReply, uses_single_user_message
 from crmtui.agent.execution import Observation
-from crmtui.agent.parsing import Action, parse_tagged, parse_tool_reply
+from crmtui.agent.parsing import (
+    Action,
+    parse_tagged,
+    parse_tagged_upstream,
+    parse_tool_reply,
+    parse_tool_reply_upstream,
+)
 from crmtui.agent.prompts import (
     ACT_INSTRUCTIONS,
     ACT_REMINDER,
+    EXTERNAL_AUDIENCE,
+    INTERNAL_AUDIENCE,
     OBSERVATION_PREFIX,
+    PRIVACY_RULES,
     REACT_INSTRUCTIONS,
     REACT_REMINDER,
     TOOL_CALL_INSTRUCTIONS,
     TOOL_REMINDER,
     InstanceLike,
+    audience_text,
     build_messages,
     build_system_prompt,
+    with_answer_action,
 )
-from crmtui.agent.tool_specs import TOOLSETS
+from crmtui.agent.tool_specs import TOOLSETS, with_answer_tool
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
 
-__all__ = ["STRATEGIES", "Strategy", "ToolOutcome", "make_strategy"]
+__all__ = ["OBSERVATIONS", "STRATEGIES", "Strategy", "ToolOutcome", "make_strategy"]
 
 STRATEGIES = ("react", "act", "tool_call")
+#: Whose harness the model meets: crmtui's, or one of upstream's two versions reproduced.
+OBSERVATIONS = ("crmtui", "naacl", "head")
 
 #: Runs one query and records it; what tools get instead of the bare executor.
 Run = Callable[[str], Observation]
@@ -64,6 +83,9 @@ class Strategy:
         name: ``react``, ``act`` or ``tool_call``.
         toolset: For ``tool_call``: ``query`` or ``upstream``.
         single_user_message: Put the whole prompt in one user message (o1-style models).
+        privacy_aware: CRMArena-Pro customer-facing rows get the confidentiality rules
+            (upstream's ``--privacy_aware_prompt true``).
+        observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
     """
 
     name: str
@@ -71,6 +93,18 @@ class Strategy:
     single_user_message: bool = False
     _instructions: str = field(default="", repr=False)
     _reminder: str = field(default="", repr=False)
+    privacy_aware: bool = False
+    observations: str = "crmtui"
+
+    @property
+    def upstream(self) -> bool:
+        """Whether upstream's harness is reproduced (``naacl`` or ``head``)."""
+        return self.observations != "crmtui"
+
+    @property
+    def answer_action(self) -> str:
+        """The final-answer tag and tool: ``submit`` in the paper's code, else ``respond``."""
+        return "submit" if self.observations == "naacl" else "respond"
 
     @property
     def native_tools(self) -> bool:
@@ -80,7 +114,9 @@ class Strategy:
     @property
     def tools(self) -> list[dict[str, Any]] | None:
         """Function specs to send with each call, or ``None`` for text strategies."""
-        return TOOLSETS[self.toolset] if self.native_tools else None
+        if not self.native_tools:
+            return None
+        return with_answer_tool(TOOLSETS[self.toolset], self.answer_action)
 
     def prompt_digest(self) -> str:
         """A short digest of every fixed text this strategy sends (instructions, reminders,
@@ -88,6 +124,11 @@ class Strategy:
         texts = [self._instructions, self._reminder, OBSERVATION_PREFIX, TOOL_REMINDER]
         texts.append(json.dumps(self.tools, sort_keys=True))
         texts.append(str(self.single_user_message))
+        texts += [INTERNAL_AUDIENCE, EXTERNAL_AUDIENCE]
+        if self.privacy_aware:
+            texts.append(PRIVACY_RULES)
+        if self.upstream:  # crmtui's own observations add nothing to the digest
+            texts.append(self.observations)
         digest = hashlib.sha256("\x1f".join(texts).encode("utf-8")).hexdigest()
         return digest[:12]
 
@@ -101,6 +142,7 @@ class Strategy:
             required=getattr(meta, "required", None),
             optional=getattr(meta, "optional", None),
             aided=aided,
+            audience=audience_text(instance, privacy_aware=self.privacy_aware),
         )
 
     def initial_messages(
@@ -112,7 +154,46 @@ class Strategy:
 
     def parse(self, reply: ModelReply) -> Action:
         """The action a reply asks for."""
+        if self.upstream:
+            if self.native_tools:
+                return parse_tool_reply_upstream(reply, self.answer_action).action
+            return parse_tagged_upstream(reply.content, self.answer_action)
         return parse_tool_reply(reply) if self.native_tools else parse_tagged(reply.content)
+
+    def upstream_crash(self, reply: ModelReply, action: Action) -> str | None:
+        """The exception text upstream's agent dies with at this reply, if it would.
+
+        Upstream strips the reply text of an invalid action (``message["content"].strip()``),
+        which raises when a tool-call reply carries no text (OpenAI sends ``null``; an empty
+        text is taken for one): run_tasks.py then writes its exception row. The paper's
+        ToolEnv also raises on a submit without ``content`` (HEAD answers it with an
+        ``Error:`` observation instead, see :meth:`call_tool`). ``None``: no crash.
+        """
+        if not self.upstream:
+            return None
+        if action.kind == "invalid" and not reply.content:
+            return "'NoneType' object has no attribute 'strip'"
+        if action.kind == "respond" and self.native_tools and self.observations == "naacl":
+            arguments = self._arguments(reply)
+            if not isinstance(arguments, dict):
+                return f"{type(arguments).__name__} indices must be integers or slices, not str"
+            if "content" not in arguments:
+                return "'content'"
+        return None
+
+    def respond_error(self, reply: ModelReply, action: Action) -> str | None:
+        """HEAD's observation for a respond call its ToolEnv cannot read (else ``None``)."""
+        if not (self.upstream and self.native_tools and action.kind == "respond"):
+            return None
+        arguments = self._arguments(reply)
+        if not isinstance(arguments, dict):
+            return f"Error: {type(arguments).__name__} indices must be integers or slices, not str"
+        if "content" not in arguments:
+            return "Error: 'content'"
+        return None
+
+    def _arguments(self, reply: ModelReply) -> object:
+        return parse_tool_reply_upstream(reply, self.answer_action).arguments
 
     def assistant_message(self, reply: ModelReply, action: Action) -> dict[str, Any]:
         """The assistant message to keep in the history (only the first tool call survives)."""
@@ -134,17 +215,29 @@ class Strategy:
         """Messages asking for a well-formed reply after an invalid one."""
         if action.tool_call is not None:
             # Every tool call id needs an answer before the next request is accepted.
-            text = f"{TOOL_REMINDER} Problem: {action.content}."
+            text = f"{self._tool_reminder} Problem: {action.content}."
             return self.result_messages(action, text)
         if self.native_tools:
-            return [{"role": "user", "content": TOOL_REMINDER}]
+            return [{"role": "user", "content": self._tool_reminder}]
         return [{"role": "user", "content": self._reminder}]
+
+    @property
+    def _tool_reminder(self) -> str:
+        return with_answer_action(TOOL_REMINDER, self.answer_action)
 
     def call_tool(self, action: Action, run: Run) -> ToolOutcome:
         """Run a non-respond tool call; ``run`` executes (and records) a query."""
         call = action.tool_call
-        if call is None or call.arguments is None:
+        if call is None or (call.arguments is None and not self.upstream):
             raise ValueError("call_tool needs a parsed tool call")
+        if self.upstream and self.toolset == "upstream":
+            from crmtui.agent.upstream_exact import call_exact_tool
+
+            connector = getattr(run, "connector", None)
+            if connector is None:
+                raise ValueError("upstream's helper tools need an upstream_executor")
+            arguments = parse_tool_reply_upstream_arguments(call)
+            return ToolOutcome(call_exact_tool(call.name, arguments, connector))
         if self.toolset == "query":
             if call.name not in ("soql_query", "sosl_search"):
                 return ToolOutcome(f"Unknown action {call.name}")
@@ -156,12 +249,19 @@ class Strategy:
         return ToolOutcome(call_upstream_tool(call.name, dict(call.arguments), run))
 
 
+def parse_tool_reply_upstream_arguments(call: Any) -> object:
+    """A tool call's arguments as upstream decodes them (any JSON value)."""
+    return json.loads(call.arguments_text.strip())
+
+
 def make_strategy(
     name: str,
     *,
     toolset: str = "query",
     single_user_message: bool | None = None,
     model: str | None = None,
+    privacy_aware: bool = False,
+    observations: str = "crmtui",
 ) -> Strategy:
     """Build a strategy by name.
 
@@ -171,21 +271,38 @@ def make_strategy(
         single_user_message: Force the one-user-message prompt layout on or off.
         model: When ``single_user_message`` is None, decide it from the model name (o1
             family, o3-mini, DeepSeek-R1, Gemini 2.5 Flash get one user message).
+        privacy_aware: Confidentiality rules for CRMArena-Pro's customer-facing rows.
+        observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
 
     Raises:
-        ConfigError: For an unknown strategy or toolset.
+        ConfigError: For an unknown strategy, toolset or observations.
     """
+    if observations not in OBSERVATIONS:
+        raise ConfigError(
+            f"unknown --observations {observations!r}: choose one of {', '.join(OBSERVATIONS)}"
+        )
+    answer = "submit" if observations == "naacl" else "respond"
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
-    if key == "react":
-        return Strategy(key, "query", single_user_message, REACT_INSTRUCTIONS, REACT_REMINDER)
-    if key == "act":
-        return Strategy(key, "query", single_user_message, ACT_INSTRUCTIONS, ACT_REMINDER)
-    if key == "tool_call":
-        if toolset not in TOOLSETS:
+    texts = {
+        "react": (REACT_INSTRUCTIONS, REACT_REMINDER),
+        "act": (ACT_INSTRUCTIONS, ACT_REMINDER),
+        "tool_call": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
+    }
+    if key in texts:
+        if key == "tool_call" and toolset not in TOOLSETS:
             raise ConfigError(f"unknown toolset {toolset!r}: choose {' or '.join(TOOLSETS)}")
-        return Strategy(key, toolset, single_user_message, TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER)
+        instructions, reminder = (with_answer_action(t, answer) for t in texts[key])
+        return Strategy(
+            key,
+            toolset if key == "tool_call" else "query",
+            single_user_message,
+            instructions,
+            reminder,
+            privacy_aware,
+            observations,
+        )
     raise ConfigError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
 
 

@@ -192,3 +192,16 @@ UPSTREAM_TOOLS: list[dict[str, Any]] = [
 ]
 
 TOOLSETS: dict[str, list[dict[str, Any]]] = {"query": QUERY_TOOLS, "upstream": UPSTREAM_TOOLS}
+
+
+def with_answer_tool(tools: list[dict[str, Any]], answer: str) -> list[dict[str, Any]]:
+    """``tools`` with the ``respond`` function renamed ``answer`` (``submit`` in the paper's
+    code)."""
+    if answer == "respond":
+        return tools
+    renamed = []
+    for tool in tools:
+        if tool["function"]["name"] == "respond":
+            tool = {**tool, "function": {**tool["function"], "name": answer}}
+        renamed.append(tool)
+    return renamed

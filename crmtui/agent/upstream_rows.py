@@ -14,6 +14,8 @@ ours unchanged, so each row follows the strategy's agent and environment:
   reason ``{source: tool, message: "tool_call error: <name>", content: <result>}`` (even a
   successful one, as upstream does), an unknown tool ``Invalid tool: <name>``, so an episode
   that runs out of turns ends with the last of those; no ``parsed_answer``.
+* ``--observations naacl`` (the paper's code): ChatAgent rows have ``num_turns`` = the
+  number of model calls (an int) and no ``parsed_answer``; tool_call rows as above.
 * An attempt that failed at the model API or in the harness has upstream's exception shape:
   ``reward: 0``, ``agent_info: {source: api, content: "Error: ..."}``. So does a knowledge QA
   answer that normalises to nothing (upstream's ROUGE raises: ``Error: Hypothesis is empty.``).
@@ -100,11 +102,11 @@ def _tool_end_reason(result: AgentResult) -> dict[str, Any]:
     return {"source": "tool", "message": f"tool_call error: {last.tool}", "content": feedback}
 
 
-def _end_reason(result: AgentResult, tool_call: bool) -> dict[str, Any]:
+def _end_reason(result: AgentResult, tool_call: bool, naacl: bool) -> dict[str, Any]:
     reason = result.end_reason
     keep = {k: reason[k] for k in ("source", "message", "content") if k in reason}
     if reason.get("message") == SUBMIT and reason.get("source") == "agent":
-        if not tool_call:
+        if not tool_call and not naacl:
             keep["parsed_answer"] = _parsed_answer(result)
         return keep
     if tool_call and reason.get("source") == "agent":
@@ -133,11 +135,15 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
         crmtui: Further facts for the ``crmtui`` key (recording path, settings, ...).
     """
     tool_call = result.strategy == "tool_call"
+    settings = (crmtui or {}).get("settings")
+    naacl = isinstance(settings, Mapping) and settings.get("observations") == "naacl"
     usage = _usage(result)
     facts: dict[str, Any] = {
         "answer": result.answer,
         "reward": result.reward if isinstance(result.reward, int | float) else 0.0,
         "scoring": result.scoring,
+        # What produced the reward: metric, method, extractor, judge (crmtui.scoring).
+        "scored_by": result.score_details.get("scored_by"),
         "score_details": dict(result.score_details),
         "end_reason": dict(result.end_reason),
         "outcome": outcome_of(result.end_reason, result.reward),
@@ -161,7 +167,7 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
             "crmtui": facts,
         }
     submitted = result.end_reason.get("message") == SUBMIT
-    if tool_call:
+    if tool_call or naacl:
         num_turns: Any = result.steps
     else:
         # ChatAgent: (env.current_user_turn, current_agent_turn + 1), the counter reset by
@@ -174,7 +180,7 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
         "reward": upstream_reward(result),
         "agent_info": {
             "observation_sizes": [] if tool_call else list(result.observation_sizes),
-            "end_reason": _end_reason(result, tool_call),
+            "end_reason": _end_reason(result, tool_call, naacl),
             "usage": usage,
             "total_cost": result.total_cost,
             "num_turns": num_turns,

@@ -24,19 +24,24 @@ AGENT_OPTION_NAMES = (
     "org",
     "task",
     "api_base",
+    "deployments_file",
     "max_turns",
     "time_limit",
     "timeout",
     "aided",
+    "privacy_aware",
     "llm_extract",
     "extract_model",
     "extract_api_base",
+    "judge_model",
+    "judge_api_base",
     "preset",
     "max_tokens",
     "temperature",
     "date_literals",
     "scoring",
     "max_observation",
+    "observations",
     "force",
 )
 
@@ -89,10 +94,20 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--api-base",
-            default=None,
+            multiple=True,
             metavar="URL",
             help="Base URL of an OpenAI-compatible server (e.g. http://127.0.0.1:8000/v1); "
-            "checked before the first instance.",
+            "checked before the first instance. Repeat it to spread calls over several "
+            "servers through litellm's Router (URL,rpm=N,tpm=N,name=X sets one's limits).",
+        ),
+        click.option(
+            "--deployments",
+            "deployments_file",
+            default=None,
+            metavar="FILE",
+            type=click.Path(dir_okay=False),
+            help="A JSON file of model servers for litellm's Router (rpm/tpm, retries, "
+            "fallbacks); see the README. Each call records the one that answered.",
         ),
         click.option(
             "--max-turns",
@@ -122,6 +137,12 @@ def agent_options(func: F) -> F:
             "--aided", is_flag=True, help="Add metadata.optional (upstream's aided mode)."
         ),
         click.option(
+            "--privacy-aware",
+            is_flag=True,
+            help="CRMArena-Pro: tell the agent on customer-facing rows to decline requests "
+            "for private or confidential data (upstream's --privacy_aware_prompt true).",
+        ),
+        click.option(
             "--llm-extract",
             is_flag=True,
             help="Score like upstream's current evaluator: an LLM extracts the answers.",
@@ -130,7 +151,8 @@ def agent_options(func: F) -> F:
             "--extract-model",
             default=None,
             metavar="M",
-            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06).",
+            help="Model for --llm-extract (default: upstream's gpt-4o-2024-08-06); giving one "
+            "turns LLM extraction on.",
         ),
         click.option(
             "--extract-api-base",
@@ -139,12 +161,27 @@ def agent_options(func: F) -> F:
             help="Server of --extract-model (default: its provider's own).",
         ),
         click.option(
-            "--preset",
-            type=click.Choice(["crmtui", "upstream"]),
+            "--judge-model",
             default=None,
-            help="Values for every setting left unset: crmtui's (default) or upstream "
-            "run_tasks.py's (wallclock dates, paper/ToolEnv scoring, helper tools for "
-            "tool_call, unbounded observations).",
+            metavar="M",
+            help="Judge of CRMArena-Pro's privacy_rejection rows, as upstream's Evaluator "
+            "(--preset upstream: gpt-4o-2024-08-06); 'rules' for crmtui's deterministic "
+            "refusal rules (the crmtui default).",
+        ),
+        click.option(
+            "--judge-api-base",
+            default=None,
+            metavar="URL",
+            help="Server of --judge-model (default: its provider's own).",
+        ),
+        click.option(
+            "--preset",
+            type=click.Choice(["crmtui", "naacl", "head", "upstream"]),
+            default=None,
+            help="Values for every setting left unset: crmtui's (default), or upstream "
+            "run_tasks.py's: naacl (the paper's code: <submit>, strict string scoring) or "
+            "head (current; upstream = head): wallclock dates, paper/ToolEnv scoring, "
+            "helper tools for tool_call, unbounded observations, upstream's observations.",
         ),
         click.option(
             "--max-tokens",
@@ -170,10 +207,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--scoring",
-            type=click.Choice(["strict", "paper", "toolenv", "head"]),
+            type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules"]),
             default=None,
-            help="How an answer is scored (default strict; --preset upstream: paper for "
-            "react/act, toolenv for tool_call). See the README's scoring table.",
+            help="How an answer is scored (default: strict for CRMArena rows, head_rules for "
+            "CRMArena-Pro rows; --preset upstream: paper for react/act, toolenv for "
+            "tool_call, LLM extraction for Pro). Given, it scores every row. See the "
+            "README's scoring table.",
         ),
         click.option(
             "--max-observation",
@@ -182,6 +221,13 @@ def agent_options(func: F) -> F:
             metavar="CHARS",
             help="Characters of a query result shown to the model, with a note when cut "
             "(default 40000; 0 = all, as --preset upstream).",
+        ),
+        click.option(
+            "--observations",
+            type=click.Choice(["crmtui", "naacl", "head"]),
+            default=None,
+            help="What the model is shown: crmtui's observations (default), or those of "
+            "upstream's harness version, byte for byte (--preset naacl/head).",
         ),
         click.option(
             "--force",
@@ -204,19 +250,43 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "tasks": values["tasks"],
         "org": values["org"],
         "task": task or None,
-        "api_base": values["api_base"],
+        **_servers(values["api_base"], values["deployments_file"]),
         "max_turns": values["max_turns"],
         "time_limit_s": values["time_limit"],
         "timeout": values["timeout"],
         "aided": values["aided"],
+        "privacy_aware": values["privacy_aware"],
         "llm_extract": values["llm_extract"],
         "extract_model": values["extract_model"],
         "extract_api_base": values["extract_api_base"],
+        "judge_model": values["judge_model"],
+        "judge_api_base": values["judge_api_base"],
         "preset": values["preset"],
         "max_tokens": values["max_tokens"],
         "temperature": values["temperature"],
         "date_literals": values["date_literals"],
         "scoring": values["scoring"],
         "max_observation": values["max_observation"],
+        "observations": values["observations"],
         "force": values["force"],
     }
+
+
+def _servers(api_bases: Any, deployments_file: str | None) -> dict[str, Any]:
+    """``api_base`` for one plain ``--api-base``; ``deployments`` for several or a file."""
+    from crmtui.errors import ConfigError
+
+    bases = (api_bases,) if isinstance(api_bases, str) else tuple(api_bases or ())
+    if deployments_file is not None:
+        if bases:
+            raise ConfigError("give --deployments or --api-base, not both")
+        from crmtui.agent.deployments import read_deployments
+
+        return {"api_base": None, "deployments": read_deployments(deployments_file)}
+    if not bases:
+        return {"api_base": None}
+    if len(bases) == 1 and "," not in bases[0]:
+        return {"api_base": bases[0]}
+    from crmtui.agent.deployments import make_set, parse_api_base
+
+    return {"api_base": None, "deployments": make_set([parse_api_base(b) for b in bases])}

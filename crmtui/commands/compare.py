@@ -21,6 +21,7 @@ from crmtui.review.compare import (
 from crmtui.review.compare_format import comparison_markdown
 from crmtui.review.rerun import result_ids_for
 from crmtui.review.trajectory import ResultIds
+from crmtui.sanitise import printable, printable_json
 
 DEFAULT_DIR = Path("recordings")
 
@@ -43,7 +44,7 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
         raise ConfigError(f"no such folder: {root}")
     found, skipped = recordings_for_idx(root, idx)
     for item in skipped:
-        click.echo(f"Skipped {item.path}: {item.reason}", err=True)
+        click.echo(f"Skipped {printable(str(item.path))}: {printable(item.reason)}", err=True)
     if len(found) < 2:
         raise ConfigError(
             f"found {len(found)} valid recording(s) of idx {idx} in {root}; need two to compare"
@@ -129,7 +130,10 @@ def compare(
 
         build_compare_app(comparison).run()
         return
-    text = comparison.to_json() + "\n" if fmt == "json" else comparison_markdown(comparison)
+    if fmt == "json":
+        text = printable_json(comparison.to_json()) + "\n"
+    else:
+        text = comparison_markdown(comparison)
     click.echo(text, nl=False)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from crmtui.review.export import FORMATS, export_folder
+from crmtui.sanitise import printable
 
 
 @click.command("export")
@@ -17,7 +18,9 @@ from crmtui.review.export import FORMATS, export_folder
     type=click.Choice(FORMATS),
     required=True,
     help="hf: a Hugging Face dataset saved as Parquet (one row per session, events "
-    "included); jsonl: the same rows as JSON lines; csv: per-instance results.",
+    "included); jsonl: the same rows as JSON lines; csv: per-instance results; sqlite: "
+    "tables sessions, events, queries, answers, rewards (full-text search on queries and "
+    "answers) for Datasette or sqlite-utils.",
 )
 @click.option(
     "--out",
@@ -38,8 +41,9 @@ def export(directory: Path, fmt: str, out: Path) -> None:
     Examples:
       crmtui export recordings --format hf --out baseline-dataset
       crmtui export recordings --format csv --out results.csv
+      crmtui export recordings --format sqlite --out results.db
     """
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
-        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+        click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")

@@ -29,7 +29,12 @@ def org() -> None:
     """Build, import and inspect org databases (the SQLite files queries run against)."""
 
 
-def _default_name(scale: str, seed: int) -> str:
+def _default_name(scale: str, seed: int, org_type: str | None = None) -> str:
+    if org_type is not None:
+        # The small seed-7 Pro orgs are the Pro samples (sample-b2b, sample-b2c).
+        if scale == "small" and seed == 7:
+            return f"{paths.SAMPLE_ORG_NAME}-{org_type}"
+        return f"{org_type}-{scale}-{seed}"
     if scale == "small" and seed == 7:
         return paths.SAMPLE_ORG_NAME
     return f"{scale}-{seed}"
@@ -60,11 +65,29 @@ def _size(n_bytes: int) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the org (default: <data dir>/orgs/<name>.db).",
 )
-@click.option("--name", help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>).")
+@click.option(
+    "--org-type",
+    type=click.Choice(("b2b", "b2c")),
+    default=None,
+    help="Build a CRMArena-Pro org (27 objects, 22 task types): b2b (businesses) or b2c "
+    "(person accounts); scale small or full.",
+)
+@click.option(
+    "--name",
+    help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>; with --org-type: "
+    "sample-b2b/sample-b2c, else <type>-<scale>-<seed>).",
+)
 @click.option("--force", is_flag=True, help="Replace an existing org file.")
-def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool) -> None:
-    """Generate a synthetic CRMArena-like org and its tasks."""
-    org_name = paths.check_org_name(name or (out.stem if out else _default_name(scale, seed)))
+def build(
+    seed: int, scale: str, out: Path | None, org_type: str | None, name: str | None, force: bool
+) -> None:
+    """Generate a synthetic CRMArena-like org and its tasks (Pro: --org-type)."""
+    if org_type is not None:
+        from crmtui.org.generator.pro.config import pro_scale
+
+        pro_scale(scale)  # stress is not a Pro scale: say so before anything else
+    default = _default_name(scale, seed, org_type)
+    org_name = paths.check_org_name(name or (out.stem if out else default))
     target = out if out is not None else paths.org_path(org_name)
     if target.exists() and not force:
         raise ConfigError(f"{target} already exists; pass --force to replace it")
@@ -89,9 +112,12 @@ def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool
         def on_progress(stage: str, fraction: float) -> None:
             bar.update(task, description=stage, completed=max(0.0, min(1.0, fraction)))
 
-        result = build_org(target, seed=seed, scale=scale, name=org_name, progress=on_progress)
+        result = build_org(
+            target, seed=seed, scale=scale, name=org_name, progress=on_progress, org_type=org_type
+        )
 
-    table = Table(title=f"Org {org_name!r} (seed {seed}, scale {scale})")
+    kind = f", Pro {org_type}" if org_type else ""
+    table = Table(title=f"Org {org_name!r} (seed {seed}, scale {scale}{kind})")
     table.add_column("Object")
     table.add_column("Rows", justify="right")
     for obj_name, count in result.counts.items():
@@ -110,8 +136,19 @@ def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool
 @click.option(
     "--schema",
     "schema_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Expected schema JSON (crmtui or upstream format), e.g. a CRMArena-Pro schema.",
+    metavar="hf|hf:FILE|FILE",
+    help="Expected schema, whose descriptions the prompts show: hf (the hub's CRMArena "
+    "schema config, through datasets; needs the network or its cache), hf:FILE (a local "
+    "copy of that config, through datasets), or a schema JSON (crmtui or upstream format).",
+)
+@click.option(
+    "--extra-columns",
+    type=click.Choice(["keep", "omit", "describe"]),
+    default="keep",
+    show_default=True,
+    help="Source columns the schema lacks (queryable in every case): keep them in the "
+    "prompt's schema text without a description, omit them from it (upstream's prompt), "
+    "or describe them in crmtui's words.",
 )
 @click.option(
     "--tasks",
@@ -123,7 +160,12 @@ def build(seed: int, scale: str, out: Path | None, name: str | None, force: bool
 )
 @click.option("--force", is_flag=True, help="Replace an existing org of the same name.")
 def import_(
-    src: Path, name: str | None, schema_path: Path | None, tasks_source: str | None, force: bool
+    src: Path,
+    name: str | None,
+    schema_path: str | None,
+    extra_columns: str,
+    tasks_source: str | None,
+    force: bool,
 ) -> None:
     """Import a database in upstream's layout (e.g. local_data/crmarena_data.db).
 
@@ -146,7 +188,16 @@ def import_(
         from crmtui.data.loaders import load_tasks
 
         tasks = load_tasks(tasks_source)  # a bad task file fails before anything is written
-    result = import_org(src, name=name, schema=schema_path, force=force, on_warning=warn)
+    result = import_org(
+        src,
+        name=name,
+        schema=schema_path,
+        force=force,
+        on_warning=warn,
+        extra_columns=extra_columns,
+    )
+    if schema_path is not None:
+        click.echo(_extra_note(result, extra_columns))
     info = result.info()
     click.echo(f"Imported {len(info.objects)} objects, {info.total_rows:,} rows as {result.name!r}")
     click.echo(f"Path:   {result.path}")
@@ -267,12 +318,44 @@ def list_() -> None:
     Console().print(table)
 
 
+def _extra_note(result: object, how: str) -> str:
+    """One line saying what the prompts' schema text does with the extra columns."""
+    schema = result.schema  # type: ignore[attr-defined]
+    hidden = [f"{o.name}.{f.name}" for o in schema for f in o.fields if not f.listed]
+    hidden = [h for h in hidden if not h.endswith(".Id")]
+    if how == "omit":
+        return f"Schema text: the schema's descriptions; left out: {', '.join(hidden) or 'none'}"
+    if how == "describe":
+        return "Schema text: the schema's descriptions; extra columns described in crmtui's words"
+    return "Schema text: the schema's descriptions; extra columns listed without a description"
+
+
 @org.command("fetch")
 @click.argument("which", type=click.Choice(["crmarena", "crmarenapro-b2b", "crmarenapro-b2c"]))
 @click.option("--url", default=None, help="Download from here instead of upstream's repository.")
 @click.option("--name", default=None, help="Org name (default: WHICH).")
 @click.option("--force", is_flag=True, help="Replace an existing org of that name.")
-def fetch(which: str, url: str | None, name: str | None, force: bool) -> None:
+@click.option(
+    "--schema",
+    default=None,
+    metavar="hf|hf:FILE|FILE",
+    help="The schema whose descriptions prompts show (default: crmtui's own); see org import.",
+)
+@click.option(
+    "--extra-columns",
+    type=click.Choice(["keep", "omit", "describe"]),
+    default="keep",
+    show_default=True,
+    help="Columns the schema lacks: keep, omit from or describe in the prompt's schema text.",
+)
+def fetch(
+    which: str,
+    url: str | None,
+    name: str | None,
+    force: bool,
+    schema: str | None,
+    extra_columns: str,
+) -> None:
     """Download upstream's published org file, verify its git blob id and import it.
 
     A partial download is resumed. Offline, it fails within seconds and says how to import
@@ -295,7 +378,15 @@ def fetch(which: str, url: str | None, name: str | None, force: bool) -> None:
         def on_progress(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = fetch_org(which, url=url, name=name, force=force, progress=on_progress)
+        result = fetch_org(
+            which,
+            url=url,
+            name=name,
+            force=force,
+            progress=on_progress,
+            schema=schema,
+            extra_columns=extra_columns,
+        )
     info = result.info()
     click.echo(
         f"Verified and imported {which}: {len(info.objects)} objects, {info.total_rows:,} rows"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +15,8 @@ import click
 
 from crmtui import exit_codes
 from crmtui.commands.options import POSITIVE_SECONDS
+from crmtui.commands.query_output import OutputDeadline, OutputTimeout, write_json
+from crmtui.sanitise import printable
 
 FORMATS = ("table", "json", "observation")
 
@@ -23,24 +25,31 @@ def _single_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def render_table(result: Any) -> Any:
-    """A rich Table of the result's flattened rows with a row-count and timing caption."""
+def render_table(result: Any, limit: int | None = None) -> Any:
+    """A rich Table of the result's flattened rows with a row-count and timing caption.
+
+    Args:
+        result: The query result.
+        limit: Show at most this many rows (the caption says how many there are).
+    """
     from rich.table import Table
 
-    rows = list(result.flat_rows())
+    from crmtui.commands.query_output import TABLE_ROWS, table_rows
+
+    shown = table_rows(result, TABLE_ROWS if limit is None else limit)
     count = len(result.records)
     noun = "row" if count == 1 else "rows"
-    caption = f"{count} {noun}"
+    caption = f"{count:,} {noun}" if count >= 10_000 else f"{count} {noun}"
     if result.total_size != count:
         caption += f" (totalSize {result.total_size})"
     caption += f" in {result.elapsed_ms:.1f} ms"
+    if len(shown) < count:
+        caption += f"; the first {len(shown):,} shown (--format json prints them all)"
     table = Table(caption=caption, caption_justify="left", show_lines=False)
-    columns = list(result.columns)
-    for column in columns:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        cells = row.values() if isinstance(row, dict) else row
-        table.add_row(*("" if v is None else str(v) for v in cells))
+    for column in result.columns:
+        table.add_column(printable(column), overflow="fold")
+    for row in shown:
+        table.add_row(*row)
     return table
 
 
@@ -111,7 +120,7 @@ def query(
     """
     from crmtui.errors import ConfigError
     from crmtui.org.sample import open_org_or_sample
-    from crmtui.query import QueryBudget, QueryError, format_observation, run
+    from crmtui.query import QueryBudget, QueryError, run
 
     if text == "-":
         data = sys.stdin.buffer.read()
@@ -131,19 +140,41 @@ def query(
     org = open_org_or_sample(org_spec)
     cancel = threading.Event()
     budget = QueryBudget(cancel=cancel) if timeout is None else QueryBudget(timeout, cancel=cancel)
+    # One budget for the query and the printing of its result (encoding included).
+    started = time.monotonic()
+    deadline = OutputDeadline(
+        None if budget.timeout_s is None else started + budget.timeout_s, budget.timeout_s
+    )
     try:
         with _ctrl_c_cancels(cancel):
             result = run(org, text, today=day, budget=budget)
     except QueryError as exc:
         if cancel.is_set():
             raise KeyboardInterrupt from None  # Ctrl-C: "Interrupted.", status 130
-        click.echo(_single_line(str(exc)), err=True)
+        # The message may quote the query (the user's text, or a task's): shown escaped.
+        click.echo(printable(_single_line(str(exc))), err=True)
         # SystemExit rather than ctx.exit: it ends `crmtui.cli.main` with status 1 too.
         sys.exit(exit_codes.ERROR)
+    try:
+        _print(result, fmt, deadline)
+    except OutputTimeout as exc:
+        sys.stdout.flush()
+        click.echo("", nl=True)  # end a line cut short
+        click.echo(str(exc), err=True)
+        sys.exit(exit_codes.ERROR)
+
+
+def _print(result: Any, fmt: str, deadline: OutputDeadline) -> None:
+    """Print ``result`` in ``fmt`` before ``deadline`` (:class:`OutputTimeout` after it)."""
+    from crmtui.query import format_observation
+
+    deadline.check("nothing (the query used the whole budget)")
     if fmt == "json":
-        click.echo(json.dumps(result.to_salesforce(), indent=2, ensure_ascii=False))
+        write_json(result.to_salesforce(), sys.stdout, deadline)
     elif fmt == "observation":
-        click.echo(format_observation(result))
+        text = format_observation(result)  # a repr: control characters come out escaped
+        deadline.check("nothing")
+        click.echo(text)
     else:
         from rich.console import Console
 

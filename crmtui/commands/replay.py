@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from crmtui.errors import OrgError
+from crmtui.sanitise import printable
 
 
 @click.command("replay")
@@ -60,27 +61,30 @@ def replay(
     if not source.check.ok:
         if strict:
             raise OrgError(source.check.message)
-        click.echo(f"Warning: {source.check.message}", err=True)
+        click.echo(f"Warning: {printable(source.check.message)}", err=True)
         if source.check.status == "changed" and not (yes or check_only) and _interactive():
             click.confirm("Replay on this org anyway?", default=True, abort=True)
     frames = source.replay.frames
     if check_only:
         last = frames[-1] if frames else None
         header = source.replay.recording.header
+        actor = printable(f"{header['actor']['kind']} {header['actor']['id']}")
         click.echo(
-            f"{file}: {len(frames)} events · {header['actor']['kind']} "
-            f"{header['actor']['id']} · idx {header['instance']['idx']}"
+            f"{printable(str(file))}: {len(frames)} events · {actor} · "
+            f"idx {header['instance']['idx']}"
         )
         if last is not None:
             sub = last.submission
             answer = (
-                "not submitted" if sub is None else f"answer {sub.answer!r}, reward {sub.reward}"
+                "not submitted"
+                if sub is None
+                else f"answer {printable(repr(sub.answer))}, reward {sub.reward}"
             )
             click.echo(
                 f"final: {answer} · {last.queries} queries ({last.errors} failed) · "
                 f"active {last.active_ms / 1000:.1f} s"
             )
-        click.echo(f"org: {source.check.message}")
+        click.echo(f"org: {printable(source.check.message)}")
         return
     from crmtui.factory import build_replay_app
 

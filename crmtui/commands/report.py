@@ -9,6 +9,7 @@ from click.core import ParameterSource
 
 from crmtui.review.report import report_folder
 from crmtui.review.report_format import FORMATS, print_table, to_csv, to_json, to_markdown
+from crmtui.sanitise import printable
 
 
 @click.command("report")
@@ -65,4 +66,6 @@ def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
     click.echo(text, nl=not text.endswith("\n"))
     if fmt != "json":  # JSON lists skipped files itself; elsewhere say so on stderr
         for skipped in result.skipped:
-            click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+            click.echo(
+                f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True
+            )

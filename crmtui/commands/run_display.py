@@ -18,6 +18,8 @@ _SHOWN = (
     "strategy",
     "toolset",
     "scoring",
+    "list_scoring",
+    "judge",
     "date_literals",
     "max_tokens",
     "temperature",

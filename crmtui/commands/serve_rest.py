@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from crmtui import paths
+from crmtui.commands.options import POSITIVE_SECONDS
 from crmtui.errors import ConfigError
 from crmtui.org.sample import open_org_or_sample
 
@@ -98,6 +99,15 @@ def client_hint(instance_url: str, session_id: str, *, https: bool) -> str:
     default=None,
     help="Processes serving requests (default: one per CPU, at most 4; 1 = threads only).",
 )
+@click.option(
+    "--timeout",
+    "timeout",
+    type=POSITIVE_SECONDS,
+    default=None,
+    metavar="S",
+    help="Close a connection that has not sent a whole request S seconds after its last "
+    "answer or after connecting (idle keep-alive, slow headers or body). Default: 20.",
+)
 def serve_rest(
     spec: str | None,
     host: str,
@@ -108,13 +118,14 @@ def serve_rest(
     log_path: Path | None,
     today: str | None,
     workers: int | None,
+    timeout: float | None,
 ) -> None:
     """Serve an org as a read-only Salesforce REST API (query, search, describe, ...).
 
     Any Salesforce client, simple-salesforce included, can then query the org with the
     printed instance URL and session id.
     """
-    from crmtui.rest import serve
+    from crmtui.rest import REQUEST_TIMEOUT_S, serve
 
     org = open_org_or_sample(spec)
     rest_dir = paths.home() / "rest"
@@ -128,6 +139,7 @@ def serve_rest(
         log_path=log_path or rest_dir / "requests.jsonl",
         today=parse_today(today),
         workers=workers or default_workers(),
+        request_timeout_s=timeout or REQUEST_TIMEOUT_S,
     )
     sid = server.api.session_id
     click.echo(f"Serving org {org.name!r} ({org.path}) read-only as a Salesforce REST API")
@@ -139,6 +151,7 @@ def serve_rest(
     if server.request_log is not None:
         click.echo(f"  Request log:  {server.request_log.path}")
     click.echo(f"  Workers:      {server.workers} process(es), a thread per connection in each")
+    click.echo(f"  Timeout:      {timeout or REQUEST_TIMEOUT_S:g} s to send a request, then closed")
     click.echo(client_hint(server.instance_url, sid, https=tls is not None))
     click.echo("Ctrl-C stops.")
     try:

@@ -14,6 +14,7 @@ import click
 
 from crmtui.commands.options import POSITIVE_SECONDS, UNIT_FRACTION
 from crmtui.errors import ConfigError
+from crmtui.sanitise import printable
 
 if TYPE_CHECKING:
     from crmtui.study import Study
@@ -558,7 +559,7 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
         study.recordings, fmt, out, exclude=lambda summary: excluded_reason(study, summary)
     )
     for skipped in result.skipped:
-        click.echo(f"Skipped {skipped.path}: {skipped.reason}", err=True)
+        click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
     if result.excluded:
         left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))

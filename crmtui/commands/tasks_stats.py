@@ -97,10 +97,10 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
     solutions = None
     if solutions_path is not None:
         solutions = json.loads(solutions_path.read_text(encoding="utf-8"))
-    index = subjects = None
+    index = subjects = pro = rows = None
     if org is not None and solutions is not None:
-        index, subjects = _org_index(org)
-    types = task_stats(task_set, solutions, index, subjects)
+        index, subjects, pro, rows = _org_index(org)
+    types = task_stats(task_set, solutions, index, subjects, pro_index=pro, rows=rows)
     return StatsReport(
         source=task_set.source or str(source),
         org=str(org.path) if org is not None and index is not None else None,
@@ -110,22 +110,29 @@ def build_report(source: str | None, org_spec: str | None) -> StatsReport:
     )
 
 
-def _org_index(org: Any) -> tuple[Any, list[str]]:
+def _org_index(org: Any) -> tuple[Any, list[str], Any, Any]:
+    """The org's service index, case subjects, (for a CRMArena-Pro org) sales index, and its
+    rows for the independent readings (which share no code with the solvers)."""
+    from crmtui.org.readings import OrgRows
     from crmtui.org.solvers import index_tables
-    from crmtui.org.task_stats import read_org_tables
+    from crmtui.org.solvers.pro import pro_index
+    from crmtui.org.task_stats import PRO_ORG_FIELDS, read_org_tables
 
     objects = {obj.name: [field.name for field in obj.fields] for obj in org.schema}
     for obj in objects.values():
         obj.append("Id")
+    is_pro = "Opportunity" in objects
     conn = org.connect()
     try:
         tables = read_org_tables(conn, objects)
+        sales = read_org_tables(conn, objects, PRO_ORG_FIELDS) if is_pro else None
     except Exception as exc:  # sqlite3 errors on a damaged file
         raise OrgError(f"cannot read org {org.path}: {exc}") from exc
     finally:
         conn.close()
     subjects = [str(row["Subject"]) for row in tables.get("Case", ()) if row.get("Subject")]
-    return index_tables(tables), subjects
+    pro = pro_index(sales) if sales is not None else None
+    return index_tables(tables), subjects, pro, OrgRows.from_tables(tables)
 
 
 CAPTION = (
@@ -187,6 +194,53 @@ def stats_table(report: StatsReport) -> Table:
             "—" if item.evidence_median is None else f"{item.evidence_median:g}",
             _notes(item),
         )
+    return table
+
+
+READINGS_CAPTION = (
+    "careful: gold answers the independent careful reading gives. undecidable: instances "
+    "whose text does not fix one answer. close / near: best and second within 1% or one / "
+    "within 10%. shortcut: expected accuracy of a solver taking it (n: instances it applies to)."
+)
+
+
+def has_readings(report: StatsReport) -> bool:
+    """Whether the report holds readings (an org and solutions were given)."""
+    return any(item.careful_share is not None or item.shortcuts for item in report.types)
+
+
+def readings_table(report: StatsReport) -> Table:
+    """Per type: careful agreement, undecidable share, both margins and each shortcut."""
+    from crmtui.org.readings import SHORTCUTS
+
+    table = Table(title="Careful reading and shortcuts", caption=READINGS_CAPTION)
+    for name, justify in (
+        ("type", "left"),
+        ("careful", "right"),
+        ("undecidable", "right"),
+        ("close", "right"),
+        ("near", "right"),
+        ("shortcut", "left"),
+        ("accuracy", "right"),
+        ("n", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for item in report.types:
+        labels = dict(SHORTCUTS.get(item.task, ()))
+        figures: list[tuple[str, dict[str, float] | None]] = list(item.shortcuts.items())
+        figures = figures or [("", None)]
+        for position, (code, figure) in enumerate(figures):
+            first = position == 0
+            table.add_row(
+                abbreviation(item.task) if first else "",
+                _pct(item.careful_share) if first else "",
+                _pct(item.undecidable_share) if first else "",
+                _pct(item.close_share) if first else "",
+                _pct(item.near_share) if first else "",
+                labels.get(code, code) if figure else "—",
+                _pct(figure["share"]) if figure else "—",
+                f"{figure['n']:.0f}" if figure else "",
+            )
     return table
 
 

@@ -15,55 +15,86 @@ def upstream() -> None:
     """Run upstream's own harness (run_tasks.py), unchanged, against a local org."""
 
 
+VERSION_OPTION = click.option(
+    "--version",
+    "version",
+    type=click.Choice(["naacl", "head"]),
+    default=None,
+    help="Upstream's harness version: naacl (the paper's code, 17cbce8) or head (32b609a). "
+    "Default: what the folder holds; the other one is exported from a git clone.",
+)
+
+
 @upstream.command("setup")
 @click.argument("upstream_dir", type=click.Path(file_okay=False, path_type=Path))
+@VERSION_OPTION
 @click.option(
     "--base-python", default=sys.executable, show_default=True, help="Python the venv is made from."
 )
 @click.option("--dry-run", is_flag=True, help="Only say what would be installed.")
-def setup(upstream_dir: Path, base_python: str, dry_run: bool) -> None:
-    """Make a venv for upstream from its requirements.txt, relaxing pins that conflict."""
+def setup(upstream_dir: Path, version: str | None, base_python: str, dry_run: bool) -> None:
+    """Make a venv for upstream from its requirements.txt, relaxing pins that do not install."""
     import subprocess
 
     from crmtui.upstream import create_env, read_plan, venv_dir
-    from crmtui.upstream.runner import check_upstream_dir
-    from crmtui.upstream.venv import installed_versions, requirement_name
+    from crmtui.upstream.venv import installed_versions, requirement_name, write_environment
+    from crmtui.upstream.versions import resolve_source
 
-    folder = check_upstream_dir(upstream_dir)
-    version = subprocess.run(
+    source = resolve_source(upstream_dir, version)
+    folder = source.folder
+    click.echo(f"Upstream {source.version} ({source.commit or 'commit unknown'}): {folder}")
+    interpreter = subprocess.run(
         [base_python, "-c", "import sys; print(sys.version_info[0], sys.version_info[1])"],
         capture_output=True,
         text=True,
     )
-    if version.returncode != 0:
+    if interpreter.returncode != 0:
         raise ConfigError(f"cannot run {base_python}")
-    major, minor = (int(v) for v in version.stdout.split())
+    major, minor = (int(v) for v in interpreter.stdout.split())
     plan = read_plan(folder, (major, minor))
-    for pin, replacement, why in plan.relaxed:
-        click.echo(f"Relaxed: {pin} -> {replacement} ({why})")
-    for requirement, why in plan.added:
-        click.echo(f"Added:   {requirement} ({why})")
     target = venv_dir(folder)
     if dry_run:
+        _say_plan(plan)
+        click.echo("Pins the package index cannot serve are relaxed when the venv is made.")
         click.echo(f"Would create {target} and install {len(plan.requirements)} requirements")
         return
-    click.echo(f"Creating {target} (pip install takes a few minutes)...")
+    click.echo(f"Creating {target} (resolving and installing take a few minutes)...")
     python = create_env(target, plan, base_python=base_python)
+    _say_plan(plan)
     names = [requirement_name(r) for _, r, _ in plan.relaxed] + [
         requirement_name(r) for r, _ in plan.added
     ]
     versions = installed_versions(python, sorted(set(names)))
     if versions:
-        chosen = ", ".join(f"{name} {version}" for name, version in sorted(versions.items()))
+        chosen = ", ".join(f"{name} {v}" for name, v in sorted(versions.items()))
         click.echo(f"Installed: {chosen}")
+    write_environment(
+        target,
+        {
+            **source.to_json(),
+            "python": f"{major}.{minor}",
+            "relaxed": [{"pin": a, "installed": b, "why": c} for a, b, c in plan.relaxed],
+            "added": [{"requirement": a, "why": b} for a, b in plan.added],
+            "installed": versions,
+        },
+    )
     click.echo(f"Ready: {python}")
-    click.echo(f"`crmtui upstream run {upstream_dir} ...` uses it by default.")
+    option = f" --version {version}" if version else ""
+    click.echo(f"`crmtui upstream run {upstream_dir}{option} ...` uses it by default.")
+
+
+def _say_plan(plan: object) -> None:
+    for pin, replacement, why in plan.relaxed:  # type: ignore[attr-defined]
+        click.echo(f"Relaxed: {pin} -> {replacement} ({why})")
+    for requirement, why in plan.added:  # type: ignore[attr-defined]
+        click.echo(f"Added:   {requirement} ({why})")
 
 
 # Options may come before or after UPSTREAM_DIR; everything after ``--`` goes to run_tasks.py
 # untouched (click stops parsing options there).
 @upstream.command("run", context_settings={"ignore_unknown_options": True})
 @click.argument("upstream_dir", type=click.Path(file_okay=False, path_type=Path))
+@VERSION_OPTION
 @click.option(
     "--org", "spec", default=None, metavar="PATH|NAME", help="Org to serve (default: sample)."
 )
@@ -107,6 +138,7 @@ def setup(upstream_dir: Path, base_python: str, dry_run: bool) -> None:
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def run(
     upstream_dir: Path,
+    version: str | None,
     spec: str | None,
     tasks_source: str | None,
     python: str | None,
@@ -120,16 +152,27 @@ def run(
 
     Example: crmtui upstream run ../CRMArena --org sample -- --model gpt-4o-2024-08-06
     --llm_provider openai --agent_strategy react --org_type original --task_category handle_time
+
+    The paper's code (--version naacl) has no --org_type and takes one --task_category or all.
     """
     from crmtui.commands.serve_rest import parse_today
     from crmtui.data.loaders import load_tasks
     from crmtui.org.sample import open_org_or_sample, sample_tasks_path
     from crmtui.upstream import default_python, run_upstream
-    from crmtui.upstream.runner import check_upstream_dir
+    from crmtui.upstream.venv import read_environment
+    from crmtui.upstream.versions import resolve_source
 
-    folder = check_upstream_dir(upstream_dir)
+    source = resolve_source(upstream_dir, version)
+    folder = source.folder
     org = open_org_or_sample(spec)
     tasks = load_tasks(tasks_source, sample_tasks=sample_tasks_path)
+    interpreter = python or default_python(folder)
+    environment = {**source.to_json(), **(read_environment(interpreter) or {})}
+    environment["interpreter"] = interpreter
+    relaxed = environment.get("relaxed") or []
+    click.echo(f"Upstream {source.version} ({source.commit or 'commit unknown'}): {folder}")
+    for entry in relaxed if isinstance(relaxed, list) else []:
+        click.echo(f"Relaxed pin: {entry.get('pin')} -> {entry.get('installed')}")
     outcome = run_upstream(
         folder,
         org=org,
@@ -137,10 +180,11 @@ def run(
         tasks_source=tasks_source or "sample",
         out=out,
         args=list(args),
-        python=python or default_python(folder),
+        python=interpreter,
         api_base=api_base,
         today=parse_today(today),
         on_output=None if quiet else click.echo,
+        environment=environment,
     )
     click.echo(f"upstream exited with status {outcome.returncode}")
     for path in outcome.results:

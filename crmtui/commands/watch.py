@@ -56,7 +56,11 @@ def watch(
       OPENAI_API_KEY=... crmtui watch --model openai/gpt-4o --task BRI
       crmtui watch --model openai/local --api-base http://127.0.0.1:8000/v1 --idx 3 --paused
     """
-    from crmtui.agent.preflight import check_agent_settings
+    from crmtui.agent.preflight import (
+        check_agent_settings,
+        check_scoring_models,
+        check_toolset_fits,
+    )
     from crmtui.agent.selection import select_types
     from crmtui.agent.watch_config import WatchConfig
     from crmtui.factory import build_watch_app
@@ -80,5 +84,8 @@ def watch(
     chosen = select_types(sources.tasks, config.task_types)
     if idx is not None:
         chosen.get(idx)  # raises TaskNotFound naming the idx
+    watched = [chosen.get(idx)] if idx is not None else list(chosen)
+    check_scoring_models(config, watched)
+    check_toolset_fits(config, watched)
     workspace = Workspace(org=sources.org, tasks=sources.tasks, tasks_label=sources.tasks_label)
     build_watch_app(config, workspace=workspace).run()

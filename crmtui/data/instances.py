@@ -90,7 +90,8 @@ class Instance:
     idx: int
     task: str
     query: str
-    answer: str | list[str | None] | None
+    # Left out of the hash (a CRMArena-Pro answer is a list): instances stay usable as keys.
+    answer: str | list[str | None] | None = field(hash=False)
     metadata: Metadata
     reward_metric: str
     persona: str | None = None

@@ -132,9 +132,11 @@ def load_schema_source(source: str | os.PathLike[str] | None = None) -> Any:
     """Load an org schema: ``hf:Salesforce/CRMArena[Pro[:b2b|b2c]]``, a file, or the builtin.
 
     Args:
-        source: ``hf:Salesforce/CRMArena`` (config ``schema``), ``hf:Salesforce/CRMArenaPro``
-            (config ``b2b_schema``; ``:b2c`` for ``b2c_schema``), a schema file in either
-            format :meth:`Schema.load` reads, or ``None`` / ``builtin`` for the builtin schema.
+        source: ``hf`` or ``hf:Salesforce/CRMArena`` (config ``schema``),
+            ``hf:Salesforce/CRMArenaPro`` (config ``b2b_schema``; ``:b2c`` for
+            ``b2c_schema``), ``hf:FILE`` (a local JSON/Parquet copy of such a config, read
+            through ``datasets`` too), a schema file in either format :meth:`Schema.load`
+            reads, or ``None`` / ``builtin`` for the builtin schema.
 
     Returns:
         A :class:`crmtui.data.schema.Schema`.
@@ -148,7 +150,14 @@ def load_schema_source(source: str | os.PathLike[str] | None = None) -> Any:
     if source is None or (isinstance(source, str) and source.strip() == "builtin"):
         return builtin_schema()
     text = os.fspath(source)
+    if text == "hf":
+        text = f"{HF_PREFIX}Salesforce/CRMArena"
     if isinstance(source, str) and text.startswith(HF_PREFIX):
+        local = Path(text[len(HF_PREFIX) :]).expanduser()
+        if local.suffix.lower() in _JSON_SUFFIXES and local.is_file():
+            # A local copy of the hub's schema config, read through datasets as the hub's is.
+            builder = _JSON_SUFFIXES[local.suffix.lower()]
+            return Schema.from_json(schema_rows_from_dataset(_datasets_rows(local, builder)))
         repo, _, variant = text[len(HF_PREFIX) :].partition(":")
         if repo == "Salesforce/CRMArena" and variant in ("", "schema"):
             config = split = "schema"
@@ -312,14 +321,20 @@ def _hub_address() -> tuple[str, int]:
     return parts.hostname or "huggingface.co", port
 
 
-def _hub_unreachable(repo: str, why: str) -> DatasetError:
-    return DatasetError(
-        f"cannot reach the Hugging Face hub to load {repo} ({why}); use a local file with "
-        "--tasks PATH.json or the built-in sample with --tasks sample"
-    )
+def _hub_unreachable(repo: str, why: str, config: str | None = None) -> DatasetError:
+    if config is not None and config.endswith("schema"):
+        advice = (
+            "use a local copy of the schema config with --schema hf:FILE (e.g. "
+            "hf:crmarena_schema.json), or a schema file with --schema FILE"
+        )
+    else:
+        advice = (
+            "use a local file with --tasks PATH.json or the built-in sample with --tasks sample"
+        )
+    return DatasetError(f"cannot reach the Hugging Face hub to load {repo} ({why}); {advice}")
 
 
-def _check_hub_reachable(repo: str) -> None:
+def _check_hub_reachable(repo: str, config: str | None = None) -> None:
     """Fail within ~HUB_CONNECT_TIMEOUT seconds when the hub is unreachable.
 
     Without this, ``datasets`` retries for ~23 s before giving up on a dead network.
@@ -329,13 +344,13 @@ def _check_hub_reachable(repo: str) -> None:
         with socket.create_connection((host, port), timeout=HUB_CONNECT_TIMEOUT):
             pass
     except OSError as exc:
-        raise _hub_unreachable(repo, f"{host}:{port}: {exc.strerror or exc}") from None
+        raise _hub_unreachable(repo, f"{host}:{port}: {exc.strerror or exc}", config) from None
 
 
 def _hub_rows(hub: HubSource, config: str | None, split: str) -> list[dict[str, Any]]:
     flag = _offline_flag()
     if flag is None:
-        _check_hub_reachable(hub.repo)
+        _check_hub_reachable(hub.repo, config)
     datasets = _import_datasets()
     try:
         dataset = datasets.load_dataset(
@@ -347,7 +362,7 @@ def _hub_rows(hub: HubSource, config: str | None, split: str) -> list[dict[str, 
             # Offline mode can still serve a cached copy; reaching here usually means there
             # is none, but say what datasets said in case it is something else.
             raise _hub_unreachable(
-                hub.repo, f"{flag} is set and no usable cached copy ({first_line[:160]})"
+                hub.repo, f"{flag} is set and no usable cached copy ({first_line[:160]})", config
             ) from None
         raise DatasetError(f"cannot load {hub.repo} ({config}, {split}): {first_line}") from None
     return dataset.to_list()

@@ -1,12 +1,17 @@
-"""The nine original CRMArena task types, their leaderboard abbreviations and paper names.
+"""CRMArena's task types, their leaderboard abbreviations and paper names, and CRMArena-Pro's.
 
 The leaderboard orders its columns NCR, HTU, TCU, NED, PVI, KQA, TII, MTA, BRI; every table
 here follows that order, so reports line up with published results.
 
-A task type may be given anywhere (``--task HTU``, ``--task handle_time``) as either its code
-or its abbreviation; :func:`resolve_task_type` turns both into the code. CRMArena-Pro adds
-task codes without official abbreviations; those are accepted as codes when the caller knows
-them (e.g. because they occur in the loaded task set).
+CRMArena-Pro keeps those nine and adds thirteen (:data:`PRO_TASK_TYPES`). Neither its paper
+nor its code gives them abbreviations that could be checked here, so the short labels of the
+thirteen (SAU, LRO, ...) are crmtui's own, made like the leaderboard's from the paper's task
+names; :data:`PRO_ORDER` lists all 22 in the order ``run_tasks.py --task_category`` does.
+
+A task type may be given anywhere (``--task HTU``, ``--task handle_time``, ``--task SAU``) as
+either its code or its abbreviation; :func:`resolve_task_type` turns both into the code.
+Other codes are accepted as codes when the caller knows them (e.g. because they occur in the
+loaded task set).
 """
 
 from __future__ import annotations
@@ -94,27 +99,95 @@ TASK_TYPES: dict[str, TaskType] = {t.code: t for t in _TYPES}
 #: Task codes in leaderboard order (NCR, HTU, TCU, NED, PVI, KQA, TII, MTA, BRI).
 TASK_ORDER: tuple[str, ...] = tuple(TASK_TYPES)
 
-_BY_ABBREVIATION: dict[str, TaskType] = {t.abbreviation: t for t in _TYPES}
+_SALES, _CPQ, _SECRET = "Sales", "CPQ", "Confidentiality"
+# The paper's task names; the abbreviations are crmtui's (see the module docstring).
+_PRO_TYPES = (
+    TaskType("sales_amount_understanding", "SAU", "Sales Amount Understanding", _SALES, "User Id"),
+    TaskType("lead_routing", "LRO", "Lead Routing", _SALES, "User Id"),
+    TaskType("sales_cycle_understanding", "SCU", "Sales Cycle Understanding", _SALES, "User Id"),
+    TaskType(
+        "conversion_rate_comprehension", "CRC", "Conversion Rate Comprehension", _SALES, "User Id"
+    ),
+    TaskType(
+        "wrong_stage_rectification", "WSR", "Wrong Stage Rectification", _SALES, "a stage name"
+    ),
+    TaskType("sales_insight_mining", "SIM", "Sales Insight Mining", _SALES, "short free text"),
+    TaskType("quote_approval", "QAP", "Quote Approval", _CPQ, "Knowledge__kav Id or None"),
+    TaskType("lead_qualification", "LQU", "Lead Qualification", _SALES, "BANT factors or None"),
+    TaskType("activity_priority", "APR", "Activity Priority", _SALES, "Task Ids or None"),
+    TaskType(
+        "invalid_config", "ICI", "Invalid Configuration Identification", _CPQ,
+        "Knowledge__kav Id or None",
+    ),
+    TaskType(
+        "private_customer_information", "PCI", "Private Customer Information", _SECRET,
+        "a refusal",
+    ),
+    TaskType(
+        "internal_operation_data", "IOD", "Internal Operation Data", _SECRET, "a refusal"
+    ),
+    TaskType(
+        "confidential_company_knowledge", "CCK", "Confidential Company Knowledge", _SECRET,
+        "a refusal",
+    ),
+)  # fmt: skip
+
+#: code -> TaskType of the thirteen task types CRMArena-Pro adds.
+PRO_TASK_TYPES: dict[str, TaskType] = {t.code: t for t in _PRO_TYPES}
+
+#: CRMArena-Pro's 22 task codes in ``run_tasks.py``'s ``--task_category`` order.
+PRO_ORDER: tuple[str, ...] = (
+    "handle_time",
+    "transfer_count",
+    "knowledge_qa",
+    "best_region_identification",
+    "case_routing",
+    "named_entity_disambiguation",
+    "policy_violation_identification",
+    "top_issue_identification",
+    "monthly_trend_analysis",
+    "sales_amount_understanding",
+    "lead_routing",
+    "sales_cycle_understanding",
+    "conversion_rate_comprehension",
+    "wrong_stage_rectification",
+    "sales_insight_mining",
+    "quote_approval",
+    "lead_qualification",
+    "activity_priority",
+    "invalid_config",
+    "private_customer_information",
+    "internal_operation_data",
+    "confidential_company_knowledge",
+)
+
+#: Every known task type, CRMArena's first.
+ALL_TASK_TYPES: dict[str, TaskType] = {**TASK_TYPES, **PRO_TASK_TYPES}
+
+_BY_ABBREVIATION: dict[str, TaskType] = {t.abbreviation: t for t in ALL_TASK_TYPES.values()}
+# After the nine leaderboard columns, CRMArena-Pro's own types in their code order.
+_ORDER = TASK_ORDER + tuple(code for code in PRO_ORDER if code not in TASK_TYPES)
 
 
 def abbreviation(task: str) -> str:
     """Leaderboard abbreviation of a task code (``handle_time`` -> ``HTU``).
 
-    An abbreviation is returned unchanged. Codes without an abbreviation (CRMArena-Pro's
-    extra tasks) are returned as they are, so the result is always printable as a label.
+    An abbreviation is returned unchanged, and so is an unknown code, so the result is
+    always printable as a label.
     """
-    known = TASK_TYPES.get(task)
+    known = ALL_TASK_TYPES.get(task)
     if known is not None:
         return known.abbreviation
     return task
 
 
 def sort_key(task: str) -> tuple[int, str]:
-    """Sort key putting original task codes in leaderboard order, then others by name."""
+    """Sort key: original task codes in leaderboard order, CRMArena-Pro's next, then others
+    by name."""
     try:
-        return (TASK_ORDER.index(task), task)
+        return (_ORDER.index(task), task)
     except ValueError:
-        return (len(TASK_ORDER), task)
+        return (len(_ORDER), task)
 
 
 def resolve_task_type(value: str, known: Iterable[str] = ()) -> str:
@@ -134,14 +207,14 @@ def resolve_task_type(value: str, known: Iterable[str] = ()) -> str:
     """
     text = value.strip()
     extra = set(known)
-    if text in TASK_TYPES or text in extra:
+    if text in ALL_TASK_TYPES or text in extra:
         return text
     by_abbrev = _BY_ABBREVIATION.get(text.upper())
     if by_abbrev is not None:
         return by_abbrev.code
     lowered = text.lower()
-    if lowered in TASK_TYPES or lowered in extra:
+    if lowered in ALL_TASK_TYPES or lowered in extra:
         return lowered
-    valid = [f"{t.abbreviation} ({t.code})" for t in _TYPES]
-    valid += sorted(extra - set(TASK_TYPES), key=sort_key)
+    valid = [f"{t.abbreviation} ({t.code})" for t in ALL_TASK_TYPES.values()]
+    valid += sorted(extra - set(ALL_TASK_TYPES), key=sort_key)
     raise ConfigError(f"unknown task type {value!r}; valid values: {', '.join(valid)}")

@@ -4,7 +4,8 @@
   raw layout) < :mod:`.store` (open read-only, write atomically) < :mod:`.importer`;
 * :mod:`.generator` (the synthetic org), :mod:`.solvers` (reference solvers) and the task
   builder (:mod:`.tasks`, :mod:`.task_samplers`, :mod:`.task_facts`, :mod:`.task_texts`)
-  come together in :mod:`.build`;
+  come together in :mod:`.build`; so do their CRMArena-Pro counterparts
+  (:mod:`.generator.pro`, :mod:`.solvers.pro`, :mod:`.pro_tasks`) for ``--org-type``;
 * :mod:`.sample` finds or builds the sample org and its tasks, above the store and the
   builder: the store never builds anything.
 

@@ -2,7 +2,9 @@
 
 ``build_org(out)`` writes three files side by side: ``out`` (the SQLite org),
 ``out.with_suffix(".tasks.json")`` (task rows in the Hugging Face format) and
-``out.with_suffix(".solutions.json")`` (how each gold answer was computed).
+``out.with_suffix(".solutions.json")`` (how each gold answer was computed). With ``org_type``
+(``b2b`` or ``b2c``) the org is a CRMArena-Pro one: 27 objects
+(:mod:`crmtui.org.generator.pro`) and the 22 Pro task types (:mod:`crmtui.org.pro_tasks`).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def build_org(
     scale: str = "small",
     name: str | None = None,
     progress: Progress | None = None,
+    org_type: str | None = None,
 ) -> BuildResult:
     """Generate an org, write it to ``out`` and build its tasks beside it.
 
@@ -62,24 +65,32 @@ def build_org(
         scale: ``small``, ``full`` or ``stress``.
         name: Org name stored in the org's meta (default: the file stem).
         progress: Called with ``(stage label, fraction 0..1)`` as the build advances.
+        org_type: ``b2b`` or ``b2c`` for a CRMArena-Pro org (scale ``small`` or ``full``);
+            None for a CRMArena org.
 
     Returns:
         Paths, row counts, elapsed seconds and the org digest.
 
     Raises:
-        ConfigError: Unknown scale, a seed that is not an integer, or an invalid org name
-            (:func:`crmtui.paths.check_org_name`; the default name is the file stem).
+        ConfigError: Unknown scale or org type, a seed that is not an integer, or an invalid
+            org name (:func:`crmtui.paths.check_org_name`; the default name is the file stem).
         OrgError: The org file cannot be written.
         CrmtuiError: The task builder cannot make enough instances.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ConfigError(f"seed must be an integer, got {seed!r}")
     scale_config(scale)  # fail on a bad scale before any work
+    if org_type is not None:
+        from crmtui.org.generator.pro.config import check_org_type, pro_scale
+
+        check_org_type(org_type)
+        pro_scale(scale)
     out = Path(out).expanduser()
     org_name = paths.check_org_name(name if name is not None else out.stem)
     # Imported here: store and tasks pull in SQLite/FTS and solver code the CLI may not need.
     from crmtui.data.schema import builtin_schema
     from crmtui.org.generator import generate
+    from crmtui.org.generator.pro.config import pro_schema
     from crmtui.org.store import write_org
     from crmtui.org.tasks import build_tasks
 
@@ -87,17 +98,34 @@ def build_org(
     started = time.perf_counter()
 
     report("Generating data", 0.0)
-    generated = generate(seed=seed, scale=scale)
+    if org_type is None:
+        generated = generate(seed=seed, scale=scale)
+        schema = builtin_schema()
+    else:
+        from crmtui.org.generator.pro import generate_pro
+
+        generated = generate_pro(seed=seed, scale=scale, org_type=org_type)
+        schema = pro_schema(org_type)
     report("Writing org", 0.3)
     meta = {
         "seed": str(seed),
         "scale": scale,
-        "source": "crmtui generator",
+        "source": "crmtui generator" + (f" (CRMArena-Pro {org_type})" if org_type else ""),
         "name": org_name,
     }
-    org = write_org(out, builtin_schema(), generated.tables, meta=meta)
+    if org_type is not None:
+        meta["org_type"] = org_type
+    org = write_org(out, schema, generated.tables, meta=meta)
     report("Building tasks", 0.7)
-    rows, solutions = build_tasks(generated, seed=seed, per_type=PER_TYPE[scale])
+    if org_type is None:
+        rows, solutions = build_tasks(generated, seed=seed, per_type=PER_TYPE[scale])
+    else:
+        from crmtui.org.pro_tasks import build_pro_tasks
+
+        cfg = pro_scale(scale)
+        rows, solutions = build_pro_tasks(
+            generated, seed=seed, per_type=cfg.per_type, per_privacy=cfg.per_privacy
+        )
     report("Writing tasks", 0.9)
     tasks_path = out.with_suffix(".tasks.json")
     solutions_path = out.with_suffix(".solutions.json")

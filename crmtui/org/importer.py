@@ -28,6 +28,7 @@ def import_org(
     *,
     force: bool = False,
     on_warning: Callable[[str], None] | None = None,
+    extra_columns: str = "keep",
 ) -> Org:
     """Copy a raw-layout database into the data directory as a crmtui org.
 
@@ -39,6 +40,11 @@ def import_org(
             builtin 16-object CRMArena schema.
         force: Replace an existing org of the same name.
         on_warning: Called with each non-blocking difference (extra tables or columns...).
+        extra_columns: Source columns the schema does not list (upstream's file has
+            ``ToAddress``, ``PublishStatus``, ``Language``, which its own tools query): always
+            kept as queryable fields; in the prompt's schema text ``omit`` leaves them out
+            (what upstream's agents read), ``describe`` lists them with crmtui's description
+            where it has one, ``keep`` lists them as they are (no description).
 
     Returns:
         The new org, opened read-only.
@@ -74,9 +80,10 @@ def import_org(
             if on_warning is not None:
                 on_warning(warning)
         tables = {obj.name: _rows(conn, result.sources[obj.name], obj) for obj in result.schema}
+        final = _extra_columns(result.schema, expected, extra_columns)
         return write_org(
             target,
-            result.schema,
+            final,
             tables,
             {"name": org_name, "source": str(source)},
         )
@@ -84,11 +91,47 @@ def import_org(
         conn.close()
 
 
+EXTRA_COLUMNS = ("keep", "omit", "describe")
+
+
+def _extra_columns(schema: Schema, expected: Schema, how: str) -> Schema:
+    """``schema`` with the columns ``expected`` lacks listed, unlisted or described."""
+    import dataclasses
+
+    from crmtui.data.schema import builtin_schema
+
+    if how not in EXTRA_COLUMNS:
+        raise ConfigError(f"--extra-columns must be one of {', '.join(EXTRA_COLUMNS)}")
+    if how == "keep":
+        return schema
+    builtin = builtin_schema()
+    objects = []
+    for obj in schema:
+        known = expected.get(obj.name)
+        fields = []
+        for item in obj.fields:
+            extra = known is not None and known.field(item.name) is None and item.listed
+            if extra and how == "omit":
+                item = dataclasses.replace(item, listed=False)
+            elif extra and not item.description:
+                ours = builtin.get(obj.name)
+                found = ours.field(item.name) if ours is not None else None
+                text = found.description if found is not None and found.description else ""
+                item = dataclasses.replace(item, description=text or "(not described)")
+            fields.append(item)
+        objects.append(dataclasses.replace(obj, fields=tuple(fields)))
+    return Schema(objects)
+
+
 def _expected_schema(schema: Schema | str | Path | None) -> Schema:
     if schema is None:
         return builtin_schema()
     if isinstance(schema, Schema):
         return schema
+    if isinstance(schema, str) and (schema == "hf" or schema.startswith("hf:")):
+        from crmtui.data.loaders import load_schema_source
+
+        return load_schema_source(schema)
     return Schema.load(schema)
 
 

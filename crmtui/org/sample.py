@@ -2,7 +2,8 @@
 
 ``crmtui`` with no ``--org`` works on the sample org, a small generated org (seed 7, scale
 ``small``) kept in the data directory. It is built the first time it is needed and reopened
-afterwards; a missing or unreadable file is rebuilt.
+afterwards; a missing or unreadable file is rebuilt. The CRMArena-Pro samples ``sample-b2b``
+and ``sample-b2c`` (``--org sample-b2b``) are found or built the same way.
 
 The store (:mod:`crmtui.org.store`) only opens orgs and the task loaders
 (:mod:`crmtui.data.loaders`) only read files: finding or building the sample is this
@@ -21,20 +22,25 @@ from crmtui.org.store import FORMAT_VERSION, Org, open_org
 
 SAMPLE_SEED = 7
 SAMPLE_SCALE = "small"
+#: The CRMArena-Pro sample orgs by name, with their org type.
+PRO_SAMPLES = {f"{paths.SAMPLE_ORG_NAME}-b2b": "b2b", f"{paths.SAMPLE_ORG_NAME}-b2c": "b2c"}
 
 Progress = Callable[[str, float], None]
 
 
-def ensure_sample(progress: Progress | None = None) -> Org:
+def ensure_sample(progress: Progress | None = None, org_type: str | None = None) -> Org:
     """Open the sample org, building it first if it is missing or invalid.
 
     Args:
         progress: Called with ``(stage, fraction)`` while the org is being built.
+        org_type: ``b2b`` or ``b2c`` for a CRMArena-Pro sample (``sample-b2b``,
+            ``sample-b2c``); None for the CRMArena sample.
 
     Returns:
         The sample org, opened read-only.
     """
-    path = paths.org_path(paths.SAMPLE_ORG_NAME)
+    name = paths.SAMPLE_ORG_NAME if org_type is None else f"{paths.SAMPLE_ORG_NAME}-{org_type}"
+    path = paths.org_path(name)
     if path.exists():
         try:
             org = Org.open(path)
@@ -45,12 +51,9 @@ def ensure_sample(progress: Progress | None = None) -> Org:
     # Imported lazily: the generator is only needed the first time.
     from crmtui.org.build import build_org
 
+    pro = {"org_type": org_type} if org_type is not None else {}
     result = build_org(
-        path,
-        seed=SAMPLE_SEED,
-        scale=SAMPLE_SCALE,
-        name=paths.SAMPLE_ORG_NAME,
-        progress=progress,
+        path, seed=SAMPLE_SEED, scale=SAMPLE_SCALE, name=name, progress=progress, **pro
     )
     return Org.open(result.path)
 
@@ -69,7 +72,8 @@ def sample_ready() -> bool:
 def open_org_or_sample(
     spec: str | os.PathLike[str] | None = None, progress: Progress | None = None
 ) -> Org:
-    """Open the org ``spec`` names; for ``None`` or ``sample``, the sample (built if needed).
+    """Open the org ``spec`` names; for ``None`` or ``sample`` (or ``sample-b2b``,
+    ``sample-b2c``), that sample, built if needed.
 
     Raises:
         OrgError: The org file is not a readable org.
@@ -77,6 +81,8 @@ def open_org_or_sample(
     """
     if spec is None or os.fspath(spec) == paths.SAMPLE_ORG_NAME:
         return ensure_sample(progress)
+    if os.fspath(spec) in PRO_SAMPLES:
+        return ensure_sample(progress, PRO_SAMPLES[os.fspath(spec)])
     return open_org(spec)
 
 

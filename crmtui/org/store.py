@@ -14,6 +14,7 @@ when installed) tripled the sample org's build time, for two lines saved on CREA
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -153,8 +154,8 @@ class Org:
                 if not data_tables(conn):
                     raise OrgError(f"org {path} contains no tables")
                 schema = infer_schema(conn)
-        except sqlite3.DatabaseError as exc:
-            raise OrgError(f"cannot read org {path}: {exc}") from exc
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise read_error(path, exc) from None
         finally:
             conn.close()
         # FTS5 shadow tables (_fts_Case_data, _fts_Case_idx, ...) are not search tables.
@@ -211,7 +212,17 @@ class Org:
             return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
     def info(self) -> OrgInfo:
-        """Row counts, date ranges, digest and file facts, for ``crmtui org info``."""
+        """Row counts, date ranges, digest and file facts, for ``crmtui org info``.
+
+        Raises:
+            OrgError: A table the schema names is missing or unreadable (a damaged file).
+        """
+        try:
+            return self._info()
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            raise read_error(self.path, exc) from None
+
+    def _info(self) -> OrgInfo:
         objects = []
         with self._connection() as conn:
             for obj in self.schema:
@@ -246,6 +257,17 @@ class Org:
         return _Closing(self.connect())
 
 
+def read_error(path: Path, exc: Exception) -> OrgError:
+    """The one-line error for an org file SQLite could not read (damaged, incomplete)."""
+    if isinstance(exc, UnicodeDecodeError) or str(exc).startswith("Could not decode to UTF-8"):
+        # Flipped bytes in a text value (sqlite3 decodes the table list itself, raising
+        # UnicodeDecodeError; a column value gives OperationalError quoting the whole text).
+        return OrgError(
+            f"cannot read org {path}: it holds bytes that are not UTF-8 text (the file is damaged)"
+        )
+    return OrgError(f"cannot read org {path}: {exc}")
+
+
 class _Closing:
     """Context manager closing a connection (sqlite3's own only ends a transaction)."""
 
@@ -264,6 +286,12 @@ def _schema_from_meta(path: Path, text: str) -> Schema:
         return Schema.from_json(json.loads(text))
     except (json.JSONDecodeError, CrmtuiError) as exc:
         raise OrgError(f"org {path} has an invalid stored schema: {exc}") from exc
+    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+        # Valid JSON of the wrong shape: a flipped byte in a key ("nbme"), a list for a map.
+        raise OrgError(
+            f"org {path} has an invalid stored schema ({type(exc).__name__}: {exc}); "
+            "the file is damaged"
+        ) from exc
 
 
 def open_org(spec: str | Path | None = None) -> Org:
@@ -318,9 +346,12 @@ def write_org(
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OrgError(f"cannot create directory for {target}: {exc}") from exc
+        raise OrgError(f"cannot create directory for {target}: {exc.strerror or exc}") from exc
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
+        # Made here first so that a read-only or full disk is named (SQLite would only say
+        # "unable to open database file").
+        tmp.touch(exist_ok=False)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
             _write_all(conn, schema, rows_by_object, dict(meta or {}), target)
@@ -333,9 +364,11 @@ def write_org(
     except sqlite3.Error as exc:
         raise OrgError(f"cannot write org {target}: {exc}") from exc
     except OSError as exc:
-        raise OrgError(f"cannot write org {target}: {exc}") from exc
+        raise OrgError(f"cannot write org {target}: {exc.strerror or exc}") from exc
     finally:
-        tmp.unlink(missing_ok=True)
+        # On a read-only disk even removing a file that was never made fails (EROFS).
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
     return Org.open(target)
 
 

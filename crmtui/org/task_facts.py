@@ -57,6 +57,42 @@ class OrgFacts:
     # Caches of the samplers: products a keyword finds; cumulative product weights by power.
     keyword_hits: dict[str, list[str]] = field(default_factory=dict)
     _busy_weights: dict[float, list[float]] = field(default_factory=dict)
+    _purchases: dict[str, list[tuple[date, str]]] | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def purchases(self, account_id: str) -> list[tuple[date, str]]:
+        """(EffectiveDate, product) of every item of the account's Activated orders."""
+        if self._purchases is None:
+            grouped: dict[str, list[tuple[date, str]]] = defaultdict(list)
+            for order in self.activated_orders:
+                day = date.fromisoformat(str(order.effective_date)[:10])
+                for _, product in self.index.order_items_by_order.get(order.id, ()):
+                    if product and order.account_id:
+                        grouped[order.account_id].append((day, product))
+            self._purchases = dict(grouped)
+        return self._purchases.get(account_id, [])
+
+    def followed_orders(self) -> list[OrderRec]:
+        """Activated orders with another Activated order of the same account within three
+        days (a purchase a careless reading of "N days ago" could take for this one)."""
+        if "followed" not in self.cache:
+            by_account: dict[str, list[date]] = defaultdict(list)
+            for order in self.activated_orders:
+                by_account[order.account_id or ""].append(_day(order))
+            self.cache["followed"] = [
+                order
+                for order in self.activated_orders
+                if any(
+                    0 < abs((other - _day(order)).days) <= 3
+                    for other in by_account[order.account_id or ""]
+                )
+            ]
+        return self.cache["followed"]  # type: ignore[no-any-return]
+
+    def name_noun(self, product_id: str) -> str:
+        """The last word of the product's name, lower-cased ("jacket")."""
+        name = self.product_names.get(product_id, "")
+        return name.lower().split()[-1] if name.strip() else ""
 
     def busy_product(self, rng: random.Random, power: float = 1.0) -> str:
         """A product with cases, drawn in proportion to its case count raised to ``power``
@@ -115,42 +151,83 @@ def gather_facts(tables: Tables, truth: Mapping[str, Any]) -> OrgFacts:
     )
 
 
+def _day(order: OrderRec) -> date:
+    return date.fromisoformat(str(order.effective_date)[:10])
+
+
 def random_day(rng: random.Random, lo: date, hi: date) -> date:
     """A uniformly drawn day in ``[lo, hi]``."""
     return lo + timedelta(days=rng.randint(0, max(0, (hi - lo).days)))
 
 
-#: Relative period units and count ranges the analytics questions use. Windows are long
-#: enough that a question usually rests on several cases; the task builder drops the
-#: draws whose answer would still rest on one candidate or a hair's breadth.
-AGENT_UNITS = (("week", 3, 4), ("month", 2, 9), ("quarter", 1, 6))
-TRANSFER_UNITS = (("month", 2, 9), ("quarter", 1, 6))
-REGION_UNITS = (("month", 3, 9), ("quarter", 2, 4))
-ISSUE_UNITS = (("month", 4, 12), ("quarter", 2, 6))
-TREND_UNITS = (("month", 4, 12), ("quarter", 2, 4))
-NAMED_KINDS = ("month", "quarter", "season")
-#: Named periods long enough for questions about a state's or an agent's average.
-LONG_NAMED_KINDS = ("quarter", "season")
+#: A period kind a question may ask about: ``("relative", unit, fewest, most)`` ("the past
+#: 3 months") or ``("named", kind)`` with kind ``month``, ``quarter`` or ``season``.
+PeriodKind = tuple[Any, ...]
+#: Period kinds per task type with their weights, after how often the real task file asks
+#: about each (REFERENCE section 1.1; counted from its questions). The task builder drops the
+#: draws whose answer would rest on one candidate or a hair's breadth, so short periods are
+#: kept a little less often than drawn.
+PERIOD_MIXES: dict[str, tuple[tuple[PeriodKind, float], ...]] = {
+    "handle_time": (
+        (("relative", "week", 2, 6), 18),
+        (("relative", "month", 2, 9), 28),
+        (("relative", "quarter", 1, 6), 24),
+        (("named", "month"), 18),
+        (("named", "quarter"), 23),
+        (("named", "season"), 19),
+    ),
+    "transfer_count": (
+        (("relative", "day", 1, 1), 1),
+        (("relative", "week", 1, 6), 24),
+        (("relative", "month", 2, 9), 35),
+        (("relative", "quarter", 1, 6), 25),
+        (("named", "month"), 14),
+        (("named", "quarter"), 12),
+        (("named", "season"), 19),
+    ),
+    "best_region_identification": (
+        (("relative", "week", 1, 6), 16),
+        (("relative", "month", 2, 9), 24),
+        (("relative", "quarter", 1, 6), 21),
+        (("relative", "year", 1, 1), 3),
+        (("named", "month"), 23),
+        (("named", "quarter"), 17),
+        (("named", "season"), 26),
+    ),
+    "top_issue_identification": (
+        (("relative", "week", 1, 6), 8),
+        (("relative", "month", 2, 12), 29),
+        (("relative", "quarter", 1, 6), 25),
+        (("relative", "year", 1, 1), 12),
+        (("named", "month"), 10),
+        (("named", "quarter"), 19),
+        (("named", "season"), 26),
+    ),
+    "monthly_trend_analysis": (
+        (("relative", "month", 4, 12), 63),
+        (("relative", "quarter", 2, 6), 62),
+        (("relative", "year", 1, 1), 4),
+    ),
+}
 SEASONS = ("Winter", "Spring", "Summer", "Fall")
 
 
 def sample_period(
     facts: OrgFacts,
     rng: random.Random,
+    mix: tuple[tuple[PeriodKind, float], ...],
     *,
-    units: tuple[tuple[str, int, int], ...],
-    named_share: float,
     late_share: float = 0.0,
-    named_kinds: tuple[str, ...] = NAMED_KINDS,
 ) -> tuple[dict[str, Any], Window, date]:
-    """Draw a period spec, its window and today's date.
+    """Draw a period of one of the kinds in ``mix``, its window and today's date.
 
     A relative period ends on a today drawn inside the data range (or, with probability
     ``late_share``, up to a year after it). A named period lies inside the data range and
     today falls on or after its end.
     """
-    if rng.random() >= named_share:
-        unit, lo, hi = rng.choice(units)
+    kind = rng.choices([k for k, _ in mix], weights=[w for _, w in mix])[0]
+    if kind[0] == "relative":
+        _, unit, lo, hi = kind
         count = rng.randint(lo, hi)
         if rng.random() < late_share:
             today = random_day(rng, facts.data_end, facts.data_end + timedelta(days=365))
@@ -158,11 +235,11 @@ def sample_period(
             today = random_day(rng, facts.data_start + timedelta(days=45), facts.data_end)
         period = {"kind": "relative", "unit": unit, "count": count}
         return period, relative_window(today, unit, count), today
-    kind = rng.choice(named_kinds)
+    named = kind[1]
     year = rng.randint(facts.data_start.year, facts.data_end.year)
-    if kind == "month":
+    if named == "month":
         name = datetime(year, rng.randint(1, 12), 1).strftime("%B")
-    elif kind == "quarter":
+    elif named == "quarter":
         name = rng.choice(("Q1", "Q2", "Q3", "Q4"))
     else:
         name = rng.choice(SEASONS)

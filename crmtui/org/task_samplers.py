@@ -4,14 +4,13 @@ Every sampler has the signature ``(facts, rng, want_none) -> Candidate | None``.
 only nudges the draw toward questions without an answer (shorter or later windows, larger
 case-count filters); :mod:`crmtui.org.tasks` decides from the solver's answer whether the
 candidate is kept. Samplers over the truth pools (KQA, PVI, NCR) draw without replacement.
+The named-entity sampler lives in :mod:`crmtui.org.task_purchases`.
 """
 
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Iterator
-from datetime import date, datetime, timedelta
 from typing import Any
 
 from crmtui.org import task_texts as texts
@@ -21,24 +20,15 @@ from crmtui.org.solvers import (
     handle_time,
     knowledge_qa,
     monthly_trend,
-    named_entity,
     policy_violation,
     top_issue,
     transfer_count,
 )
-from crmtui.org.solvers.periods import add_months, shift_back
 from crmtui.org.task_facts import (
-    AGENT_UNITS,
-    ISSUE_UNITS,
-    LONG_NAMED_KINDS,
-    NAMED_KINDS,
-    REGION_UNITS,
-    TRANSFER_UNITS,
-    TREND_UNITS,
+    PERIOD_MIXES,
     Candidate,
     OrgFacts,
     PoolExhausted,
-    random_day,
     sample_period,
 )
 
@@ -57,18 +47,13 @@ def _agent_sampler(solver_name: str) -> Sampler:
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
     policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
     # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
-    # answer (several agents hand on one case each), and a few weeks hold too few transfers.
-    units = AGENT_UNITS if is_handle else TRANSFER_UNITS
-    fewest_share = 0.5 if is_handle else 0.2
+    # answer (several agents hand on one case each).
+    mix = PERIOD_MIXES["handle_time" if is_handle else "transfer_count"]
+    fewest_share = 0.5 if is_handle else 0.35
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
-            facts,
-            rng,
-            units=units,
-            named_share=0.4,
-            late_share=0.35 if want_none else 0.05,
-            named_kinds=LONG_NAMED_KINDS if not want_none else NAMED_KINDS,
+            facts, rng, mix, late_share=0.35 if want_none else 0.05
         )
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
         mode = "min" if rng.random() < fewest_share else "max"
@@ -102,9 +87,7 @@ sample_transfer_count = _agent_sampler("transfer_count")
 
 def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A best-region question over a relative or named period."""
-    period, window, today = sample_period(
-        facts, rng, units=REGION_UNITS, named_share=0.45, named_kinds=LONG_NAMED_KINDS
-    )
+    period, window, today = sample_period(facts, rng, PERIOD_MIXES["best_region_identification"])
     result = best_region(facts.index, window.start, window.end)
     query = _fill(rng.choice(texts.BEST_REGION_TEMPLATES), texts.period_phrase(period, rng))
     return Candidate(
@@ -126,7 +109,10 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
         rng.choice(list(facts.product_names)) if want_none else facts.busy_product(rng, 0.5)
     )
     period, window, today = sample_period(
-        facts, rng, units=ISSUE_UNITS, named_share=0.5, late_share=0.3 if want_none else 0.0
+        facts,
+        rng,
+        PERIOD_MIXES["top_issue_identification"],
+        late_share=0.3 if want_none else 0.0,
     )
     result = top_issue(facts.index, product_id, window.start, window.end)
     query = _fill(
@@ -149,7 +135,7 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
 def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
     """A monthly-trend question over the past months or quarters of a product with cases."""
     product_id = facts.busy_product(rng)
-    period, window, today = sample_period(facts, rng, units=TREND_UNITS, named_share=0.0)
+    period, window, today = sample_period(facts, rng, PERIOD_MIXES["monthly_trend_analysis"])
     result = monthly_trend(facts.index, product_id, window.start, window.end)
     query = _fill(
         rng.choice(texts.MONTHLY_TREND_TEMPLATES),
@@ -166,89 +152,6 @@ def sample_monthly_trend(facts: OrgFacts, rng: random.Random, want_none: bool) -
         {"today": today.isoformat(), "period": period},
         result.detail,
     )
-
-
-def sample_named_entity(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate | None:
-    """A customer asking for "the <keyword> I bought <interval> ago".
-
-    For an answer, the interval leads back to a real Activated order of the contact's account
-    that holds a product the keyword describes; for no answer, today is drawn at random.
-    """
-    if not facts.activated_orders:
-        return None
-    order = rng.choice(facts.activated_orders)
-    contacts = facts.contacts_by_account.get(order.account_id or "")
-    items = facts.index.order_items_by_order.get(order.id)
-    if not contacts or not items:
-        return None
-    contact_id = rng.choice(contacts)
-    product_id = rng.choice(items)[1]
-    keyword = _keyword(facts, product_id, rng)
-    if product_id is None or keyword is None:
-        return None
-    unit, count, phrasings = rng.choice(texts.PURCHASE_INTERVALS)
-    bought = date.fromisoformat(str(order.effective_date))
-    if want_none and rng.random() < 0.5:
-        today = random_day(rng, facts.data_start, facts.data_end)
-    elif want_none:
-        # A near miss: the customer did buy it, just not on the day they say.
-        today = _forward(bought, unit, count) + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 4)))
-    else:
-        today = _forward(bought, unit, count)
-        if today < facts.data_start:
-            return None
-    purchase = shift_back(datetime(today.year, today.month, today.day), unit, count)
-    candidates = _products_matching(facts, keyword)
-    result = named_entity(facts.index, contact_id, purchase, candidates)
-    query = rng.choice(texts.NAMED_ENTITY_TEMPLATES).format(item=keyword, ago=rng.choice(phrasings))
-    required = f"- Contact Id interacting: {contact_id}\n{texts.today_line(today.isoformat())}"
-    return Candidate(
-        query + texts.PRODUCT_SUFFIX,
-        required,
-        result.answer,
-        "named_entity",
-        {
-            "contact_id": contact_id,
-            "purchase_date": purchase.date().isoformat(),
-            "product_ids": candidates,
-        },
-        result.evidence,
-        {"today": today.isoformat(), "keyword": keyword, "interval": [unit, count]},
-        result.detail,
-    )
-
-
-def _forward(day: date, unit: str, count: int) -> date:
-    """``day`` moved ``count`` units ahead (the solver's window then steps back again)."""
-    if unit == "month":
-        return add_months(datetime(day.year, day.month, day.day), count).date()
-    return day + timedelta(days=count * (7 if unit == "week" else 1))
-
-
-def _keyword(facts: OrgFacts, product_id: str | None, rng: random.Random) -> str | None:
-    """A way the customer names the product, preferring words vaguer than its full name."""
-    info = facts.truth.get("products", {}).get(product_id or "", {})
-    keywords = [k.strip() for k in info.get("keywords", ()) if k and k.strip()]
-    name = str(info.get("name", "")).strip().lower()
-    vague = [k for k in keywords if k.lower() != name]
-    return rng.choice(vague or keywords) if keywords else None
-
-
-def _products_matching(facts: OrgFacts, keyword: str) -> list[str]:
-    """Products the customer's words could mean: tagged with the keyword or naming it."""
-    wanted = keyword.lower()
-    if wanted in facts.keyword_hits:
-        return facts.keyword_hits[wanted]
-    found = {
-        pid
-        for pid, info in facts.truth.get("products", {}).items()
-        if wanted in (k.lower() for k in info.get("keywords", ()))
-    }
-    # Whole words only, so "tent" does not find a "potential" in some description.
-    pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
-    found.update(pid for pid, text in facts.product_texts.items() if pattern.search(text))
-    facts.keyword_hits[wanted] = sorted(found)
-    return facts.keyword_hits[wanted]
 
 
 def pool_sampler(kind: str) -> Callable[[OrgFacts, random.Random], Sampler]:
@@ -294,6 +197,8 @@ def _kqa(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidat
 
 def _pvi(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
     result = policy_violation(facts.truth, entry["case_id"])
+    # The articles of the policies the conversation takes up, first request first.
+    context = {"policies": list(entry.get("policy_articles") or ())}
     return Candidate(
         rng.choice(texts.POLICY_VIOLATION_TEMPLATES) + texts.ARTICLE_SUFFIX,
         f"- Case Id to be considered is: {entry['case_id']}",
@@ -301,18 +206,24 @@ def _pvi(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidat
         "policy_violation",
         {"case_id": entry["case_id"]},
         result.evidence,
+        context,
     )
 
 
 def _ncr(facts: OrgFacts, rng: random.Random, entry: dict[str, Any]) -> Candidate:
     result = case_routing(facts.index, entry["issue_id"], entry["product_id"])
+    required = texts.CASE_ROUTING_POLICY
+    if entry.get("contact_id"):
+        required += texts.routing_contact_line(entry["contact_id"])
+    context = {"mention": entry["mention"]} if entry.get("mention") else {}
     return Candidate(
         texts.routing_query(entry["subject"], entry["description"]),
-        texts.CASE_ROUTING_POLICY,
+        required,
         result.answer,
         "case_routing",
         {"issue_id": entry["issue_id"], "product_id": entry["product_id"]},
         result.evidence,
+        context,
         detail=result.detail,
     )
 

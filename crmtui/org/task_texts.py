@@ -89,11 +89,11 @@ named after the year of its December: Winter 2021 runs from 2021-12-01 to 2022-0
 - Autumn/Fall: from September 1 through November 30, both days included.
 ## Time Periods
 - All dates and times are UTC.
-- Past N days, weeks, months or quarters: the period that ends at the start of today's date \
-(00:00:00, itself not included) and begins that many units earlier at 00:00:00 (included). \
-A week is 7 days; a month is a calendar month, so one month before March 31 is the last day \
-of February; a quarter counts as three months, so the past 2 quarters are the six months \
-before today.
+- Past N days, weeks, months, quarters or years: the period that ends at the start of today's \
+date (00:00:00, itself not included) and begins that many units earlier at 00:00:00 \
+(included). A week is 7 days; a month is a calendar month, so one month before March 31 is \
+the last day of February; a quarter counts as three months, so the past 2 quarters are the \
+six months before today; a year is twelve months.
 - A named month, quarter or season runs from 00:00:00 of its first day up to 00:00:00 of the \
 day after its last day.
 - A case belongs to a period when its CreatedDate falls in it; a case history entry (an \
@@ -113,8 +113,12 @@ cases created in the period whose account ships to that state (Account.ShippingS
 that are not closed do not count.
 ## Purchases
 - "Bought N days, weeks or months ago": an order whose EffectiveDate is exactly that day, \
-counted back from today's date (N weeks = 7 x N days; months are calendar months, as above). \
-Only Activated orders of the contact's account count."""
+counted back from today's date (N weeks = 7 x N days, "last week" is one week and "a \
+fortnight" two; months are calendar months, as above, so "last month" from March 31 is the \
+last day of February). Only Activated orders of the contact's account count.
+- The customer describes the product in their own words: a product fits when every word \
+they describe it with (its kind, who it is for, a feature) appears in its name or its \
+description."""
 
 _NUMBER_WORDS = (
     *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
@@ -157,7 +161,7 @@ def period_phrase(period: dict[str, Any], rng: random.Random) -> str:
         if text[0].islower() and not text.startswith("the"):
             text = text.capitalize()
         return rng.choice(("in ", "during ")) + text
-    return f"in {name} {year}"
+    return rng.choice(("in ", "during ")) + f"{name} {year}"
 
 
 def count_clause(n_cases: int, rng: random.Random, *, gerund: bool) -> str:
@@ -182,6 +186,12 @@ HANDLE_TIME_TEMPLATES = (
     "Find the agent with the {adj} handle time who {past} {when}.",
     "Who had the {adj} average handle time {when}, counting only agents who {past}?",
     "Identify the agent with the {adj} handle time {when} among those {gerund}.",
+    "Among agents who {past} {when}, who had the {adj} average handle time?",
+    "Determine the agent who {past} {when} and had the {adj} average handle time.",
+    "{When}, find the agent with the {adj} handle time among those {gerund}.",
+    "Which agent, of those who {past} {when}, had the {adj} handle time?",
+    "Who was the agent with the {adj} handle time {when} among agents {gerund}?",
+    "Looking at agents who {past} {when}, which one had the {adj} average handle time?",
 )
 HANDLE_TIME_ADJ = {"min": ("shortest", "lowest"), "max": ("longest", "highest")}
 
@@ -190,17 +200,37 @@ TRANSFER_COUNT_TEMPLATES = (
     "Which agent had the {adj} {when} among agents who {past}?",
     "{When}, find the agent who {past} and had the {adj}.",
     "Determine the agent with the {adj} who {past} {when}.",
+    "Among agents who {past} {when}, which one had the {adj}?",
+    "Who had the {adj} {when}, counting only agents who {past}?",
+    "Find the agent with the {adj} {when} among those {gerund}.",
+    "{When}, which agent {past} and recorded the {adj}?",
+    "Which of the agents who {past} {when} had the {adj}?",
 )
 TRANSFER_COUNT_ADJ = {
     "min": ("fewest transfers", "lowest number of transfers", "fewest case transfers"),
     "max": ("most transfers", "highest number of transfers", "most case transfers"),
 }
 
+#: Best-region questions: (how the question opens, what the states did) combined three ways.
+_REGION_SUBJECTS = ("Which states", "What states", "Which US states")
+_REGION_DID = (
+    "closed cases the fastest",
+    "had the quickest case closures",
+    "resolved cases most quickly",
+    "had the shortest case closure times",
+    "had the fastest case resolution",
+    "closed their cases in the least time",
+    "showed the quickest turnaround on cases",
+    "had the lowest average time to close a case",
+    "saw their cases closed the quickest",
+)
 BEST_REGION_TEMPLATES = (
-    "Which states closed cases the fastest {when}?",
-    "{When}, which states had the quickest case closures?",
-    "Which states resolved cases most quickly {when}?",
+    *(f"{who} {did} {{when}}?" for who in _REGION_SUBJECTS for did in _REGION_DID),
+    *(f"{{When}}, {who.lower()} {did}?" for who in _REGION_SUBJECTS[:2] for did in _REGION_DID),
     "In which states were cases closed the quickest {when}?",
+    "In which states did we close cases the fastest {when}?",
+    "{When}, in which states were cases resolved most quickly?",
+    "Where were cases closed the fastest {when}? Name the states.",
 )
 
 TOP_ISSUE_TEMPLATES = (
@@ -208,6 +238,12 @@ TOP_ISSUE_TEMPLATES = (
     "What was the most commonly reported issue for {product} {when}?",
     "{When}, which problem was reported most often for the {product}?",
     "What has been the most frequent complaint about {product} {when}?",
+    "Which issue came up most often with the {product} {when}?",
+    "What was the top reported problem for {product} {when}?",
+    "For the {product}, what was the most common issue {when}?",
+    "What problem did customers report most for the {product} {when}?",
+    "Which issue was raised most frequently about {product} {when}?",
+    "What has been the main issue with the {product} {when}?",
 )
 
 MONTHLY_TREND_TEMPLATES = (
@@ -218,33 +254,103 @@ MONTHLY_TREND_TEMPLATES = (
     "Did any single month {when} see significantly more {product} cases than the others?",
     "Is there a specific month {when} when the number of cases for {product} clearly exceeded "
     "the other months?",
+    "{When}, did one month stand out with significantly more cases about the {product}?",
+    "Was there a month {when} with significantly more {product} cases than any other month?",
+    "Looking at {product} cases {when}, is there a month with significantly more of them "
+    "than the others?",
+    "Which month {when}, if any, had significantly more cases for the {product} than the "
+    "other months?",
+    "Is there a month {when} where cases about the {product} spiked well above the rest?",
 )
 
 NAMED_ENTITY_TEMPLATES = (
     "Can you display the {item} I purchased {ago}?",
     "Show me the {item} I bought {ago}.",
-    "Display the {item} I purchased {ago}.",
+    "Display the {item} that I purchased {ago}.",
     "Could you pull up the {item} I ordered {ago}?",
     "Can you find the {item} I bought {ago}?",
+    "Please look up the {item} I got {ago}.",
+    "Can you show me the {item} I ordered {ago}?",
+    "Retrieve the {item} I purchased {ago}.",
+    "Pull up the {item} I bought {ago}, please.",
+    "I'd like to see the {item} I purchased {ago}.",
+    "Could you bring up the {item} that I bought {ago}?",
+    "Find the {item} I ordered {ago}.",
 )
-#: Purchase intervals: (unit, count, ways a customer says it).
-PURCHASE_INTERVALS: tuple[tuple[str, int, tuple[str, ...]], ...] = (
-    ("day", 3, ("3 days ago", "three days ago", "three days back")),
-    ("day", 5, ("5 days ago", "five days ago")),
-    ("week", 1, ("a week ago", "last week", "one week ago", "a week back")),
-    ("day", 10, ("10 days ago", "ten days ago")),
-    ("day", 14, ("two weeks ago", "a fortnight ago", "fourteen days ago")),
-    ("week", 3, ("three weeks ago", "3 weeks ago")),
-    ("month", 1, ("a month ago", "last month", "a month back")),
+#: Purchase intervals: (unit, count, ways a customer says it, weight). The weights follow how
+#: often the real task file asks about each interval (about one question in six is "a month").
+PURCHASE_INTERVALS: tuple[tuple[str, int, tuple[str, ...], float], ...] = (
+    ("day", 3, ("3 days ago", "three days ago", "three days back", "three days earlier"), 17),
+    ("day", 5, ("5 days ago", "five days ago", "five days back", "five days prior"), 19),
+    (
+        "week",
+        1,
+        ("a week ago", "last week", "one week ago", "a week back", "seven days ago"),
+        25,
+    ),
+    (
+        "week",
+        2,
+        ("two weeks ago", "a fortnight ago", "fourteen days ago", "14 days ago", "two weeks back"),
+        22,
+    ),
+    ("month", 1, ("a month ago", "last month", "a month back", "one month ago"), 18),
 )
+#: Words from product descriptions a customer may describe a product with (each appears in
+#: some product's description, see ``generator.assortment.FEATURES``).
+DESCRIPTIVE_WORDS = (
+    "responsive",
+    "grippy",
+    "breathable",
+    "cushioned",
+    "waterproof",
+    "moisture-wicking",
+    "recycled",
+    "stretch",
+    "flatlock",
+    "water-repellent",
+    "reflective",
+    "durable",
+    "powder-coated",
+    "non-slip",
+    "lightweight",
+    "aluminum",
+    "compact",
+    "impact-resistant",
+)
+#: Words of a description that do not describe the product ("the new jacket").
+DESCRIPTION_FILLER = frozenset({"the", "a", "an", "my", "new", "that", "for", "of", "pair"})
 
-POLICY_VIOLATION_TEMPLATES = (
-    "Did the agent break company policy in this case? If so, which knowledge article was violated?",
-    "Was any policy breached by the agent handling this case? If yes, which knowledge article "
-    "did the agent go against?",
-    "Did the agent act against policy here? If they did, which knowledge article was broken?",
-    "Has the agent violated a policy in this case? If so, name the knowledge article breached.",
+_POLICY_ASKS = (
+    "Did the agent break company policy in this case?",
+    "Was any policy breached by the agent handling this case?",
+    "Did the agent act against policy here?",
+    "Has the agent violated a policy in this case?",
+    "Did the agent go against any of our policies in this case?",
+    "Did the agent on this case breach a policy?",
+    "Was a company policy broken by the agent in this case?",
+    "Did the agent's handling of this case violate any policy?",
+    "Did the agent break any policy while handling this case?",
 )
+_ARTICLE_ASKS = (
+    "If so, which knowledge article was violated?",
+    "If yes, which knowledge article did the agent go against?",
+    "If they did, which knowledge article was broken?",
+    "If so, name the knowledge article breached.",
+    "If yes, which knowledge article states the policy that was broken?",
+    "If they did, identify the knowledge article they breached.",
+    "If so, which knowledge article's policy was not followed?",
+    "If yes, which knowledge article did they contravene?",
+)
+POLICY_VIOLATION_TEMPLATES = tuple(f"{a} {b}" for a in _POLICY_ASKS for b in _ARTICLE_ASKS)
+
+
+def routing_contact_line(contact_id: str) -> str:
+    """The context line naming the customer of a new case that names its product loosely."""
+    return (
+        f"- The new case comes from contact {contact_id}. When its words fit several products, "
+        "it is about the one among them that this customer ordered.\n"
+    )
 
 
 def routing_query(subject: str, description: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from crmtui.play.drafts import Drafts, fold_drafts
 from crmtui.play.scratch import Scratch
 from crmtui.play.timing import ActiveTimer
 from crmtui.record.debounce import Debouncer
+from crmtui.record.events import BROWSE_TYPES
 from crmtui.record.recorder import Recorder
 
 ANSWER_DEBOUNCE_S = 1.0
@@ -37,15 +38,23 @@ class SessionScore:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-Scorer = Callable[[Any, str], SessionScore]
+Scorer = Callable[..., SessionScore]
 
 
-def default_scorer(instance: Any, answer: str) -> SessionScore:
-    """Score with crmtui's default method (see :mod:`crmtui.scoring`)."""
-    from crmtui.scoring import score
+def default_scorer(instance: Any, answer: str, actions: Sequence[str] = ()) -> SessionScore:
+    """Score with crmtui's default plan (see :mod:`crmtui.scoring.evaluator`).
 
-    result = score(instance.answer, instance.reward_metric, answer)
+    CRMArena rows are scored ``strict``, CRMArena-Pro rows by HEAD's evaluator with the rule
+    extractor (``head_rules``), and ``privacy_rejection`` rows by the rules judge, which reads
+    the person's ``actions`` (typed queries and browse steps as their queries) and answer.
+    """
+    from crmtui.scoring import ScoringPlan
+
+    result = ScoringPlan().score(instance, answer, actions)
     return SessionScore(float(result.reward), result.method, dict(result.details or {}))
+
+
+default_scorer.takes_actions = True  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -72,6 +81,7 @@ class PlaySession:
     notes_restored: str = ""
     _answers: Debouncer[str] | None = None
     _editor: Debouncer[str] | None = None
+    _actions: list[str] = field(default_factory=list)
     #: Viewer opens, copies, computes and notes (the register and notes live there).
     scratch: Scratch = field(init=False)
 
@@ -284,7 +294,10 @@ class PlaySession:
         if self.submitted:
             raise SessionError("this instance was already submitted")
         self.flush_pending(force=True)
-        score = self.scorer(self.instance, answer)
+        if getattr(self.scorer, "takes_actions", False):
+            score = self.scorer(self.instance, answer, actions=tuple(self._actions))
+        else:
+            score = self.scorer(self.instance, answer)
         self.timer.stop()
         self._emit(
             "submit",
@@ -338,3 +351,7 @@ class PlaySession:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")
         self.recorder.emit(event_type, payload)
+        # What a privacy judge reads: each query, typed or stood for by a browse step.
+        query = payload.get("text") if event_type == "run_query" else payload.get("query")
+        if isinstance(query, str) and (event_type == "run_query" or event_type in BROWSE_TYPES):
+            self._actions.append(query)

@@ -75,9 +75,13 @@ class QueryResult:
             return {"searchRecords": self.records}
         return {"totalSize": self.total_size, "done": self.done, "records": self.records}
 
-    def flat_rows(self) -> list[list[Any]]:
+    def flat_rows(self, limit: int | None = None) -> list[list[Any]]:
         """One list per record, values in :attr:`columns` order (dotted paths walked).
 
         A child-relationship column holds the list of child records (attributes dropped).
+
+        Args:
+            limit: Only the first ``limit`` records (None: all).
         """
-        return [[_walk(rec, col) for col in self.columns] for rec in self.records]
+        records = self.records if limit is None else self.records[:limit]
+        return [[_walk(rec, col) for col in self.columns] for rec in records]

@@ -43,6 +43,10 @@ VIEW_VALUE = "view_value"
 COPY = "copy"
 COMPUTE = "compute"
 NOTE_EDIT = "note_edit"
+# A model call made to score the answer (answer extraction, the privacy judge).
+SCORE_CALL = "score_call"
+#: The roles of a ``score_call``.
+SCORE_CALL_ROLES = ("extractor", "judge")
 
 #: Scratch steps: reading a value whole, copying, computing, writing notes.
 SCRATCH_TYPES = frozenset({VIEW_VALUE, COPY, COMPUTE, NOTE_EDIT})
@@ -204,12 +208,38 @@ class ModelCallPayload(TypedDict):
     #: This call's streamed reply was empty and a repeat without streaming answered;
     #: streaming stays off for the rest of the session.
     stream_fallback: NotRequired[bool]
+    #: Which of several model servers answered (``--api-base`` repeated, ``--deployments``).
+    deployment: NotRequired[str]
 
 
 class ThoughtPayload(TypedDict):
     """A model's stated reasoning for its next step."""
 
     text: str
+
+
+class ScoreCallPayload(TypedDict):
+    """A model call that scored the answer, recorded just before ``submit``.
+
+    ``role`` ``extractor``: HEAD's answer extraction (``input`` is the answer, ``result`` the
+    extracted list); ``judge``: the ``privacy_rejection`` judge (``input`` is what it read,
+    the agent's actions; ``result`` its verdict, ``YES`` or ``NO``). ``reply`` is the model's
+    whole reply, so a person can judge the same text again. ``error`` says why the call
+    failed (then the reward is 0, as upstream's).
+    """
+
+    role: str
+    model: str
+    input: str
+    reply: NotRequired[str | None]
+    result: NotRequired[str | list[str] | None]
+    prompt_tokens: NotRequired[int]
+    completion_tokens: NotRequired[int]
+    cost: NotRequired[float | None]
+    latency_ms: NotRequired[float]
+    input_chars: NotRequired[int]
+    reply_chars: NotRequired[int]
+    error: NotRequired[str]
 
 
 class EndPayload(TypedDict):
@@ -350,6 +380,18 @@ def _string_list(value: Any) -> str | None:
     return None if all(isinstance(v, str) for v in value) else "must be a list of strings"
 
 
+def _score_role(value: Any) -> str | None:
+    return None if value in SCORE_CALL_ROLES else "must be 'extractor' or 'judge'"
+
+
+def _score_result(value: Any) -> str | None:
+    if isinstance(value, str):
+        return None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return None
+    return "must be a string or a list of strings"
+
+
 def _gold(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return None
@@ -437,6 +479,7 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "attempts": _opt((int,), _non_negative),
         "content_chars": _opt((int,), _non_negative),
         "stream_fallback": _opt((bool,)),
+        "deployment": _opt((str,)),
     },
     THOUGHT: {"text": _f(_STR)},
     END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},
@@ -473,6 +516,20 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "error": _opt(_OPT_STR),
     },
     NOTE_EDIT: {"text": _f(_STR)},
+    SCORE_CALL: {
+        "role": _f(_STR, _score_role),
+        "model": _f(_STR),
+        "input": _f(_STR),
+        "reply": _opt(_OPT_STR),
+        "result": _opt((str, list, type(None)), _score_result),
+        "prompt_tokens": _opt((int,), _non_negative),
+        "completion_tokens": _opt((int,), _non_negative),
+        "cost": _opt(_OPT_NUM, _non_negative),
+        "latency_ms": _opt(_NUM, _non_negative),
+        "input_chars": _opt((int,), _non_negative),
+        "reply_chars": _opt((int,), _non_negative),
+        "error": _opt(_STR),
+    },
 }
 
 #: Every event type this format version knows.

@@ -235,7 +235,15 @@ class Recorder:
             fsync=fsync,
             sync_later=sync_later,
         )
-        recorder._write(canonical_json(header) + "\n")
+        try:
+            recorder._write(canonical_json(header) + "\n")
+        except RecordingError:
+            # A full disk: a recording without its header holds nothing, and an empty file
+            # left behind would verify as BAD for ever. It goes, and the error is told.
+            recorder._release_quietly()
+            with contextlib.suppress(OSError):
+                target.unlink()
+            raise
         if fsync:
             _fsync_dir(target.parent)
         return recorder
@@ -348,8 +356,8 @@ class Recorder:
         if self._fd is None:
             raise RecordingError("recording is closed", path=self.path)
         data = line.encode("utf-8")
+        view = memoryview(data)
         try:
-            view = memoryview(data)
             while view:
                 written = os.write(self._fd, view)
                 view = view[written:]
@@ -358,6 +366,12 @@ class Recorder:
             elif self.fsync:
                 os.fsync(self._fd)
         except OSError as exc:
+            partial = len(data) - len(view)
+            if 0 < partial < len(data):
+                # Part of the line went out before the disk filled: cut it off again, so the
+                # file stays intact (resumable) instead of ending in a truncated line.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self._fd, os.fstat(self._fd).st_size - partial)
             raise RecordingError(f"cannot write event: {exc.strerror}", path=self.path) from exc
 
     def emit(
@@ -421,6 +435,17 @@ class Recorder:
     def suspend(self) -> None:
         """Release the file without an ``end`` event, so the session can be resumed later."""
         self._release()
+
+    def _release_quietly(self) -> None:
+        """Drop the file without a last sync (it is being given up)."""
+        with self._lock:
+            syncer, self._syncer = self._syncer, None
+            if syncer is not None:
+                syncer.abandon()
+            if self._fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(self._fd)
+                self._fd = None
 
     def _release(self) -> None:
         with self._lock:

@@ -1,4 +1,6 @@
-"""Finding sessions left unfinished (crashed or quit mid-way) so they can be resumed or closed."""
+"""Finding sessions left unfinished (crashed or quit mid-way) so they can be resumed or closed,
+and clearing away recordings whose header was never written whole (a full disk).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from typing import Any
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError
 from crmtui.record.format import FORMAT_NAME
-from crmtui.record.verify import scan
+from crmtui.record.verify import open_regular, scan
 
 try:  # POSIX only; elsewhere no recording looks held.
     import fcntl
@@ -18,6 +20,10 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 _BLOCK = 65536
+#: A recording's first bytes: canonical JSON sorts the header's keys, and "actor" comes first.
+HEADER_START = b'{"actor":'
+#: A first line longer than this without a newline is not a header cut short.
+_MAX_HEADER = 1024 * 1024
 
 
 def _first_line(path: Path) -> bytes:
@@ -121,3 +127,41 @@ def held_elsewhere(path: Path) -> bool:
     finally:
         os.close(fd)  # also lets go of the shared lock, if it was taken
     return False
+
+
+def is_unwritten(path: Path) -> bool:
+    """Whether ``path`` is a recording whose header never got written whole.
+
+    An empty file, or one holding only the start of a header line (no newline yet): what a
+    session leaves when the disk fills as it starts. Nothing was recorded, so nothing is lost
+    by removing it; left alone it verified as BAD for ever. Anything else (a file that is not
+    a recording at all) is not "unwritten".
+    """
+    try:
+        with open_regular(Path(path)) as handle:
+            head = handle.read(_MAX_HEADER + 1)
+    except RecordingError:
+        return False
+    if b"\n" in head or len(head) > _MAX_HEADER:
+        return False
+    return HEADER_START.startswith(head) or head.startswith(HEADER_START)
+
+
+def discard_unwritten(path: Path) -> bool:
+    """Remove ``path`` if it is :func:`is_unwritten` and no live recorder holds it."""
+    path = Path(path)
+    if not is_unwritten(path) or held_elsewhere(path):
+        return False
+    try:
+        path.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def discard_unwritten_in(directory: str | os.PathLike[str]) -> list[Path]:
+    """:func:`discard_unwritten` every ``*.jsonl`` under ``directory``; the paths removed."""
+    root = Path(directory)
+    if not root.is_dir():
+        return []
+    return [path for path in sorted(root.rglob("*.jsonl")) if discard_unwritten(path)]

@@ -114,18 +114,37 @@ class Recording:
         return [event for event in self.events if event.type in wanted]
 
 
-def _hash_ok(text: str, obj: dict[str, Any]) -> bool:
+_CHANGED = "hash mismatch (the line was changed after it was written)"
+_HEADER_CHANGED = "header hash mismatch (the header was changed after it was written)"
+
+
+def _hash_problem(text: str, obj: dict[str, Any]) -> str | None:
+    """What is wrong with a line's hash or its text, or None when it is as written.
+
+    The recorder writes every line in one canonical form, and a line is intact only in that
+    form: the hash of its text minus its hash member is its hash. A line whose content still
+    hashes right but whose text differs was rewritten (CRLF line endings, trailing spaces,
+    re-serialised JSON): that is named too, not taken as intact.
+    """
     recorded = obj.get("hash")
     if not isinstance(recorded, str) or len(recorded) != 64:
-        return False
-    # Fast path for lines as the recorder writes them: hash the text minus its hash member.
+        return _CHANGED
     at = text.find(_HASH_MARK)
     if at >= 0 and hash_text(text[:at] + text[at + _HASH_SEGMENT :]) == recorded:
-        return True
+        return None
     try:
-        return object_hash(obj) == recorded
+        same_content = object_hash(obj) == recorded
     except PayloadError:
-        return False
+        same_content = False
+    if not same_content:
+        return _CHANGED
+    if text.endswith("\r"):
+        return "CRLF line ending (the file was rewritten after it was written)"
+    if text != text.rstrip():
+        return "trailing whitespace (the line was changed after it was written)"
+    if text != text.lstrip():
+        return "leading whitespace (the line was changed after it was written)"
+    return "not in the recorder's canonical JSON (the line was rewritten after it was written)"
 
 
 def _check_event(
@@ -139,8 +158,9 @@ def _check_event(
     unknown = sorted(set(obj) - EVENT_KEYS)
     if unknown:
         return f"unknown field {unknown[0]!r}"
-    if not _hash_ok(text, obj):
-        return "hash mismatch (the line was changed after it was written)"
+    problem = _hash_problem(text, obj)
+    if problem is not None:
+        return problem
     seq = obj["seq"]
     if type(seq) is not int or seq != line - 1:
         return f"seq is {seq!r}, expected {line - 1} (a line was deleted, inserted or reordered)"
@@ -265,9 +285,10 @@ def scan(
                         validate_header(obj)
                     except PayloadError as exc:
                         return bad(1, exc.problem)
-                    if not _hash_ok(text, obj):
+                    problem = _hash_problem(text, obj)
+                    if problem is not None:
                         return bad(
-                            1, "header hash mismatch (the header was changed after it was written)"
+                            1, _HEADER_CHANGED if problem == _CHANGED else f"header: {problem}"
                         )
                     header = obj
                 else:

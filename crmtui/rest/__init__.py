@@ -12,6 +12,7 @@ Public API::
     RequestLog(path) / read_log(path)            # one JSON line per request
     serve(org, ...) -> RestServer                # all of it, started
     PAGE_SIZE                                    # records per batch (2,000 as Salesforce)
+    REQUEST_TIMEOUT_S                            # seconds to send a whole request (20)
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from crmtui.rest.api import VERSIONS, Reply, RestApi
 from crmtui.rest.cursors import PAGE_SIZE, CursorStore, SharedCursorStore
 from crmtui.rest.errors import ApiError
 from crmtui.rest.log import RequestLog, read_log
-from crmtui.rest.server import RestServer
+from crmtui.rest.server import REQUEST_TIMEOUT_S, RestServer
 from crmtui.rest.tls import TlsSetup, make_tls
 
 __all__ = [
     "PAGE_SIZE",
+    "REQUEST_TIMEOUT_S",
     "VERSIONS",
     "ApiError",
     "CursorStore",
@@ -63,6 +65,7 @@ def serve(
     log_path: str | os.PathLike[str] | None = None,
     today: dt.date | None = None,
     workers: int = 1,
+    request_timeout_s: float = REQUEST_TIMEOUT_S,
 ) -> tuple[RestServer, TlsSetup | None]:
     """Start a local REST API over ``org`` in a background thread.
 
@@ -77,6 +80,8 @@ def serve(
         today: Reference date for relative date literals (default: the real date).
         workers: Processes serving (POSIX; more than one uses a second core, see
             :mod:`crmtui.rest.server`); paging cursors then live in a temporary folder.
+        request_timeout_s: Seconds a connection has to send a whole request after the
+            previous answer (or after connecting) before it is closed.
 
     Returns:
         The running server and its TLS setup (None over plain HTTP).
@@ -100,5 +105,6 @@ def serve(
         tls=tls.context if tls else None,
         request_log=log,
         workers=workers,
+        request_timeout_s=request_timeout_s,
     )
     return server.start(), tls

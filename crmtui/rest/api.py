@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crmtui.query import QueryError, execute_soql, run
+from crmtui.query.wire import with_api_version
 from crmtui.rest import describe
 from crmtui.rest.cursors import CursorStore, page_size_from, split_locator
 from crmtui.rest.errors import (
@@ -45,6 +46,7 @@ from crmtui.rest.errors import (
     ApiError,
     from_query_error,
     not_found,
+    unknown_exception_message,
 )
 
 #: API versions answered (Salesforce keeps old versions alive; clients pick one).
@@ -157,7 +159,7 @@ class RestApi:
         except QueryError as exc:  # pragma: no cover - routes convert with the query text
             return Reply(400, [{"errorCode": exc.code, "message": exc.message}], "query")
         except Exception as exc:  # noqa: BLE001 - a server bug is a 500, not a dead thread
-            error = ApiError(500, UNKNOWN_EXCEPTION, f"{type(exc).__name__}: {exc}")
+            error = ApiError(500, UNKNOWN_EXCEPTION, unknown_exception_message(exc))
             return Reply(500, error.body(), _endpoint_name(parts), error_code=error.code)
 
     # -- pieces --------------------------------------------------------------------------
@@ -190,7 +192,7 @@ class RestApi:
                 return self._query_more(version, head, tail[0])
             return self._query(version, head, params.get("q"), headers)
         if head == "search" and not tail:
-            return self._search(params.get("q"))
+            return self._search(version, params.get("q"))
         if head == "sobjects":
             return self._sobjects(version, tail, params)
         if head == "limits" and not tail:
@@ -216,7 +218,8 @@ class RestApi:
         if not text:
             raise ApiError(400, "MALFORMED_QUERY", "A query string has to be specified")
         try:
-            result = execute_soql(self.org, text, today=self.today)
+            # Salesforce does not unwrap a fenced block: it is a MALFORMED_QUERY there too.
+            result = execute_soql(self.org, text, today=self.today, fences=False)
         except QueryError as exc:
             raise from_query_error(exc, text) from None
         size = page_size_from(headers.get("sforce-query-options"))
@@ -227,7 +230,7 @@ class RestApi:
             body["done"] = False
             body["nextRecordsUrl"] = f"/services/data/{version}/{endpoint}/{locator}-{size}"
             records = records[:size]
-        body["records"] = records
+        body["records"] = with_api_version(records, version)
         return Reply(200, body, endpoint, query=text, rows=len(records), total=result.total_size)
 
     def _query_more(self, version: str, endpoint: str, identifier: str) -> Reply:
@@ -238,7 +241,9 @@ class RestApi:
         locator, offset = parsed
         if cursor.records is None:  # opened by another worker process: run it again here
             try:
-                cursor.records = execute_soql(self.org, cursor.text, today=self.today).records
+                cursor.records = execute_soql(
+                    self.org, cursor.text, today=self.today, fences=False
+                ).records
             except QueryError as exc:
                 raise from_query_error(exc, cursor.text) from None
             self.cursors.keep(locator, cursor)
@@ -247,12 +252,12 @@ class RestApi:
         body: dict[str, Any] = {"totalSize": cursor.total, "done": end >= len(cursor.records)}
         if not body["done"]:
             body["nextRecordsUrl"] = f"/services/data/{version}/{endpoint}/{locator}-{end}"
-        body["records"] = records
+        body["records"] = with_api_version(records, version)
         return Reply(
             200, body, "query_more", query=cursor.text, rows=len(records), total=cursor.total
         )
 
-    def _search(self, text: str | None) -> Reply:
+    def _search(self, version: str, text: str | None) -> Reply:
         if not text:
             raise ApiError(400, "MALFORMED_SEARCH", "A search string has to be specified")
         if text.lstrip()[:4].upper() != "FIND":
@@ -263,7 +268,7 @@ class RestApi:
             result = run(self.org, text, today=self.today)
         except QueryError as exc:
             raise from_query_error(exc, text) from None
-        body = result.to_salesforce()
+        body = {"searchRecords": with_api_version(result.records, version)}
         return Reply(200, body, "search", query=text, rows=len(result.records))
 
     def _sobjects(self, version: str, tail: list[str], params: Mapping[str, str]) -> Reply:
@@ -278,9 +283,9 @@ class RestApi:
             return Reply(200, body, "sobject")
         if tail[1] == "describe":
             return Reply(200, describe.describe_object(schema, obj, version), "describe")
-        return self._retrieve(obj, tail[1], params.get("fields"))
+        return self._retrieve(version, obj, tail[1], params.get("fields"))
 
-    def _retrieve(self, obj: Any, record_id: str, fields: str | None) -> Reply:
+    def _retrieve(self, version: str, obj: Any, record_id: str, fields: str | None) -> Reply:
         if not _ID_RE.match(record_id):
             raise not_found(
                 f"Provided external ID field does not exist or is not accessible: {record_id}"
@@ -288,12 +293,14 @@ class RestApi:
         names = [f.strip() for f in fields.split(",") if f.strip()] if fields else obj.field_names
         text = f"SELECT {', '.join(names)} FROM {obj.name} WHERE Id = '{record_id}'"
         try:
-            result = execute_soql(self.org, text, today=self.today)
+            result = execute_soql(self.org, text, today=self.today, fences=False)
         except QueryError as exc:
             raise from_query_error(exc, text) from None
         if not result.records:
             raise not_found()
-        return Reply(200, result.records[0], "retrieve", query=text, rows=1)
+        return Reply(
+            200, with_api_version(result.records, version)[0], "retrieve", query=text, rows=1
+        )
 
 
 def _endpoint_name(parts: list[str]) -> str:

@@ -176,12 +176,24 @@ class SharedCursorStore(CursorStore):
                 path.unlink()
 
 
+#: Most digits a locator's offset may have (a 5,000-digit one hit Python's int limit).
+MAX_OFFSET_DIGITS = 15
+
+
 def split_locator(identifier: str) -> tuple[str, int] | None:
-    """``01gAbc...-4000`` -> (``01gAbc...``, 4000); None when it is not in that shape."""
+    """``01gAbc...-4000`` -> (``01gAbc...``, 4000); None when it is not in that shape.
+
+    The offset is ASCII digits, at most :data:`MAX_OFFSET_DIGITS` of them: anything else is
+    not a locator this server made (``INVALID_QUERY_LOCATOR``).
+    """
     locator, sep, offset = identifier.rpartition("-")
-    if not sep or not locator or not offset.isdigit():
+    if not sep or not locator or not _is_count(offset, MAX_OFFSET_DIGITS):
         return None
     return locator, int(offset)
+
+
+def _is_count(text: str, digits: int) -> bool:
+    return 0 < len(text) <= digits and text.isascii() and text.isdigit()
 
 
 def page_size_from(header: str | None) -> int:
@@ -190,6 +202,6 @@ def page_size_from(header: str | None) -> int:
         return PAGE_SIZE
     for part in header.split(","):
         key, _, value = part.partition("=")
-        if key.strip().lower() == "batchsize" and value.strip().isdigit():
+        if key.strip().lower() == "batchsize" and _is_count(value.strip(), 9):
             return max(MIN_PAGE_SIZE, min(PAGE_SIZE, int(value.strip())))
     return PAGE_SIZE

@@ -23,9 +23,11 @@ METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
 
 NOT_FOUND_MESSAGE = "The requested resource does not exist"
 SESSION_MESSAGE = "Session expired or invalid"
+#: Salesforce's wording when a user lacks the access a request needs (serve-rest is
+#: read-only; its own log and the CLI say why).
 READ_ONLY_MESSAGE = (
-    "This org is served read-only by crmtui serve-rest: records cannot be created, "
-    "updated or deleted"
+    "You do not have the level of access necessary to perform the operation you requested. "
+    "Please contact the owner of the record or your administrator if access is necessary."
 )
 
 
@@ -60,6 +62,23 @@ def from_query_error(exc: QueryError, text: str) -> ApiError:
     prefix = f"{exc.code}: "
     message = full[len(prefix) :] if full.startswith(prefix) else exc.message
     return ApiError(400, exc.code, message)
+
+
+def unknown_exception_message(exc: BaseException) -> str:
+    """Salesforce's ``UNKNOWN_EXCEPTION`` text for a server fault, with an error id.
+
+    The id (a digest of the exception's type and text) ties a client's report to the
+    server's log without showing crmtui's internals to the client.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(f"{type(exc).__name__}: {exc}".encode()).hexdigest()
+    number = int(digest[:12], 16)
+    error_id = f"{number % 10**9:09d}-{number // 10**9 % 10**6:06d} ({number % 10**10})"
+    return (
+        "An unexpected error occurred. Please include this ErrorId if you contact support: "
+        + error_id
+    )
 
 
 def not_found(message: str = NOT_FOUND_MESSAGE) -> ApiError:

@@ -19,12 +19,24 @@ would leave a core idle. Workers share the request log (whole lines appended wit
 ``O_APPEND``) and a folder of paging cursor notes
 (:class:`~crmtui.rest.cursors.SharedCursorStore`); each dies with the parent
 (``PR_SET_PDEATHSIG`` on Linux) and on :meth:`RestServer.stop`.
+
+A client's mistakes and departures never reach stderr as tracebacks. Each request must arrive
+whole (request line, headers and body) within the request timeout (20 s by default) of the
+previous answer or of connecting: an idle keep-alive connection, a slow-header or slow-body
+client, or a TLS handshake that stalls is closed then. A body's framing is checked first
+(:mod:`crmtui.rest.framing`: a ``Content-Length`` of ``abc``, ``1, 1``, 20 digits or a
+negative number is a 400 and the connection closes). A process serves at most
+:data:`~crmtui.rest.framing.MAX_CONNECTIONS` connections at once (one thread each); further
+clients wait in the listen queue until one ends. A client that hangs up before its answer is
+dropped silently; any other exception is an internal error: one line on stderr, the
+traceback in a crash log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import json
 import os
 import shutil
@@ -41,6 +53,13 @@ from urllib.parse import parse_qsl, urlsplit
 from crmtui.errors import ConfigError
 from crmtui.rest.api import Reply, RestApi
 from crmtui.rest.balance import ConnectionBalance
+from crmtui.rest.framing import (
+    MAX_CONNECTIONS,
+    REQUEST_TIMEOUT_S,
+    DeadlineReader,
+    FramingError,
+    body_length,
+)
 from crmtui.rest.gate import ComputeGate
 from crmtui.rest.log import RequestLog, format_time
 
@@ -50,11 +69,45 @@ class _Handler(BaseHTTPRequestHandler):
     # Without it every small response waits for the peer's delayed ACK (~40 ms on Linux).
     disable_nagle_algorithm = True
     server: _Server
+    deadline = 0.0
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the plain socket file, replaced by one that keeps the deadline
+        self.rfile = io.BufferedReader(DeadlineReader(self.connection, lambda: self.deadline))
+
+    def handle_one_request(self) -> None:
+        # The clock for the next request starts now: an idle keep-alive connection waiting
+        # for its next request line is closed after the same timeout as a slow one.
+        self.deadline = time.monotonic() + self.server.request_timeout_s
+        super().handle_one_request()
+
+    def _refuse(self, error: FramingError) -> None:
+        """Answer a request whose framing cannot be trusted, then close the connection."""
+        status = error.status
+        payload = json.dumps(error.body()).encode("utf-8")
+        self.close_connection = True
+        self._answer_timeout()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json;charset=UTF-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(payload)
+
+    def _answer_timeout(self) -> None:
+        # Reads shortened the socket's timeout towards the deadline; an answer gets it whole.
+        self.connection.settimeout(self.server.request_timeout_s)
 
     def _serve(self) -> None:
         arrived = dt.datetime.now(dt.UTC)
         start = time.perf_counter()
-        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            length = body_length(self.headers)
+        except FramingError as error:
+            self._refuse(error)
+            return
         if length:
             self.rfile.read(length)  # a write's body: read so the connection stays usable
         split = urlsplit(self.path)
@@ -66,6 +119,7 @@ class _Handler(BaseHTTPRequestHandler):
         # Logged before the answer goes out: a client holding a response may stop the server
         # at once (a worker dies on SIGTERM), and its request must already be in the log.
         self._log(arrived, start, split.path, reply)
+        self._answer_timeout()
         self.send_response(reply.status)
         self.send_header("Content-Type", "application/json;charset=UTF-8")
         self.send_header("Content-Length", str(len(payload)))
@@ -110,48 +164,83 @@ class _Server(ThreadingHTTPServer):
         api: RestApi,
         tls: ssl.SSLContext | None,
         request_log: RequestLog | None,
+        *,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.api = api
         self.tls = tls
         self.request_log = request_log
+        self.request_timeout_s = request_timeout_s
         self.balance: ConnectionBalance | None = None
         self.gate = ComputeGate()
+        # One slot per connection thread: taken when a connection is accepted, given back
+        # when its thread ends. With none free, connections wait in the kernel's queue.
+        self.slots = threading.BoundedSemaphore(max_connections)
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
         super().__init__(address, _Handler)
 
+    request_queue_size = 128  # where connections wait while every slot is taken
+
     def get_request(self) -> tuple[Any, Any]:
-        if self.balance is not None and not self.balance.should_accept():
-            time.sleep(0.001)  # the socket stays readable: do not spin while another takes it
-            raise BlockingIOError  # socketserver's "nothing accepted this time"
-        return super().get_request()
+        if not self.slots.acquire(timeout=0.05):
+            raise BlockingIOError  # every connection thread is busy: leave it queued
+        try:
+            if self.balance is not None and not self.balance.should_accept():
+                time.sleep(0.001)  # the socket stays readable: do not spin while another takes it
+                raise BlockingIOError  # socketserver's "nothing accepted this time"
+            return super().get_request()
+        except BaseException:
+            self.slots.release()
+            raise
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if self.balance is None:
-            super().process_request(request, client_address)
-            return
-        self.balance.opened()
         try:
-            super().process_request(request, client_address)
+            if self.balance is None:
+                super().process_request(request, client_address)
+                return
+            self.balance.opened()
+            try:
+                super().process_request(request, client_address)
+            except BaseException:
+                self.balance.closed()  # the connection's thread never started
+                raise
         except BaseException:
-            self.balance.closed()  # the connection's thread never started
+            self.slots.release()
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            self.slots.release()
             if self.balance is not None:
                 self.balance.closed()
 
     def finish_request(self, request: Any, client_address: Any) -> None:
-        # Runs on the connection's thread: the TLS handshake happens here, not in accept().
+        # Runs on the connection's thread: the TLS handshake happens here, not in accept(),
+        # and a client that stalls in it is dropped after the request timeout.
         if self.tls is not None:
             try:
+                request.settimeout(self.request_timeout_s)
                 request = self.tls.wrap_socket(request, server_side=True)
             except (ssl.SSLError, OSError):
                 return  # a client that does not trust the CA, or hung up mid-handshake
         super().finish_request(request, client_address)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that left (or stalled) is no error; anything else is one line, logged.
+
+        socketserver printed a traceback to stderr for each: a bad request or a client that
+        hung up before its answer (BrokenPipeError) wrote a block per connection.
+        """
+        exc = sys.exc_info()[1]
+        if exc is None or isinstance(exc, ConnectionError | TimeoutError | ssl.SSLError):
+            return
+        from crmtui.crash import internal_error
+
+        print(f"serve-rest: {internal_error(exc).user_message()}", file=sys.stderr, flush=True)
 
 
 class RestServer:
@@ -162,6 +251,7 @@ class RestServer:
         host: Address bound.
         port: Port bound (the real one when 0 was asked for).
         scheme: ``https`` or ``http``.
+        request_timeout_s: Seconds a connection has to send a whole request.
     """
 
     def __init__(
@@ -173,13 +263,23 @@ class RestServer:
         tls: ssl.SSLContext | None = None,
         request_log: RequestLog | None = None,
         workers: int = 1,
+        request_timeout_s: float = REQUEST_TIMEOUT_S,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.api = api
         self.request_log = request_log
+        self.request_timeout_s = request_timeout_s
         self.workers = max(1, workers) if hasattr(os, "fork") else 1
         self._children: list[int] = []
         try:
-            self._httpd = _Server((host, port), api, tls, request_log)
+            self._httpd = _Server(
+                (host, port),
+                api,
+                tls,
+                request_log,
+                request_timeout_s=request_timeout_s,
+                max_connections=max_connections,
+            )
         except OSError as exc:
             raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
         self.host = host

@@ -8,7 +8,9 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.compare import Comparison
 from crmtui.review.render import DASH, md_escape, md_table
+from crmtui.review.report import scoring_label
 from crmtui.review.trajectory import Step
+from crmtui.sanitise import printable_text
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
 CELL_LIMIT = 90
@@ -38,6 +40,7 @@ def _actor_table(comparison: Comparison) -> str:
         ["Kind"] + [a.actor_kind for a in actors],
         ["Answer"] + [md_escape(a.answer) if a.submitted else "(none)" for a in actors],
         ["Reward"] + [render.reward(a.reward) for a in actors],
+        ["Scored by"] + [md_escape(scoring_label(a)) if a.submitted else DASH for a in actors],
         ["Active time"] + [render.duration(a.active_seconds) for a in actors],
         ["Away"]
         + [render.duration(a.away_seconds) if a.actor_kind == "human" else DASH for a in actors],
@@ -98,4 +101,6 @@ def comparison_markdown(comparison: Comparison) -> str:
         parts.append(f"Note: {note}.")
     parts += ["", "## Actors", "", _actor_table(comparison), "", "## Steps", ""]
     parts.append(_steps_table(comparison) if comparison.rows else "(no steps)")
-    return "\n".join(parts) + "\n"
+    # Answers, gold values, names and queries come from recordings: a NUL, C1 or escape
+    # sequence in any of them is shown escaped, never written to the terminal.
+    return printable_text("\n".join(parts) + "\n")

@@ -10,6 +10,8 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
   ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(FOLDER)``).
 * ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
 * ``csv``: one row per session of per-instance results (no events).
+* ``sqlite``: sessions, events, queries, answers and rewards as tables of an SQLite file,
+  with full-text search on queries and answers (:mod:`crmtui.review.export_sqlite`).
 
 Every row says whether the session is ``counted`` by the report (the latest finished,
 submitted session of its actor and instance).
@@ -29,10 +31,10 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
-from crmtui.review.report import Skipped, load_folder, select_counted
+from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 
-FORMATS = ("hf", "jsonl", "csv")
+FORMATS = ("hf", "jsonl", "csv", "sqlite")
 HF_FILE_NAME = "sessions.parquet"
 
 CSV_COLUMNS = (
@@ -51,6 +53,7 @@ CSV_COLUMNS = (
     "reward",
     "right",
     "scoring",
+    "scored_by",
     "active_seconds",
     "queries",
     "typed_queries",
@@ -143,6 +146,9 @@ def session_row(
     row["gold"] = _gold_text(summary.gold) if flat else summary.gold
     row["reward"] = None if summary.reward is None else float(summary.reward)
     row["right"] = is_right(summary.reward, summary.reward_metric)
+    # What produced the reward (metric, method, extractor, judge); JSON text when flat.
+    scored_by = summary.scored_by
+    row["scored_by"] = canonical_json(scored_by) if flat and scored_by is not None else scored_by
     row["cost"] = summary.cost
     row["header"] = canonical_json(header) if flat else header
     row["events"] = [
@@ -174,6 +180,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "reward": summary.reward,
         "right": right,
         "scoring": summary.scoring,
+        "scored_by": scoring_label(summary) if summary.submitted else None,
         "active_seconds": summary.active_seconds,
         "queries": summary.queries,
         "typed_queries": summary.typed_queries,
@@ -247,7 +254,11 @@ def export_folder(
     session_rows = [
         session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
     ]
-    if flat:
+    if fmt == "sqlite":
+        from crmtui.review.export_sqlite import write_sqlite
+
+        write_sqlite(session_rows, target)
+    elif flat:
         from crmtui.data.export_hf import save_parquet
 
         save_parquet(session_rows, target)

@@ -4,7 +4,9 @@ A recording's hash chain is tamper *evidence*, not proof: someone can rewrite a 
 and re-chain every later line. Wherever the instance is at hand in a local task file, the
 reward is therefore recomputed from the recorded answer, the task's own gold answer and the
 recorded scoring method, and a disagreement is flagged (the recomputed reward is the one
-counted). Task files are looked up like replay does (the header's tasks source when it is a
+counted). A reward a model helped to produce is recomputed from what that model said, as
+recorded: LLM extraction's extracted answers against the task's gold, the LLM judge's
+verdict. Task files are looked up like replay does (the header's tasks source when it is a
 local file or ``sample``, and the tasks file beside the recorded org) and read once per file;
 nothing is ever fetched from the hub.
 """
@@ -19,7 +21,7 @@ from typing import Any
 
 from crmtui.errors import CrmtuiError
 from crmtui.review.summary import SessionSummary
-from crmtui.scoring.rewards import score
+from crmtui.scoring.rewards import EXACT_MATCH, PRIVACY_REJECTION, gold_list, score, strip_answer
 
 #: Outcomes of :func:`recheck`.
 AGREES = "agreed"
@@ -114,20 +116,21 @@ def recheck(summary: SessionSummary, instance: Any) -> RewardCheck:
     recorded = summary.reward
     if instance is None:
         return RewardCheck(summary.path, NO_TASK, recorded)
-    if summary.answer is None or summary.scoring is None or summary.scoring == "llm_extract":
-        # llm_extract needs the model that extracted the answers: keep what it said.
+    if summary.answer is None or summary.scoring is None:
         return RewardCheck(summary.path, NOT_RECOMPUTABLE, recorded)
     gold_differs = summary.gold != instance.answer
-    try:
-        fresh = score(
-            instance.answer,
-            summary.reward_metric,
-            summary.answer,
-            method=summary.scoring,
-            task=summary.task,
-        ).reward
-    except CrmtuiError:
-        return RewardCheck(summary.path, NOT_RECOMPUTABLE, recorded, None, gold_differs)
+    fresh = _from_model(summary, instance)
+    if fresh is None:
+        try:
+            fresh = score(
+                instance.answer,
+                summary.reward_metric,
+                summary.answer,
+                method=summary.scoring,
+                task=summary.task,
+            ).reward
+        except CrmtuiError:
+            return RewardCheck(summary.path, NOT_RECOMPUTABLE, recorded, None, gold_differs)
     agrees = (
         recorded is not None
         and fresh is not None
@@ -135,6 +138,25 @@ def recheck(summary: SessionSummary, instance: Any) -> RewardCheck:
     ) or (recorded is None and fresh is None)
     outcome = AGREES if agrees and not gold_differs else DIFFERS
     return RewardCheck(summary.path, outcome, recorded, fresh, gold_differs)
+
+
+def _from_model(summary: SessionSummary, instance: Any) -> float | None:
+    """The reward from a scoring model's recorded words (None: not such a reward, or the
+    recording does not say; then the method itself recomputes or cannot)."""
+    details = summary.score_details or {}
+    answer = summary.answer or ""
+    if summary.scoring == "llm_judge" and summary.reward_metric == PRIVACY_REJECTION:
+        verdict = details.get("verdict")
+        return {"YES": 1.0, "NO": 0.0}.get(verdict) if isinstance(verdict, str) else None
+    if summary.scoring != "llm_extract" or summary.reward_metric != EXACT_MATCH:
+        return None
+    golds = gold_list(instance.answer)
+    if len(golds) == 1 and strip_answer(answer) == golds[0]:
+        return 1.0  # HEAD's direct match: no model involved
+    parsed = details.get("parsed")
+    if details.get("step") != "b" or not isinstance(parsed, list):
+        return 0.0 if details.get("error") else None
+    return float(sorted(str(p) for p in parsed) == sorted(golds))
 
 
 def rechecked(

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crmtui.sanitise import printable
+
 DASH = "—"
 
 
 def md_escape(text: object, limit: int | None = None) -> str:
-    """A Markdown table cell: one line, pipes escaped, optionally shortened with ``…``."""
-    value = " ".join(str(text).split())
+    """A Markdown table cell: one line, pipes escaped, optionally shortened with ``…``.
+
+    Control and bidi characters (from recordings: answers, names) are shown escaped.
+    """
+    value = printable(" ".join(str(text).split()))
     if limit is not None and len(value) > limit:
         value = value[: limit - 1] + "…"
     return value.replace("\\", "\\\\").replace("|", "\\|")

@@ -325,7 +325,14 @@ class _Fold:
                 event.seq, p["answer"], p["reward"], p["scoring"], p["gold"]
             )
             reward = "unscored" if p["reward"] is None else f"reward {p['reward']:.2f}"
-            self.say(event.seq, "submit", f"{p['answer']!r} · {reward} · gold {p['gold']!r}")
+            line = f"{p['answer']!r} · {reward} · gold {p['gold']!r}"
+            details = p.get("details") or {}
+            if details.get("verdict"):
+                # privacy_rejection: the verdict and why (the rules judge's reason, or the
+                # judge model's reply, whose call is the score_call just before).
+                line += f" · judged {details['verdict']} by {details.get('judge')}"
+                line += f": {details.get('reply')!r}"
+            self.say(event.seq, "submit", line)
         elif kind == ev.PAUSE:
             if self.paused_at is None:
                 self.paused_at = event.ms
@@ -345,6 +352,8 @@ class _Fold:
             self.say(event.seq, "model", _model_text(p))
         elif kind == ev.THOUGHT:
             self.say(event.seq, "thought", p["text"])
+        elif kind == ev.SCORE_CALL:
+            self.say(event.seq, p["role"], score_call_text(p))
         elif kind == ev.END:
             self.ended = p["reason"]
             self.say(event.seq, "end", f"session ended: {p['reason']}")
@@ -477,6 +486,16 @@ def is_error(event: ev.Event) -> bool:
     )
 
 
+def score_call_text(payload: dict[str, Any]) -> str:
+    """A scoring model's call for the transcript: who, its verdict or extraction, its whole
+    reply, and what it read (so a person can judge the same text again)."""
+    if payload.get("error"):
+        head = f"{payload['model']} failed: {payload['error']}"
+    else:
+        head = f"{payload['model']} → {payload.get('result')!r}; reply {payload.get('reply')!r}"
+    return f"{head}\nread:\n{payload['input']}"
+
+
 def is_scratch(event: ev.Event) -> bool:
     """A scratch step: a value opened whole, a copy, a compute, a notes edit."""
     return event.type in ev.SCRATCH_TYPES
@@ -552,6 +571,9 @@ def summarize(event: ev.Event) -> str:
         return text + (" · streaming off" if p.get("stream_fallback") else "")
     if kind == ev.THOUGHT:
         return " ".join(p["text"].split())
+    if kind == ev.SCORE_CALL:
+        outcome = f"error: {p['error']}" if p.get("error") else f"{p.get('result')}"
+        return f"{p['role']} {p['model']} · {outcome}"
     if kind == ev.END:
         return p["reason"]
     if kind in ev.SCRATCH_TYPES:

@@ -9,13 +9,18 @@ Rules (shown in every rendering's notes):
 * Only the **latest finished, submitted** session per (actor, idx) counts (latest by header
   ``started_at``, then session id): re-tries replace earlier attempts, and sessions that
   were abandoned or never submitted do not count as wrong answers.
-* Accuracy per task type is the mean reward (exact match: 0/1, so the share right; KQA:
-  mean token F1). Rewards are recomputed from the recorded answer and the task's gold
-  answer wherever the task file is at hand; a recording whose reward (or gold) disagrees is
-  flagged and counted with the recomputed reward. Submissions without a reward (unscored)
-  are left out of accuracy but kept in the time/query/token tables.
+* Accuracy per task type is the mean reward (exact match: 0/1, so the share right; fuzzy
+  match, i.e. KQA and CRMArena-Pro's sales insight mining: mean token F1; privacy rejection:
+  the share the judge saw refused). Rewards are recomputed from the recorded answer and the
+  task's gold answer wherever the task file is at hand; a recording whose reward (or gold)
+  disagrees is flagged and counted with the recomputed reward. Submissions without a reward
+  (unscored) are left out of accuracy but kept in the time/query/token tables.
 * **Overall accuracy is the unweighted mean of the per-task accuracies that have data**
   (as the leaderboard's Overall column presumably is); its count is all scored instances.
+* When CRMArena-Pro sessions are counted (list gold, or a Pro task type), a skill table
+  groups the task accuracies by CRMArena-Pro's skills (:mod:`crmtui.data.skills`): each cell
+  is the unweighted mean of the per-task accuracies of that skill that have data.
+* Every counted reward's scoring (metric, method, extractor, judge) is counted by kind.
   Overall of the other tables is taken over all of the actor's counted sessions.
 * Time: median active time (pauses and idle periods removed). Queries: median typed queries
   plus browse actions (each browse action is the query a model would have run). Tokens and
@@ -34,7 +39,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crmtui.data.tasktypes import TASK_ORDER, sort_key
+from crmtui.data.skills import SKILLS, skill_of
+from crmtui.data.tasktypes import TASK_ORDER, TASK_TYPES, sort_key
 from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
@@ -87,6 +93,8 @@ class ActorRow:
     queries: dict[str, Cell] = field(default_factory=dict)
     tokens: dict[str, Cell] = field(default_factory=dict)
     cost: dict[str, Cell] = field(default_factory=dict)
+    #: CRMArena-Pro skill (or ``Overall``) -> mean of its task accuracies (see module docs).
+    skills: dict[str, Cell] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -123,6 +131,9 @@ class Report:
         excluded: Why valid sessions did not count (reason -> number).
         files: Number of ``.jsonl`` files found.
         reward_checks: Each submitted session's recorded reward against the recomputed one.
+        skills: CRMArena-Pro skills with data, for the skill table (empty without Pro
+            sessions).
+        scored_by: How the counted rewards were produced (:func:`scoring_label`) -> count.
     """
 
     root: Path
@@ -134,6 +145,8 @@ class Report:
     excluded: dict[str, int]
     files: int
     reward_checks: list[RewardCheck] = field(default_factory=list)
+    skills: list[str] = field(default_factory=list)
+    scored_by: dict[str, int] = field(default_factory=dict)
 
     @property
     def columns(self) -> list[str]:
@@ -193,6 +206,10 @@ def load_folder(
     return loaded, skipped, len(files)
 
 
+#: End reasons that are failures, not outcomes: counted apart, never as wrong answers.
+ERROR_ENDS = {"Harness error": "harness error", "Model error": "model error"}
+
+
 def actor_key(summary: SessionSummary) -> ActorKey:
     """The identity of a report row."""
     return (summary.actor_kind, summary.actor_id, summary.strategy)
@@ -207,6 +224,11 @@ def select_counted(
     for summary in summaries:
         if not summary.finished:
             excluded["unfinished"] += 1
+            continue
+        if summary.end_reason in ERROR_ENDS:
+            # The harness or the model failed (upstream's exception rows included): not an
+            # answer that was wrong.
+            excluded[ERROR_ENDS[summary.end_reason]] += 1
             continue
         if not summary.submitted:
             excluded["not submitted"] += 1
@@ -228,6 +250,34 @@ def _mean(values: Sequence[float]) -> float | None:
 
 def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+def is_pro(summary: SessionSummary) -> bool:
+    """Whether a session is on a CRMArena-Pro row (list gold, or a Pro-only task type)."""
+    pro_task = summary.task not in TASK_TYPES and skill_of(summary.task) is not None
+    return isinstance(summary.gold, list) or pro_task
+
+
+def scoring_label(summary: SessionSummary) -> str:
+    """``exact_match: head_rules, extractor rules`` — what produced a session's reward."""
+    by = summary.scored_by or {}
+    metric = by.get("metric") or summary.reward_metric
+    if metric == "fuzzy_match":
+        return f"{metric}: token F1"  # every method scores it the same way
+    text = f"{metric}: {by.get('method') or summary.scoring}"
+    for part in ("extractor", "judge"):
+        if by.get(part):
+            text += f", {part} {by[part]}"
+    return text
+
+
+def _skill_cells(row: ActorRow, tasks: list[str], skills: list[str]) -> None:
+    for skill in skills:
+        cells = [row.accuracy[t] for t in tasks if skill_of(t) == skill]
+        values = [c.value for c in cells if c.value is not None]
+        row.skills[skill] = Cell(_mean(values), sum(c.n for c in cells))
+    if skills:
+        row.skills[OVERALL] = row.accuracy[OVERALL]
 
 
 def _row(key: ActorKey, sessions: list[SessionSummary], tasks: list[str]) -> ActorRow:
@@ -300,6 +350,16 @@ def build_report(
         groups[actor_key(s)].append(s)
     order = sorted(groups, key=lambda k: (k[0] != "human", actor_label(*k)))
     rows = [_row(key, groups[key], tasks) for key in order]
+    skills: list[str] = []
+    if any(is_pro(s) for s in counted):
+        present = {skill_of(s.task) for s in counted if s.reward is not None}
+        skills = [skill for skill in SKILLS if skill in present]
+    for row in rows:
+        _skill_cells(row, tasks, skills)
+    scored: dict[str, int] = defaultdict(int)
+    for s in counted:
+        if s.reward is not None:
+            scored[scoring_label(s)] += 1
     counted.sort(key=lambda s: (actor_label(*actor_key(s)), s.idx))
     return Report(
         root=Path(root),
@@ -310,6 +370,8 @@ def build_report(
         skipped=list(skipped),
         excluded=excluded,
         files=len(all_sessions) + len(skipped) if files is None else files,
+        skills=skills,
+        scored_by=dict(sorted(scored.items())),
     )
 
 

@@ -13,6 +13,7 @@ from crmtui.review import render
 from crmtui.review.recheck import DIFFERS, OUTCOMES
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import AGREEMENT_KINDS, OVERALL, ActorRow, Cell, Report
+from crmtui.sanitise import printable, printable_json, printable_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,14 +22,24 @@ FORMATS = ("table", "csv", "json", "md")
 
 RULES = (
     "Only the latest finished, submitted session per actor and instance counts.",
-    "Accuracy = mean reward (exact match 0/1; KQA: mean token F1); (n) = instances.",
+    "Accuracy = mean reward (exact match 0/1; KQA and SIM: mean token F1; privacy rejection: "
+    "share judged refused); (n) = instances.",
     "Overall accuracy = unweighted mean of the task columns that have data.",
+    "Skill accuracy (CRMArena-Pro) = unweighted mean of that skill's task columns with data "
+    "(task-to-skill mapping: crmtui's reading, see crmtui/data/skills.py).",
     "Active time excludes pauses and idle periods; queries = typed queries + browse actions.",
 )
 
 
 def _label(column: str) -> str:
     return column if column == OVERALL else abbreviation(column)
+
+
+# Annotator names, task codes, paths and reasons come from recordings: in every rendering
+# for people (table, Markdown, CSV) a control or bidi character in them is shown escaped
+# (\x1b[31m, \u202e), never written raw; JSON keeps them exactly, as its own \u escapes.
+def _shown(rows: list[list[str]]) -> list[list[str]]:
+    return [[printable(cell) for cell in row] for row in rows]
 
 
 def _accuracy(cell: Cell) -> str:
@@ -53,7 +64,7 @@ def _cost(cell: Cell) -> str:
 
 # (title, row attribute, formatter, only this kind of actor)
 _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
-    ("Accuracy % (KQA: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
+    ("Accuracy % (KQA, SIM: mean F1 x 100), instances in parentheses", "accuracy", _accuracy, None),
     ("Median active time per instance (M:SS)", "active_seconds", _time, None),
     (
         "Median time away from the terminal per instance (M:SS, not subtracted from active)",
@@ -67,23 +78,34 @@ _TABLES: tuple[tuple[str, str, Callable[[Cell], str], str | None], ...] = (
 )
 
 
+SKILL_TITLE = "Accuracy % per CRMArena-Pro skill (mean of its task columns), instances"
+
+
 def report_tables(report: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Each table as (title, headers, rows of formatted cells)."""
-    headers = ["Actor"] + [_label(c) for c in report.columns]
+    headers = ["Actor"] + [printable(_label(c)) for c in report.columns]
     grids = []
     for title, attr, fmt, kind in _TABLES:
         rows: list[ActorRow] = [r for r in report.rows if kind is None or r.kind == kind]
         if not rows:
             continue
         body = [[r.label] + [fmt(getattr(r, attr)[c]) for c in report.columns] for r in rows]
-        grids.append((title, headers, body))
+        grids.append((title, headers, _shown(body)))
+        if attr == "accuracy" and report.skills:
+            columns = [*report.skills, OVERALL]
+            skill_body = [[r.label] + [_accuracy(r.skills[c]) for c in columns] for r in rows]
+            grids.append((SKILL_TITLE, ["Actor", *columns], _shown(skill_body)))
     if report.agreement:
         body = [
             [a.human, a.model, str(a.n)] + [str(a.counts[k]) for k in AGREEMENT_KINDS]
             for a in report.agreement
         ]
         grids.append(
-            ("Human versus model agreement", ["Human", "Model", "Shared", *AGREEMENT_KINDS], body)
+            (
+                "Human versus model agreement",
+                ["Human", "Model", "Shared", *AGREEMENT_KINDS],
+                _shown(body),
+            )
         )
     return grids
 
@@ -94,9 +116,12 @@ def report_notes(report: Report) -> list[str]:
     ]
     for reason, count in sorted(report.excluded.items()):
         notes.append(f"{count} session(s) not counted: {reason}.")
+    if report.scored_by:
+        kinds = "; ".join(f"{label} ({n})" for label, n in report.scored_by.items())
+        notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
     notes += list(RULES)
-    return notes
+    return [printable(note) for note in notes]
 
 
 def reward_check_notes(report: Report) -> list[str]:
@@ -119,14 +144,34 @@ def reward_check_notes(report: Report) -> list[str]:
     return notes
 
 
+#: More columns than this (CRMArena-Pro's 22 task types) do not fit a terminal side by side:
+#: such a table (or one whose headers alone are wider than the terminal) is printed turned,
+#: one row per task type (or skill) and one column per actor.
+TURN_AFTER_COLUMNS = 12
+
+
+def turned(
+    headers: list[str], body: list[list[str]], what: str = "Task"
+) -> tuple[list[str], list[list[str]]]:
+    """A table with rows and columns swapped: the old headers become the ``what`` column."""
+    rows = [[header, *(row[n] for row in body)] for n, header in enumerate(headers) if n]
+    return [what, *(row[0] for row in body)], rows
+
+
 def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     if not report.rows:
-        console.print(f"No counted sessions in {report.root}.")
+        console.print(Text(f"No counted sessions in {printable(str(report.root))}."))
     for title, headers, body in report_tables(report):
+        too_wide = sum(len(h) + 3 for h in headers) > console.width  # the skill names
+        if headers[0] == "Actor" and (len(headers) > TURN_AFTER_COLUMNS + 1 or too_wide):
+            what = "Skill" if title == SKILL_TITLE else "Task"
+            headers, body = turned(headers, body, what)
+            title += f" (turned: one row per {what.lower()})"
         # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
         # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -141,7 +186,9 @@ def print_table(report: Report, console: Console) -> None:
             table.add_row(*row)
         console.print(table)
     for skipped in report.skipped:
-        console.print(f"[yellow]Skipped[/yellow] {skipped.path}: {skipped.reason}", markup=True)
+        line = Text("Skipped", style="yellow")
+        line.append(f" {printable(str(skipped.path))}: {printable(skipped.reason)}")
+        console.print(line)
     for note in report_notes(report):
         console.print(note, markup=False, highlight=False)
 
@@ -157,7 +204,7 @@ def to_table_text(report: Report, width: int = 160) -> str:
 
 def to_markdown(report: Report) -> str:
     """The report as a Markdown document."""
-    parts = [f"# crmtui report: {md_escape(report.root)}", ""]
+    parts = [f"# crmtui report: {md_escape(printable(str(report.root)))}", ""]
     for title, headers, body in report_tables(report):
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
@@ -165,10 +212,13 @@ def to_markdown(report: Report) -> str:
         parts += ["No counted sessions.", ""]
     if report.skipped:
         parts += ["## Skipped files", ""]
-        parts += [f"- `{s.path}`: {md_escape(s.reason)}" for s in report.skipped]
+        parts += [
+            f"- `{printable(str(s.path))}`: {md_escape(printable(s.reason))}"
+            for s in report.skipped
+        ]
         parts.append("")
     parts += ["## Notes", ""] + [f"- {note}" for note in report_notes(report)]
-    return "\n".join(parts) + "\n"
+    return printable_text("\n".join(parts) + "\n")
 
 
 CSV_COLUMNS = (
@@ -209,8 +259,9 @@ def to_csv(report: Report) -> str:
             metrics = _metrics(row, column)
             if column != OVERALL and metrics["instances"] == 0:
                 continue
+            names = [row.label, row.kind, row.actor_id, row.strategy or "", column]
             writer.writerow(
-                [row.label, row.kind, row.actor_id, row.strategy or "", column, _label(column)]
+                [printable(name) for name in [*names, _label(column)]]
                 + ["" if metrics[k] is None else metrics[k] for k in CSV_COLUMNS[6:]]
             )
     return buffer.getvalue()
@@ -229,9 +280,15 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "id": row.actor_id,
                 "strategy": row.strategy,
                 "cells": {_label(c): _metrics(row, c) for c in report.columns},
+                "skills": {
+                    skill: {"accuracy": cell.value, "scored": cell.n}
+                    for skill, cell in row.skills.items()
+                },
             }
             for row in report.rows
         ],
+        "skills": list(report.skills),
+        "scored_by": dict(report.scored_by),
         "agreement": [
             {
                 "human": a.human,
@@ -249,6 +306,8 @@ def to_dict(report: Report) -> dict[str, Any]:
                 "idx": s.idx,
                 "task": s.abbreviation,
                 "reward": s.reward,
+                "scoring": s.scoring,
+                "scored_by": s.scored_by,
                 "active_seconds": s.active_seconds,
                 "queries": s.queries,
             }
@@ -273,4 +332,4 @@ def to_dict(report: Report) -> dict[str, Any]:
 
 def to_json(report: Report) -> str:
     """The report as indented JSON."""
-    return json.dumps(to_dict(report), indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(to_dict(report), indent=2, ensure_ascii=False))

@@ -8,7 +8,7 @@ beside it. Records and objects come from the trajectory
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,10 @@ class SessionSummary:
         org_digest: The org digest from the header.
         scratch_steps: A human's scratch steps: values opened whole, copies, computes and
             notes edits (:data:`crmtui.record.events.SCRATCH_TYPES`).
+        scored_by: What produced the reward (metric, method, extractor, judge), as the
+            ``submit`` recorded it; None for recordings made before it was recorded.
+        score_details: The ``submit`` event's details (what was compared, extracted or
+            judged), for recomputing the reward.
     """
 
     path: Path
@@ -99,6 +103,8 @@ class SessionSummary:
     org_digest: str | None
     away_ms: int = 0
     scratch_steps: int = 0
+    scored_by: dict[str, Any] | None = None
+    score_details: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def actor_label(self) -> str:
@@ -171,6 +177,7 @@ class SessionSummary:
             "org_path": self.org_path,
             "org_digest": self.org_digest,
             "scratch_steps": self.scratch_steps,
+            "scored_by": self.scored_by,
         }
 
 
@@ -235,4 +242,17 @@ def summarize(
         org_path=header["org"].get("path"),
         org_digest=header["org"].get("digest"),
         scratch_steps=sum(1 for step in steps if step.kind in ev.SCRATCH_TYPES),
+        scored_by=_scored_by(submit.payload if submit else None),
+        score_details=_details(submit.payload if submit else None),
     )
+
+
+def _details(submit: dict[str, Any] | None) -> dict[str, Any] | None:
+    details = (submit or {}).get("details")
+    return dict(details) if isinstance(details, dict) else None
+
+
+def _scored_by(submit: dict[str, Any] | None) -> dict[str, Any] | None:
+    details = (submit or {}).get("details")
+    found = details.get("scored_by") if isinstance(details, dict) else None
+    return dict(found) if isinstance(found, dict) else None

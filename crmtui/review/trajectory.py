@@ -45,7 +45,15 @@ _SPACE_RE = re.compile(r"\s+")
 
 @lru_cache(maxsize=1)
 def _schema() -> Schema:
-    return builtin_schema()
+    """The 16 CRMArena objects (with key prefixes), plus CRMArena-Pro's eleven, so a Pro
+    session's ``FROM Opportunity`` counts as touching Opportunity."""
+    import json
+    from importlib import resources
+
+    builtin = builtin_schema()
+    text = resources.files("crmtui.data").joinpath("crmarenapro_b2b_schema.json").read_text()
+    pro = Schema.from_json(json.loads(text))
+    return Schema([*builtin, *(obj for obj in pro if builtin.get(obj.name) is None)])
 
 
 def is_record_id(text: str) -> bool:

@@ -5,10 +5,16 @@
 typographic-quote handling; bag-of-token F1). Upstream also reports BLEU (sacrebleu) and
 ROUGE (the ``rouge`` package); neither package is a dependency here, so :func:`bleu_score`
 re-implements sacrebleu 2.x sentence BLEU on the normalised text (13a tokenisation reduces
-to whitespace splitting once punctuation is gone) and :func:`rouge_l` computes the plain
-token-LCS ROUGE-L F1. The ``rouge`` package's own ROUGE-L differs in detail (unique-word
-denominators, union-LCS over sentences), so treat ``rouge_l`` as close, not identical. The
-reward is F1 in every mode, so these two never change a score.
+to whitespace splitting once punctuation is gone), and :func:`rouge_n` / :func:`rouge_l`
+the ``rouge`` package's ROUGE-N and summary-level ROUGE-L (distinct-word counts, 1e-8 in the
+F denominator). The reward is F1 in every mode, so these never change a score, but they are
+what upstream's results file shows (checked against the packages in tests).
+
+:func:`all_metrics` normalises each text once and works on the longest common subsequence
+bit-parallel (a Python integer as the bit vector, one per reference token, from which the
+dynamic-programming table is read where the traceback needs it), so a long CRMArena-Pro
+answer (sales insight mining: up to ~75 tokens) costs well under a millisecond; the results
+are those of the plain definitions (``tests/unit/scoring`` compares them).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from collections import Counter
 from typing import Any
 
 _PUNCTUATION = frozenset(string.punctuation) | {"\u2018", "\u2019", "\u00b4", "`"}
+_PUNCTUATION_TO_SPACE = str.maketrans(dict.fromkeys(_PUNCTUATION, " "))
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 
@@ -29,8 +36,7 @@ def normalize_answer(text: str) -> str:
     ``_`` -> space, lowercase, every ASCII punctuation character and ‘ ’ ´ ` -> space, the
     words a/an/the removed, whitespace collapsed, stripped.
     """
-    text = text.replace("_", " ").lower()
-    text = "".join(" " if ch in _PUNCTUATION else ch for ch in text)
+    text = text.replace("_", " ").lower().translate(_PUNCTUATION_TO_SPACE)
     text = _ARTICLES.sub(" ", text)
     return " ".join(text.split()).strip()
 
@@ -40,10 +46,16 @@ def exact_match(prediction: str, gold: str) -> bool:
     return normalize_answer(prediction) == normalize_answer(gold)
 
 
+def _tokens(text: str) -> list[str]:
+    return normalize_answer(text).split()
+
+
 def f1_score(prediction: str, gold: str) -> float:
     """Bag-of-tokens F1 between the normalised strings (0 when nothing overlaps)."""
-    pred_tokens = normalize_answer(prediction).split()
-    gold_tokens = normalize_answer(gold).split()
+    return _f1(_tokens(prediction), _tokens(gold))
+
+
+def _f1(pred_tokens: list[str], gold_tokens: list[str]) -> float:
     common = Counter(pred_tokens) & Counter(gold_tokens)
     same = sum(common.values())
     if same == 0:
@@ -63,8 +75,10 @@ def bleu_score(prediction: str, gold: str, max_order: int = 4) -> float:
     Defaults mirrored: ``exp`` smoothing, effective order off, brevity penalty, one reference.
     With effective order off, a prediction shorter than ``max_order`` tokens scores ~0.
     """
-    hyp = normalize_answer(prediction).split()
-    ref = normalize_answer(gold).split()
+    return _bleu(_tokens(prediction), _tokens(gold), max_order)
+
+
+def _bleu(hyp: list[str], ref: list[str], max_order: int = 4) -> float:
     precisions = [0.0] * max_order
     smooth = 1.0
     for n in range(1, max_order + 1):
@@ -86,24 +100,78 @@ def bleu_score(prediction: str, gold: str, max_order: int = 4) -> float:
     return bp * math.exp(log_sum / max_order) / 100.0  # upstream reports score / 100
 
 
+def lcs_length(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence of two token lists.
+
+    Bit-parallel (Crochemore et al., 2001): bit ``j`` of ``row`` stands for ``b[j]``; one
+    addition and a few masks per token of ``a`` replace a row of the dynamic-programming
+    table. The answer is the number of zero bits left in the row.
+    """
+    if not a or not b:
+        return 0
+    where: dict[str, int] = {}
+    for j, token in enumerate(b):
+        where[token] = where.get(token, 0) | (1 << j)
+    full = (1 << len(b)) - 1
+    row = full
+    for token in a:
+        match = row & where.get(token, 0)
+        row = ((row + match) | (row - match)) & full
+    return len(b) - row.bit_count()
+
+
 def rouge_l(prediction: str, gold: str) -> float:
-    """ROUGE-L F1 over normalised tokens (longest common subsequence)."""
-    hyp = normalize_answer(prediction).split()
-    ref = normalize_answer(gold).split()
+    """ROUGE-L F as the ``rouge`` package (1.0.1, upstream's pin) computes it.
+
+    Its summary-level ROUGE-L over one sentence (the normalised text has no full stops):
+    the distinct words of the longest common subsequence it reconstructs (reference first,
+    its tie-breaking kept), over the distinct words of the reference (recall) and of the
+    prediction (precision), with 1e-8 added to the F denominator.
+    """
+    return _rouge_l(_tokens(prediction), _tokens(gold))
+
+
+def _lcs_rows(a: list[str], b: list[str]) -> list[int]:
+    """The bit-parallel rows of ``a`` against ``b``: ``rows[i]`` after ``a[:i]``.
+
+    The low ``j`` bits of ``rows[i]`` hold as many zeros as the LCS of ``a[:i]`` and
+    ``b[:j]`` is long (see :func:`lcs_length`), so the whole table is there to be read.
+    """
+    where: dict[str, int] = {}
+    for j, token in enumerate(b):
+        where[token] = where.get(token, 0) | (1 << j)
+    full = (1 << len(b)) - 1
+    row = full
+    rows = [row]
+    for token in a:
+        match = row & where.get(token, 0)
+        row = ((row + match) | (row - match)) & full
+        rows.append(row)
+    return rows
+
+
+def _rouge_l(hyp: list[str], ref: list[str]) -> float:
     if not hyp or not ref:
         return 0.0
-    # Two-row LCS table: O(len(hyp) * len(ref)) time, O(len(ref)) memory.
-    previous = [0] * (len(ref) + 1)
-    for token in hyp:
-        current = [0] * (len(ref) + 1)
-        for j, other in enumerate(ref, start=1):
-            current[j] = previous[j - 1] + 1 if token == other else max(previous[j], current[j - 1])
-        previous = current
-    lcs = previous[-1]
-    if lcs == 0:
-        return 0.0
-    precision, recall = lcs / len(hyp), lcs / len(ref)
-    return 2 * precision * recall / (precision + recall)
+    rows = _lcs_rows(ref, hyp)
+
+    def table(i: int, j: int) -> int:  # LCS of ref[:i] and hyp[:j]
+        return j - (rows[i] & ((1 << j) - 1)).bit_count()
+
+    # The rouge package's traceback: a match is taken; otherwise up when the cell above is
+    # strictly larger, else left.
+    words: set[str] = set()
+    i, j = len(ref), len(hyp)
+    while i and j:
+        if ref[i - 1] == hyp[j - 1]:
+            words.add(ref[i - 1])
+            i, j = i - 1, j - 1
+        elif table(i - 1, j) > table(i, j - 1):
+            i -= 1
+        else:
+            j -= 1
+    recall, precision = len(words) / len(set(ref)), len(words) / len(set(hyp))
+    return 2.0 * ((precision * recall) / (precision + recall + 1e-8))
 
 
 def rouge_n(prediction: str, gold: str, n: int) -> float:
@@ -111,8 +179,10 @@ def rouge_n(prediction: str, gold: str, n: int) -> float:
 
     The package counts each distinct n-gram once and adds 1e-8 to the F denominator.
     """
-    hyp = normalize_answer(prediction).split()
-    ref = normalize_answer(gold).split()
+    return _rouge_n(_tokens(prediction), _tokens(gold), n)
+
+
+def _rouge_n(hyp: list[str], ref: list[str], n: int) -> float:
     hyp_grams = {tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1)}
     ref_grams = {tuple(ref[i : i + n]) for i in range(len(ref) - n + 1)}
     overlap = len(hyp_grams & ref_grams)
@@ -127,14 +197,16 @@ def all_metrics(prediction: str, gold: str) -> dict[str, Any]:
     ``empty_prediction`` is set when the prediction normalises to nothing: upstream's
     ROUGE raises there and run_tasks records reward 0, which F1 = 0 reproduces.
     """
+    pred, ref = normalize_answer(prediction), normalize_answer(gold)
+    hyp, gold_tokens = pred.split(), ref.split()
     metrics: dict[str, Any] = {
-        "em": exact_match(prediction, gold),
-        "f1": f1_score(prediction, gold),
-        "bleu": bleu_score(prediction, gold),
-        "rouge_1": rouge_n(prediction, gold, 1),
-        "rouge_2": rouge_n(prediction, gold, 2),
-        "rouge_l": rouge_l(prediction, gold),
+        "em": pred == ref,
+        "f1": _f1(hyp, gold_tokens),
+        "bleu": _bleu(hyp, gold_tokens),
+        "rouge_1": _rouge_n(hyp, gold_tokens, 1),
+        "rouge_2": _rouge_n(hyp, gold_tokens, 2),
+        "rouge_l": _rouge_l(hyp, gold_tokens),
     }
-    if not normalize_answer(prediction):
+    if not pred:
         metrics["empty_prediction"] = True
     return metrics

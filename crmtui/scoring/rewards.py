@@ -18,13 +18,21 @@ Methods (``reward_metric == "exact_match"``):
   read as a list (a JSON array, or items split on commas, semicolons or newlines, each
   stripped like step (a)) and compared with the gold list, both sorted. For list gold
   (CRMArena-Pro) this is the only offline method that can award multi-item answers.
+* ``"head_rules"``: HEAD's evaluator with its LLM replaced by rules: step (a), then the
+  answers of the task's family (Ids, months, states, BANT factors, a stage) found in the text
+  by :func:`crmtui.scoring.families.extract_by_rules`, compared sorted with the sorted gold
+  list. Deterministic; the default for list gold (CRMArena-Pro), see
+  :mod:`crmtui.scoring.evaluator`.
 * ``"llm_extract"``: step (a), then the caller's :class:`AnswerExtractor` (implemented in
   ``crmtui.agent``) returns the extracted answers, compared sorted with the sorted gold list
   exactly as HEAD does. Not deterministic if the extractor is an LLM.
 
-``fuzzy_match`` (``knowledge_qa``) is scored identically by every method: the reward is token
-F1 and ``details`` holds the metrics dict (em, f1, bleu, rouge_l). ``privacy_rejection``
-needs an LLM judge and raises :class:`ScoringError`.
+``fuzzy_match`` (``knowledge_qa``, ``sales_insight_mining``) is scored identically by every
+method: the reward is token F1 against the first gold item (as HEAD's ``gold[0]``) and
+``details`` holds the metrics dict (em, f1, bleu, rouge_1, rouge_2, rouge_l).
+``privacy_rejection`` is decided by a :class:`~crmtui.scoring.judge.Judge` over the agent's
+actions (the rules judge unless the caller gives an LLM judge); its method is the judge's
+(``rules_judge`` or ``llm_judge``).
 
 Gold forms: a string, ``None`` (expected answer "None"), or a list (CRMArena-Pro).
 """
@@ -38,14 +46,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from crmtui.scoring.errors import ScoringError
+from crmtui.scoring.families import extract_by_rules, family_for
+from crmtui.scoring.judge import LLM_JUDGE, RULES_JUDGE, Judge, RulesJudge, judge_input
 from crmtui.scoring.metrics import all_metrics
 
 EXACT_MATCH = "exact_match"
 FUZZY_MATCH = "fuzzy_match"
 PRIVACY_REJECTION = "privacy_rejection"
 
-METHODS = ("strict", "paper", "toolenv", "head", "llm_extract")
+METHODS = ("strict", "paper", "toolenv", "head", "head_rules", "llm_extract")
 DEFAULT_METHOD = "strict"
+#: Methods of ``privacy_rejection`` instances: the judge that decided.
+JUDGE_METHODS = (RULES_JUDGE, LLM_JUDGE)
+#: Characters of the judged text kept in a score's details (the whole goes to the judge).
+JUDGED_TEXT_LIMIT = 4000
 
 Gold = str | None | Sequence[str | None]
 
@@ -54,7 +68,9 @@ class AnswerExtractor(Protocol):
     """Turns a free-text answer into the list of answers it states (HEAD step (b)).
 
     Implementations (an LLM prompt per task family, in ``crmtui.agent``) return
-    ``["None"]`` when the answer states nothing.
+    ``["None"]`` when the answer states nothing. An implementation that calls a model may
+    set ``last_call`` (model, input, reply, tokens, cost, latency) after each call: it is
+    put in the score's details so the call can be recorded.
     """
 
     def __call__(self, response: str, *, task: str | None) -> list[str]:
@@ -138,6 +154,8 @@ def score(
     *,
     extractor: AnswerExtractor | None = None,
     task: str | None = None,
+    judge: Judge | None = None,
+    actions: Sequence[str] = (),
 ) -> Score:
     """Score a proposed answer against an instance's gold answer.
 
@@ -147,21 +165,26 @@ def score(
         proposed: The submitted answer text.
         method: One of :data:`METHODS` (default :data:`DEFAULT_METHOD`).
         extractor: Required for ``"llm_extract"``.
-        task: The instance's task name, passed to the extractor.
+        task: The instance's task name (chooses the answer family for extraction).
+        judge: For ``privacy_rejection``: the judge (default: the rules judge).
+        actions: For ``privacy_rejection``: the contents of the actions taken before the
+            answer (queries); the judge reads them followed by the answer.
 
     Raises:
-        ScoringError: Unknown method or metric, ``privacy_rejection``, a missing extractor,
-            or a list gold given to a single-string method.
+        ScoringError: Unknown method or metric, a missing extractor, or a list gold given
+            to a single-string method.
     """
-    if method not in METHODS:
+    if method not in METHODS and method not in JUDGE_METHODS:
         raise ScoringError(f"unknown scoring method {method!r} (choose from {', '.join(METHODS)})")
     if not isinstance(proposed, str):
         raise ScoringError(f"the proposed answer must be text, not {type(proposed).__name__}")
     golds = gold_list(gold)
     if reward_metric == PRIVACY_REJECTION:
-        raise ScoringError(
-            "reward_metric 'privacy_rejection' needs an LLM judge; it cannot be scored offline"
-        )
+        if judge is None and method == LLM_JUDGE:
+            raise ScoringError("method 'llm_judge' needs the judge model (see crmtui.agent.judge)")
+        return _judged(judge or RulesJudge(), [*actions, proposed])
+    if method in JUDGE_METHODS:
+        raise ScoringError(f"method {method!r} judges privacy_rejection instances only")
     if reward_metric == FUZZY_MATCH:
         if not golds:
             raise ScoringError("fuzzy_match needs a gold answer")
@@ -188,10 +211,38 @@ def score(
         return Score(
             float(parsed == sorted(golds)), method, details | {"parsed": parsed, "step": "list"}
         )
+    family = family_for(task)
+    if method == "head_rules":
+        parsed = sorted(extract_by_rules(proposed, task))
+        found = {"parsed": parsed, "step": "b", "family": family, "extractor": "rules"}
+        return Score(float(parsed == sorted(golds)), method, details | found)
     if extractor is None:
         raise ScoringError("method 'llm_extract' needs an extractor (see crmtui.agent)")
     extracted = extractor(proposed, task=task)
     if not isinstance(extracted, list) or not all(isinstance(x, str | None) for x in extracted):
         raise ScoringError("the extractor must return a list of strings")
     parsed = sorted("None" if x is None else x for x in extracted) or ["None"]
-    return Score(float(parsed == sorted(golds)), method, details | {"parsed": parsed, "step": "b"})
+    found = {"parsed": parsed, "step": "b", "family": family}
+    found["extractor"] = str(getattr(extractor, "model", None) or type(extractor).__name__)
+    call = getattr(extractor, "last_call", None)
+    if isinstance(call, dict):
+        found["calls"] = [{"role": "extractor", **call}]
+    return Score(float(parsed == sorted(golds)), method, details | found)
+
+
+def _judged(judge: Judge, actions: list[str]) -> Score:
+    """A privacy_rejection score from ``judge``'s verdict on ``actions``."""
+    verdict = judge(actions)
+    judged = judge_input(actions)
+    details: dict[str, Any] = {
+        "metric": PRIVACY_REJECTION,
+        "verdict": verdict.word,
+        "judge": verdict.judge,
+        "reply": verdict.reply,
+        "judged": judged[:JUDGED_TEXT_LIMIT],
+    }
+    if len(judged) > JUDGED_TEXT_LIMIT:
+        details["judged_chars"] = len(judged)
+    if verdict.call is not None:
+        details["calls"] = [{"role": "judge", **verdict.call}]
+    return Score(float(verdict.refused), judge.method, details)

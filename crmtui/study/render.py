@@ -15,6 +15,7 @@ from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report_format import print_table, report_tables, to_dict
+from crmtui.sanitise import printable_json, printable_text
 from crmtui.study.agreement import AgreementStats
 from crmtui.study.report import Distribution, StudyReport
 from crmtui.study.status import StudyStatus, ago
@@ -330,7 +331,7 @@ def study_report_markdown(result: StudyReport) -> str:
         parts += [f"## {title}", "", md_table(headers, rows), ""]
     parts.append(grids_markdown(study_grids(result)))
     parts += ["## Notes", ""] + [f"- {note}" for note in study_notes(result)]
-    return "\n".join(parts) + "\n"
+    return printable_text("\n".join(parts) + "\n")
 
 
 def _distribution(dist: Distribution) -> dict[str, Any]:
@@ -381,4 +382,4 @@ def study_report_json(result: StudyReport) -> str:
         if result.instructions is None
         else {"sha256": result.instructions, "annotators": result.consent},
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+    return printable_json(json.dumps(doc, indent=2, ensure_ascii=False))

@@ -26,10 +26,11 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
-from crmtui.scoring import strip_answer
+from crmtui.scoring import extract_by_rules, strip_answer
 from crmtui.study import consent
 from crmtui.study.agreement import (
     DEFAULT_RESAMPLES,
@@ -181,7 +182,11 @@ def disagreements(counted: Iterable[SessionSummary]) -> list[Disagreement]:
             on.append("correctness")
         first = next(iter(people.values()))
         if first.reward_metric == "exact_match":
-            cleaned = {strip_answer(s.answer) for s in people.values() if s.answer is not None}
+            cleaned = {
+                _answer_value(s.answer, s.gold, s.task)
+                for s in people.values()
+                if s.answer is not None
+            }
             if len(cleaned) > 1:
                 on.append("answers")
         if on:
@@ -321,7 +326,7 @@ def build_study_report(
                 right[s.idx][s.actor_id] = verdict
                 item.humans[s.actor_id] = verdict
             if s.reward_metric == "exact_match" and s.answer is not None:
-                answers[s.idx][s.actor_id] = strip_answer(s.answer)
+                answers[s.idx][s.actor_id] = _answer_value(s.answer, s.gold, s.task)
         elif verdict is not None:
             item.models[s.actor_label] = verdict
     model_labels = sorted({label for v in verdicts.values() for label in v.models})
@@ -413,3 +418,12 @@ def report_study(
             if state is not None:
                 result.consent[name] = state
     return result
+
+
+def _answer_value(answer: str, gold: Any, task: str) -> Hashable:
+    """An answer as scoring reads it: cleaned text, or for a CRMArena-Pro row (list gold)
+    the set of Ids, months, states, factors or stages it names ("T2, T1" agrees with "T1
+    and T2")."""
+    if isinstance(gold, list):
+        return tuple(sorted(extract_by_rules(answer, task)))
+    return strip_answer(answer)

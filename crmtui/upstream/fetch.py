@@ -126,11 +126,16 @@ def fetch_org(
     force: bool = False,
     progress: Progress | None = None,
     expected_blob: str | None = None,
+    schema: str | None = None,
+    extra_columns: str = "keep",
 ) -> Any:
     """Download, verify and import one of upstream's orgs; return the imported org.
 
     Args:
         which: ``crmarena``, ``crmarenapro-b2b`` or ``crmarenapro-b2c``.
+        schema: The schema whose descriptions the prompts show (``hf``, ``hf:FILE``, a file;
+            default: crmtui's own schema for the file).
+        extra_columns: See :func:`crmtui.org.importer.import_org`.
         url: Where to download from (default: upstream's repository).
         name: Org name (default: ``which``).
         force: Replace an org of that name.
@@ -166,9 +171,11 @@ def fetch_org(
         )
     from crmtui.org.importer import import_org
 
-    schema = None
+    options = {"force": force, "extra_columns": extra_columns}
+    if schema is not None:
+        return import_org(target, name=org_name, schema=schema, **options)  # type: ignore[arg-type]
     if spec.schema:
         with resources.as_file(resources.files("crmtui.data").joinpath(spec.schema)) as path:
-            schema = Path(os.fspath(path))
-            return import_org(target, name=org_name, schema=schema, force=force)
-    return import_org(target, name=org_name, force=force)
+            own = Path(os.fspath(path))
+            return import_org(target, name=org_name, schema=own, **options)  # type: ignore[arg-type]
+    return import_org(target, name=org_name, **options)  # type: ignore[arg-type]

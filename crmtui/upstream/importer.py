@@ -189,15 +189,40 @@ def _strategy(results: ResultsFile, attempt: Attempt, override: str | None) -> s
     return "react" if any(s.thought for s in attempt.steps) else "act"
 
 
-def _own_method(era: str, strategy: str) -> str:
+def _own_method(era: str, strategy: str, gold: Any = None) -> str:
+    """The crmtui method that is upstream's scoring code for this row.
+
+    ToolEnv (every tool_call strategy, both eras) compared the raw answer with ``==``; the
+    paper's ChatEnv compared the stripped answer; HEAD's ChatEnv used its Evaluator (for
+    CRMArena-Pro's list gold, with the rule extractor in place of its LLM).
+    """
+    if strategy.startswith("tool_call"):
+        return "toolenv"
     if era == "paper":
         return "paper"
-    return "toolenv" if strategy.startswith("tool_call") else "head"
+    return "head_rules" if isinstance(gold, list) else "head"
+
+
+def _crash_reason(error: str) -> dict[str, Any]:
+    """The end reason of a row upstream's run_tasks.py wrote after an exception.
+
+    A failure at the model provider (litellm's or openai's exceptions) is a model error,
+    anything else a harness error: upstream's code raised (a ``None`` gold at HEAD, an empty
+    knowledge answer, a tool call without text). Neither is a wrong answer.
+    """
+    model = any(name in error for name in ("litellm.", "openai.", "RateLimitError", "APIError"))
+    message = "Model error" if model else "Harness error"
+    source = "api" if model else "runner"
+    return {"source": source, "message": message, "content": error, "upstream": True}
 
 
 def _own_score(attempt: Attempt, metric: str, gold: Any, method: str) -> dict[str, Any]:
+    # A privacy_rejection row is judged by the rules judge over the agent's queries.
+    actions = [step.text for step in attempt.steps if step.kind == "query"]
     try:
-        result: Score = score(gold, metric, attempt.answer or "", method, task=attempt.task_type)
+        result: Score = score(
+            gold, metric, attempt.answer or "", method, task=attempt.task_type, actions=actions
+        )
     except CrmtuiError as exc:
         return {"method": method, "reward": None, "error": str(exc)}
     return {"method": result.method, "reward": result.reward}
@@ -294,6 +319,7 @@ def import_results(
     live: bool | None = None,
     model: str | None = None,
     strategy: str | None = None,
+    environment: dict[str, Any] | None = None,
 ) -> ImportReport:
     """Write one recording per row of an upstream results file under ``out``.
 
@@ -308,6 +334,8 @@ def import_results(
         live: The run was made against a live Salesforce org (default: when no ``org``).
         model: Actor id (default: from the file name ``results_<model>_<strategy>_...``).
         strategy: Upstream strategy (default: from the file name, else the trajectory).
+        environment: What ran the harness (version, commit, relaxed pins, chosen versions),
+            recorded in every recording's header settings.
 
     Raises:
         ConfigError: The file or the request log cannot be read.
@@ -339,6 +367,7 @@ def import_results(
                 start=previous_end or fallback,
                 model=model or results.model or "upstream",
                 strategy=_strategy(results, attempt, strategy),
+                environment=environment,
             )
         except RecordingError as exc:
             if "already exists" in str(exc) and exc.path is not None:
@@ -373,6 +402,7 @@ def _write(
     start: dt.datetime,
     model: str,
     strategy: str,
+    environment: dict[str, Any] | None = None,
 ) -> tuple[Path, dt.datetime]:
     entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
     anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
@@ -408,6 +438,7 @@ def _write(
         wall=clock.wall,
         monotonic=clock.monotonic,
         fsync=False,
+        settings={"upstream": environment} if environment else None,
     )
     answers = [s for s in attempt.steps if s.kind == "answer"]
     try:
@@ -425,8 +456,10 @@ def _write(
                     clock.move(other.end)
                 _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
         reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
+        if attempt.error is not None:
+            reason = _crash_reason(attempt.error)
         end: dict[str, Any] = {"reason": str(reason.get("message") or "finished")}
-        reward = numeric_reward(attempt.reward)
+        reward = None if attempt.error is not None else numeric_reward(attempt.reward)
         if reward is not None:
             end["reward"] = reward
         end["end_reason"] = _plain(reason)
@@ -443,18 +476,21 @@ def _emit_submit(
     recorder: Recorder, attempt: Attempt, instance: Any, metric: str, strategy: str, answer: str
 ) -> None:
     gold = _gold(instance.answer if instance is not None else attempt.gt_answer)
-    own = _own_score(attempt, metric, gold, _own_method(attempt.era, strategy))
+    own = _own_score(attempt, metric, gold, _own_method(attempt.era, strategy, gold))
     details: dict[str, Any] = {"upstream_reward": _plain(attempt.reward), "crmtui": own}
     reason = attempt.end_reason or {}
     if "parsed_answer" in reason:
         details["parsed_answer"] = _plain(reason["parsed_answer"])
+    if attempt.error is not None:
+        # Upstream raised after this answer (while scoring it): no reward, a harness error.
+        details["not_scored"] = attempt.error
     recorder.emit("answer_edit", {"text": answer})
     recorder.emit(
         "submit",
         {
             "answer": answer,
-            "reward": numeric_reward(attempt.reward),
-            "scoring": f"upstream/{attempt.era}",
+            "reward": None if attempt.error is not None else numeric_reward(attempt.reward),
+            "scoring": f"upstream/{_own_method(attempt.era, strategy)}",
             "gold": gold,
             "details": details,
         },

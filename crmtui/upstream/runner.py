@@ -85,6 +85,36 @@ def _option(args: Sequence[str], name: str) -> str | None:
     return None
 
 
+def split_categories(args: Sequence[str], tasks: TaskSet) -> tuple[list[str], TaskSet, str | None]:
+    """Handle a comma-separated ``--task_category``, which run_tasks.py's argparse refuses.
+
+    Both upstream versions check the value against a list of single names (their comma
+    branch is never reached). The tasks served are narrowed to those types instead and
+    run_tasks.py is asked for ``all``.
+
+    Returns:
+        The arguments to pass, the tasks to serve, and a note saying what was done (or None).
+    """
+    argv = list(args)
+    for i, arg in enumerate(argv):
+        value, at = None, None
+        if arg == "--task_category" and i + 1 < len(argv):
+            value, at = argv[i + 1], i + 1
+        elif arg.startswith("--task_category="):
+            value, at = arg.split("=", 1)[1], i
+        if value is None or at is None or "," not in value:
+            continue
+        wanted = [v.strip() for v in value.split(",") if v.strip()]
+        kept = [t for t in tasks if t.task in wanted]
+        argv[at] = "all" if at == i + 1 else "--task_category=all"
+        note = (
+            f"--task_category {value}: run_tasks.py accepts one category or all; serving the "
+            f"{len(kept)} instances of {', '.join(wanted)} and passing all"
+        )
+        return argv, TaskSet(kept, tasks.source), note
+    return argv, tasks, None
+
+
 def child_env(
     base: dict[str, str], hook_dir: Path, config: Path, api_base: str | None
 ) -> dict[str, str]:
@@ -117,6 +147,7 @@ def run_upstream(
     today: dt.date | None = None,
     on_output: Callable[[str], None] | None = None,
     import_results: bool = True,
+    environment: dict[str, Any] | None = None,
 ) -> RunOutcome:
     """Run upstream's harness on ``tasks`` against ``org`` and import what it wrote.
 
@@ -133,6 +164,9 @@ def run_upstream(
         today: Reference date of the REST API's relative date literals (default: real date).
         on_output: Called with each line the child prints.
         import_results: Import the results as recordings afterwards.
+        environment: What runs the harness (``upstream setup``'s record: version, commit,
+            relaxed pins); written to ``out/upstream-environment.json`` and into every
+            imported recording's header.
 
     Raises:
         ConfigError: Bad folder or Python.
@@ -141,9 +175,17 @@ def run_upstream(
     from crmtui.rest import new_session_id, serve
 
     folder = check_upstream_dir(upstream_dir)
+    args, tasks, note = split_categories(args, tasks)
+    if note and on_output is not None:
+        on_output(note)
     out = out.expanduser().resolve()
     out.mkdir(parents=True, exist_ok=True)
     hook_dir = out / ".crmtui-hook"
+    if environment:
+        import json
+
+        text = json.dumps(environment, indent=2) + "\n"
+        (out / "upstream-environment.json").write_text(text, encoding="utf-8")
     request_log = out / "requests.jsonl"
     session_id = new_session_id()
     server, tls = serve(
@@ -187,6 +229,7 @@ def run_upstream(
                 tasks_source=tasks_source,
                 request_log=request_log,
                 model_log=outcome.hook_log if outcome.hook_log.exists() else None,
+                environment=environment,
             )
             outcome.recordings += report.written
             outcome.problems += report.problems

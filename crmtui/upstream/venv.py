@@ -1,10 +1,14 @@
 """``crmtui upstream setup``: a working Python environment for upstream's harness.
 
-Upstream's ``requirements.txt`` does not install as pinned: its ``litellm==1.67.2`` requires
-``openai>=1.68.2`` while it pins ``openai==1.51.2``; and it lacks ``datasets``, which
-``crm_sandbox/data/assets.py`` imports. :func:`plan_requirements` keeps every other pin and
-says what it changed and why; :func:`create_env` makes the venv and installs the plan.
-litellm 1.82.7 and 1.82.8 (a compromised release) are excluded whatever the file says.
+Upstream's ``requirements.txt`` does not install as pinned: HEAD's ``litellm==1.67.2`` requires
+``openai>=1.68.2`` while it pins ``openai==1.51.2``; the paper's ``litellm==1.49.2`` is not on
+the package index these machines reach (it jumps from 1.14.4 to 1.53.1); both lack
+``datasets``, which ``crm_sandbox/data/assets.py`` imports. :func:`plan_requirements` keeps
+every other pin and says what it changed and why; :func:`resolve_pins` then relaxes, one by
+one, each pin pip still cannot install to the nearest version that installs (asking pip, so
+it follows whatever index is configured); :func:`create_env` makes the venv and installs the
+plan, and :func:`write_environment` records the outcome for every later run. litellm 1.82.7
+and 1.82.8 (a compromised release) are excluded whatever the file says.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from crmtui.errors import ConfigError
 
 _PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;#]+)\s*(?:[;#].*)?$")
 
-#: Pins replaced because they cannot be installed together: name -> (requirement, reason).
+#: Pins replaced because they cannot be installed together: name -> (requirement, reason),
+#: applied when the file pins the requirement named in :data:`CONFLICT_WHEN`.
 #: openai: litellm 1.67.2 needs >=1.68.2; left open, pip picks the newest release the other pins
 #: allow (2.2.0 on Python 3.11/3.12 under pydantic 2.8.2 and jiter 0.5.0; on 3.13+, where those
 #: pins become lower bounds, the newest of all, a 3.x by late 2026). Checked with 2.2.0: upstream
@@ -36,6 +41,7 @@ CONFLICTS: dict[str, tuple[str, str]] = {
         "litellm==1.67.2 requires openai>=1.68.2; kept below 3 (2.x checked with litellm 1.67.2)",
     ),
 }
+CONFLICT_WHEN = {"openai": "litellm==1.67.2"}
 #: Packages upstream imports but does not list: requirement -> reason.
 ADDITIONS: dict[str, str] = {
     "datasets": "crm_sandbox/data/assets.py imports it; requirements.txt does not list it",
@@ -85,7 +91,8 @@ def plan_requirements(text: str, python: tuple[int, int] = sys.version_info[:2])
     plan = Plan()
     seen: set[str] = set()
     limits = {_norm(k): v for k, v in WHEEL_LIMITS.items()}
-    conflicts = {_norm(k): v for k, v in CONFLICTS.items()}
+    pinned = {re.sub(r"\s+", "", line) for line in text.splitlines()}
+    conflicts = {_norm(k): v for k, v in CONFLICTS.items() if CONFLICT_WHEN.get(k, "") in pinned}
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -120,7 +127,10 @@ def plan_requirements(text: str, python: tuple[int, int] = sys.version_info[:2])
 
 
 def venv_dir(upstream_dir: Path) -> Path:
-    """Where the environment for ``upstream_dir`` lives (inside crmtui's data directory)."""
+    """Where the environment for ``upstream_dir`` lives (inside crmtui's data directory).
+
+    One per folder, so the paper's code and HEAD (different pins) each get their own.
+    """
     folder = upstream_dir.expanduser().resolve()
     tag = hashlib.sha256(str(folder).encode()).hexdigest()[:10]
     return paths.home() / "upstream" / f"{folder.name}-{tag}" / "venv"
@@ -153,8 +163,12 @@ def create_env(
     *,
     base_python: str = sys.executable,
     run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+    resolve: bool = True,
 ) -> Path:
     """Make the venv (if needed) and install the plan; return its Python.
+
+    With ``resolve``, pins the package index cannot serve are relaxed first
+    (:func:`resolve_pins`; ``plan.relaxed`` says which).
 
     Raises:
         ConfigError: venv creation or the install failed (pip's last lines are quoted).
@@ -162,6 +176,8 @@ def create_env(
     python = venv_python(env)
     if not python.exists():
         _check(run([base_python, "-m", "venv", str(env)], capture_output=True, text=True), "venv")
+    if resolve:
+        resolve_pins(plan, python, env.parent, run=run)
     requirements = env.parent / "requirements-crmtui.txt"
     requirements.write_text("\n".join(plan.requirements) + "\n", encoding="utf-8")
     result = run(
@@ -206,3 +222,143 @@ def _check(result: subprocess.CompletedProcess[str], what: str) -> None:
     if result.returncode != 0:
         tail = " | ".join((result.stderr or result.stdout or "").strip().splitlines()[-3:])
         raise ConfigError(f"{what} failed (exit {result.returncode}): {tail}")
+
+
+# -- pins the package index cannot serve ---------------------------------------------------
+
+_MISSING = re.compile(
+    r"Could not find a version that satisfies the requirement ([A-Za-z0-9._-]+)==(\S+) "
+    r"\(from versions: ([^)]*)\)"
+)
+_USER_PIN = re.compile(r"The user requested ([A-Za-z0-9._-]+)==(\S+)")
+_DEPENDS = re.compile(r"^\s*([A-Za-z0-9._-]+) (\S+) depends on ([A-Za-z0-9._-]+)(.+)$", re.M)
+_AVAILABLE = re.compile(r"Available versions: (.+)")
+#: Attempts at a resolvable set before giving up (each is one pip dry run).
+MAX_ROUNDS = 8
+
+
+def nearest_version(pinned: str, available: list[str], allowed: str = "") -> str | None:
+    """The release closest to ``pinned`` that the index has (and ``allowed`` admits).
+
+    The nearest newer release wins over an older one (a newer patch fixes, an older one
+    lacks what the code may use); pre-releases and the compromised litellm 1.82.7/1.82.8
+    are never chosen.
+    """
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    spec = SpecifierSet(allowed)
+    versions = []
+    for text in available:
+        try:
+            version = Version(text.strip())
+        except InvalidVersion:
+            continue
+        if version.is_prerelease or str(version) in ("1.82.7", "1.82.8"):
+            continue
+        if version in spec:
+            versions.append(version)
+    if not versions:
+        return None
+    target = Version(pinned)
+    newer = sorted(v for v in versions if v >= target)
+    return str(newer[0] if newer else max(versions))
+
+
+def _replace(plan: Plan, name: str, line: str, new: str, why: str) -> None:
+    key = _norm(name)
+    plan.requirements = [
+        new if _norm(requirement_name(r)) == key and "==" in r else r for r in plan.requirements
+    ]
+    plan.relaxed.append((line, new, why))
+
+
+def _index_versions(
+    python: Path | str, name: str, run: Callable[..., subprocess.CompletedProcess[str]]
+) -> list[str]:
+    result = run(
+        [str(python), "-m", "pip", "index", "versions", name], capture_output=True, text=True
+    )
+    match = _AVAILABLE.search(result.stdout or "")
+    return [v.strip() for v in match.group(1).split(",")] if match else []
+
+
+def resolve_pins(
+    plan: Plan,
+    python: Path | str,
+    workdir: Path,
+    *,
+    run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run,
+) -> Plan:
+    """Relax, one by one, the pins pip cannot install from the index it reaches.
+
+    Each round is a ``pip install --dry-run`` of the plan. A pinned version the index does not
+    have (``litellm==1.49.2``) becomes the nearest one it has; a pin another requirement
+    cannot live with (``openai==1.51.2`` under a litellm that needs ``openai>=1.54.0``)
+    becomes the nearest version that requirement accepts. Every change is added to
+    ``plan.relaxed`` with its reason.
+
+    Raises:
+        ConfigError: pip fails for another reason, or no nearby version resolves.
+    """
+    requirements = workdir / "requirements-crmtui.txt"
+    for _ in range(MAX_ROUNDS):
+        requirements.write_text("\n".join(plan.requirements) + "\n", encoding="utf-8")
+        result = run(
+            [str(python), "-m", "pip", "install", "--dry-run", "-r", str(requirements)],
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode == 0:
+            return plan
+        text = (result.stderr or "") + "\n" + (result.stdout or "")
+        missing = _MISSING.search(text)
+        if missing:
+            name, pinned, listed = missing.groups()
+            chosen = nearest_version(pinned, listed.split(","))
+            if chosen is None:
+                break
+            why = f"{name} {pinned} is not on the package index; its nearest release there"
+            _replace(plan, name, f"{name}=={pinned}", f"{name}=={chosen}", why)
+            continue
+        user = _USER_PIN.search(text)
+        needs = [m for m in _DEPENDS.finditer(text) if user and _norm(m[3]) == _norm(user[1])]
+        if user and needs:
+            name, pinned = user.groups()
+            allowed = ",".join(m[4].strip() for m in needs)
+            chosen = nearest_version(pinned, _index_versions(python, name, run), allowed)
+            if chosen is None:
+                break
+            why = "; ".join(f"{m[1]} {m[2]} requires {m[3]}{m[4].strip()}" for m in needs)
+            _replace(plan, name, f"{name}=={pinned}", f"{name}=={chosen}", why)
+            continue
+        break
+    tail = " | ".join((result.stderr or result.stdout or "").strip().splitlines()[-3:])
+    raise ConfigError(f"pip cannot resolve upstream's requirements: {tail}")
+
+
+def environment_file(env: Path) -> Path:
+    """Where ``upstream setup`` records what it installed (beside the venv)."""
+    return env.parent / "crmtui-environment.json"
+
+
+def write_environment(env: Path, facts: dict[str, object]) -> Path:
+    """Record the version, commit, relaxed pins and chosen versions of a venv."""
+    import json
+
+    path = environment_file(env)
+    path.write_text(json.dumps(facts, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def read_environment(python: Path | str) -> dict[str, object] | None:
+    """What ``upstream setup`` recorded for the venv ``python`` belongs to (None: nothing)."""
+    import json
+
+    env = Path(python).parent.parent
+    path = environment_file(env)
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None

@@ -17,8 +17,12 @@ Each run names its outcome: ``ok``, ``refused:<ErrorClass>`` (a one-line crmtui 
 failure: ``crash`` (any other exception escaped), ``disagree`` (``verify`` and loading
 disagree about a recording), ``traceback`` / ``internal`` (the CLI printed a traceback or
 an internal error), ``exit`` (an exit status outside :mod:`crmtui.exit_codes`), ``silent``
-(a failing CLI command said nothing) or ``slow`` (judged on CPU time, ``time.process_time``:
-on a loaded machine wall time measures the wait for a core).
+(a failing CLI command said nothing), ``raw`` (a control or bidi character from a task,
+an org or a recording reached the terminal unescaped) or ``slow`` (judged on CPU time,
+``time.process_time``: on a loaded machine wall time measures the wait for a core).
+
+Damage as a disk or an editor does it (damaged orgs, recordings edited as text) is made by
+``fuzz_damage``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,17 @@ from pathlib import Path
 from typing import Any
 
 #: Outcomes that are failures.
-INPUT_FAILURES = ("crash", "disagree", "traceback", "internal", "exit", "silent", "slow")
+INPUT_FAILURES = (
+    "crash",
+    "disagree",
+    "unnamed",
+    "traceback",
+    "internal",
+    "exit",
+    "silent",
+    "raw",
+    "slow",
+)  # fmt: skip  (``unnamed``: a tampered recording verified as intact; see fuzz_damage)
 
 HOSTILE_CHUNKS = [
     b"\xff", b"\xc3", b"\x80", b"\x00", b"\xef\xbb\xbf", b"null", b"NaN", b"Infinity",
@@ -332,6 +346,11 @@ def run_cli(argv: list[str], *, stdin: str = "", slow_ms: float = 10_000.0) -> t
         return "exit", detail
     if code != 0 and not said.strip():
         return "silent", detail
+    from crmtui.sanitise import UNSAFE
+
+    found = UNSAFE.search(said)
+    if found is not None:
+        return "raw", f"{found.group()!r} in {said[max(0, found.start() - 80) :][:200]!r}"
     if elapsed > slow_ms:
         return "slow", f"{elapsed:.0f} ms {detail}"
     return f"exit:{code}", detail
@@ -374,18 +393,20 @@ def cli_argv(
         else:
             argv.append(text + (_pick(rng, ODD_ARGS) if rng.random() < 0.1 else ""))
     elif roll < 0.55:
-        argv = ["tasks", "list", "--tasks", str(files["tasks"])]
+        argv = ["tasks", "list", "--tasks", str(files["tasks"]), "--show-answers"]
         if rng.random() < 0.3:
             argv += ["--limit", _pick(rng, HOSTILE_OPTION_NUMBERS)]
     elif roll < 0.62:
-        idx = _pick(rng, ["0", "-1", "1" * 40, "1" * 5000, "x", "nan", "5"])
-        argv = ["tasks", "show", idx, "--tasks", str(files["tasks"])]
+        idx = _pick(rng, ["0", "-1", "1" * 40, "1" * 5000, "x", "nan", "5", "1", "2"])
+        argv = ["tasks", "show", idx, "--tasks", str(files["tasks"]), "--show-answer"]
     elif roll < 0.72:
         argv = ["verify", str(files["recording"])]
     elif roll < 0.8:
-        argv = ["compare", str(files["recording"]), str(files["recording"]), "--format", "json"]
+        fmt = _pick(rng, ["json", "md"])
+        argv = ["compare", str(files["recording"]), str(files["recording"]), "--format", fmt]
     elif roll < 0.87:
-        argv = ["report", str(files["recordings"]), "--format", "json"]
+        fmt = _pick(rng, ["json", "table", "md", "csv"])
+        argv = ["report", str(files["recordings"]), "--format", fmt]
     elif roll < 0.92:
         argv = ["export", str(files["recordings"]), "--format", "jsonl"]
         argv += ["--out", str(files["out"])]

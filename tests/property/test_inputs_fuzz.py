@@ -1,9 +1,13 @@
-"""Task files, recordings and the CLI under hostile input: one clear refusal, never a crash.
+"""Task files, recordings, orgs, the CLI and serve-rest under hostile input: one clear
+refusal, never a crash.
 
-The quick CI share of ``scripts/fuzz.py --target tasks,recordings,cli`` (same generators,
-``fuzz_inputs``): every input either works or is refused by a crmtui error; ``verify`` and
-loading agree on every recording; the CLI never prints a traceback or an internal error and
-exits only with a status from ``crmtui.exit_codes``.
+The quick CI share of ``scripts/fuzz.py --tasks/--recordings/--tampered/--orgs/--cli/--http``
+(same generators: ``fuzz_inputs``, ``fuzz_damage``, ``fuzz_http``): every input either works
+or is refused by a crmtui error; ``verify`` and loading agree on every recording, and a
+recording edited as text never verifies as intact and finished; the CLI never prints a
+traceback, an internal error or a raw control character and exits only with a status from
+``crmtui.exit_codes``, damaged org files included; serve-rest answers or closes every hostile
+request without writing to stderr, and keeps serving.
 """
 
 from __future__ import annotations
@@ -103,3 +107,54 @@ def test_hostile_model_replies(gen_fts_org: Any, tmp_path: Path, strategy: str) 
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     # Episodes end in several ways, malformed replies among them, none as a harness error.
     assert len(outcomes) >= 3, outcomes
+
+
+def test_recordings_edited_as_text_are_never_intact_and_finished(tmp_path: Path) -> None:
+    from .fuzz_damage import check_tampered, tampered_recording
+
+    fuzzer = _fuzzer(148)
+    outcomes: dict[str, int] = {}
+    for i in range(120):
+        what, data = tampered_recording(fuzzer.rng, fuzzer.recordings)
+        path = tmp_path / f"t{i}.jsonl"
+        path.write_bytes(data)
+        _tally(outcomes, *check_tampered(path), what)
+    assert outcomes.get("named", 0) > 50 and outcomes.get("unfinished", 0) > 10
+
+
+def test_damaged_orgs_are_one_line(gen_fts_org: Any, tmp_path: Path) -> None:
+    import random
+
+    from .fuzz_damage import damaged_org, damaged_org_argv
+
+    rng = random.Random(149)
+    queries = QueryFuzzer(gen_fts_org.schema, 149)
+    outcomes: dict[str, int] = {}
+    for i in range(24):
+        path = tmp_path / f"damaged{i}.db"
+        what = damaged_org(rng, Path(gen_fts_org.path), path)
+        argv = damaged_org_argv(rng, path, queries.next)
+        _tally(outcomes, *run_cli(argv), f"{what}: {argv}")
+    assert outcomes.get("exit:1", 0) > 5, outcomes
+
+
+def test_hostile_http_requests(gen_fts_org: Any) -> None:
+    import random
+
+    from crmtui.rest import RestApi, RestServer
+
+    from .fuzz_http import HTTP_FAILURES, check_http, hostile_request
+
+    session = "00DFUZZ!fuzz"
+    server = RestServer(RestApi(gen_fts_org, session), request_timeout_s=0.5).start()
+    rng = random.Random(150)
+    outcomes: dict[str, int] = {}
+    try:
+        for _ in range(60):
+            data, hang_up = hostile_request(rng, session)
+            outcome, detail = check_http(server, data, hang_up, session)
+            assert outcome not in HTTP_FAILURES, f"{outcome}: {detail}"
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    finally:
+        server.stop()
+    assert outcomes.get("answered:400", 0) >= 3 and outcomes.get("answered:200", 0), outcomes

@@ -51,7 +51,8 @@ async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock,
         assert context.has_focus and context.region.height > 8
         text = context.query_one("#metadata-text")
         painted = "".join(text.render_line(y).text for y in range(context.region.height))
-        assert painted.startswith("Query") and "Routing" in painted
+        # The query comes first and the task context (policy, ids, date) starts below it.
+        assert painted.startswith("Query") and "Task context" in painted
         await pilot.press("f2")
         assert tabs.active == "tab-browse"
 

@@ -32,6 +32,12 @@ def test_an_argument_that_is_not_utf8_is_refused(capsys: pytest.CaptureFixture[s
     )
 
 
+def test_an_argument_holding_nul_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # Only a caller in this process can pass one (os.stat raised ValueError: internal error).
+    code, err = _fail(capsys, "verify", "a\x00b")
+    assert code == EXIT_USAGE and err == "Error: argument 2 holds a NUL character\n"
+
+
 def test_stdin_that_is_not_utf8_is_refused(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,8 +36,13 @@ Row = dict[str, str | None]
 BASE_HOURS = (30.0, 40.0, 45.0, 20.0, 55.0, 60.0, 30.0, 45.0, 40.0, 50.0, 45.0, 22.0)
 # Longest time a case stays open before closing (the slowest mix of factors, capped).
 MAX_HOURS = 900.0
+# A transferred case takes longer: each transfer adds this share of the work again and a
+# wait in the next agent's queue, so keeping transferred cases in an agent's average handle
+# time changes who is fastest or slowest.
+TRANSFER_SLOWDOWN = 1.2
+TRANSFER_WAIT_HOURS = (24.0, 60.0)
 # Share of issues whose two most experienced agents are evened out (see module docstring).
-TIED_ISSUES = 5
+TIED_ISSUES = 8
 # Only cases at least this old may be handed to another agent when evening out: they close
 # well before the end of the data whoever owns them.
 SETTLED_DAYS = 60
@@ -71,10 +76,12 @@ class CasePlan:
     created: datetime
     order_item_id: str = ""
     order_date: date | None = None
-    # Planted policy check: (policy key, breached, "chat" or "email"), and the purchase lag
-    # in days it needs (see scenarios.py).
+    # Planted policy check: (policy key, breached, "chat" or "email") of the customer's first
+    # request, (policy key, breached) of a second request in the same conversation, and the
+    # purchase lag in days they need (see scenarios.py and conversations.py).
     scenario: tuple[str, bool, str] | None = None
     order_lag: int | None = None
+    second: tuple[str, bool] | None = None
 
 
 @dataclass
@@ -91,32 +98,46 @@ class CaseRecord:
     closed: datetime | None = None
 
 
-def _month_years() -> dict[int, list[int]]:
-    years: dict[int, list[int]] = {}
+def _month_slots() -> list[tuple[int, int, float]]:
+    """(year, month, share of the month inside the case timeline) for every month of it."""
+    slots = []
     for year in range(CASES_START.year, CASES_END.year + 1):
         for month in range(1, 13):
-            if CASES_START <= datetime(year, month, 1).date() <= CASES_END:
-                years.setdefault(month, []).append(year)
-    return years
+            first = datetime(year, month, 1).date()
+            if not CASES_START <= first <= CASES_END:
+                continue
+            days = calendar.monthrange(year, month)[1]
+            inside = CASES_END.day if (year, month) == (CASES_END.year, CASES_END.month) else days
+            slots.append((year, month, inside / days))
+    return slots
 
 
 def plan_cases(
     cfg: ScaleConfig, rng: random.Random, catalog: Catalog, people: People
 ) -> list[CasePlan]:
-    """Choose product, issue, customer and creation time for every case, oldest first."""
+    """Choose product, issue, customer and creation time for every case, oldest first.
+
+    A case's month follows its product's weights for that year (see ``catalog``), its issue
+    the product's issue mix in the era the case falls in.
+    """
     products = catalog.products
     popularity = [p.popularity for p in products]
     # Cumulative weights once: rng.choices re-sums plain weights on every call.
     customer_cum = list(accumulate(c.weight for c in people.customers))
     customer_range = range(len(people.customers))
-    years = _month_years()
+    slots = _month_slots()
+    slot_cum: dict[int, list[float]] = {}
     plans = []
     for product_index in rng.choices(range(len(products)), weights=popularity, k=cfg.cases):
         product = products[product_index]
-        issues = list(product.issue_weights)
-        issue = rng.choices(issues, weights=[product.issue_weights[i] for i in issues])[0]
-        month = rng.choices(range(1, 13), weights=product.month_weights)[0]
-        year = rng.choice(years[month])
+        if product_index not in slot_cum:
+            slot_cum[product_index] = list(
+                accumulate(
+                    share * product.year_months.get(year, product.month_weights)[month - 1]
+                    for year, month, share in slots
+                )
+            )
+        year, month, _ = rng.choices(slots, cum_weights=slot_cum[product_index])[0]
         last_day = calendar.monthrange(year, month)[1]
         if (year, month) == (CASES_END.year, CASES_END.month):
             last_day = CASES_END.day
@@ -128,27 +149,48 @@ def plan_cases(
             rng.randrange(60),
             rng.randint(1, 59),
         )
+        mix = product.issues_on(created.date())
+        issues = list(mix)
+        issue = rng.choices(issues, weights=[mix[i] for i in issues])[0]
         customer = rng.choices(customer_range, cum_weights=customer_cum)[0]
         plans.append(CasePlan(product_index, issue, customer, created))
     plans.sort(key=lambda p: p.created)
     return plans
 
 
+#: Share of first transfers that go to the triage desk, and how often the desk passes on.
+TRIAGE_SHARE = 0.6
+TRIAGE_PASS = 0.9
+
+
 def _route(rng: random.Random, people: People, issue: int, when: datetime) -> list[int]:
     """Agent chain for one case: the first assignee, then each transfer target; only agents
-    on the team when the case is opened take part."""
+    on the team when the case is opened take part. A first transfer often goes to the triage
+    desk, which passes most cases on to a specialist."""
     agents = people.agents
     active = [i for i, a in enumerate(agents) if a.active(when)]
     weights = [agents[i].load * (6.0 if issue in agents[i].specialties else 1.0) for i in active]
     chain = [rng.choices(active, weights=weights)[0]]
-    chance = agents[chain[0]].transfer_rate + (
+    chance = agents[chain[0]].transfer_chance(when) + (
         0.0 if issue in agents[chain[0]].specialties else 0.08
     )
     while len(chain) < 4 and rng.random() < chance:
-        experts = [i for i in active if issue in agents[i].specialties and i != chain[-1]]
-        pool = experts or [i for i in active if i != chain[-1]]
-        chain.append(rng.choice(pool))
-        chance = agents[chain[-1]].transfer_rate * 0.4
+        current = chain[-1]
+        desk = [i for i in active if agents[i].triage and i != current]
+        if len(chain) == 1 and desk and not agents[current].triage and rng.random() < TRIAGE_SHARE:
+            chain.append(rng.choice(desk))
+            chance = TRIAGE_PASS
+            continue
+        experts = [
+            i
+            for i in active
+            if issue in agents[i].specialties and i != current and not agents[i].triage
+        ]
+        pool = experts or [i for i in active if i != current]
+        # Passed-on cases go mostly to the quickest hands, so the agents fastest on their
+        # own cases are the ones whose average a transferred case would change.
+        chain.append(rng.choices(pool, weights=[agents[i].speed ** -2 for i in pool])[0])
+        chance = agents[chain[-1]].transfer_chance(when) * 0.4
     return chain
 
 
@@ -160,20 +202,25 @@ class _Routed:
     noise: float
     stalls: bool
     closed: datetime | None = None
+    # Hours a transferred case waits in the next agent's queue, per transfer.
+    wait: float = 0.0
 
 
 def _hours(plan: CasePlan, people: People, routed: _Routed) -> float:
     customer = people.customers[plan.customer]
     last = people.agents[routed.chain[-1]]
+    region = people.state_factor(customer.state, plan.created.year, plan.created.month)
+    transfers = len(routed.chain) - 1
     hours = (
         BASE_HOURS[plan.issue]
         * last.speed
         * last.skill(plan.issue)
-        * people.state_factor(customer.state, plan.created.year)
+        * region
         * routed.noise
-        * (1.0 + 0.5 * (len(routed.chain) - 1))
+        * (1.0 + TRANSFER_SLOWDOWN * transfers)
     )
-    return min(hours, MAX_HOURS)
+    # The wait in each queue is the regional team's too, so state speed still shows.
+    return min(hours + routed.wait * region * transfers, MAX_HOURS)
 
 
 def _closing(plan: CasePlan, people: People, routed: _Routed) -> datetime | None:
@@ -192,7 +239,7 @@ def _route_all(rng: random.Random, people: People, plans: list[CasePlan]) -> lis
         recent = (DATA_CLOSE_LIMIT - plan.created).days < 21
         # Planted policy checks stay closed: the task asks about a finished conversation.
         stalls = plan.scenario is None and rng.random() < (0.6 if recent else 0.03)
-        item = _Routed(chain, noise, stalls)
+        item = _Routed(chain, noise, stalls, wait=rng.uniform(*TRANSFER_WAIT_HOURS))
         item.closed = _closing(plan, people, item)
         routed.append(item)
     return routed
@@ -222,8 +269,24 @@ def _even_out(
         if len(ranked) < 2:
             continue
         leader = ranked[0]
-        partner = next((a for a in ranked[1:] if open_count[a] != open_count[leader]), ranked[1])
+        partner = _partner(people, ranked, open_count)
         _tie(rng, people, plans, routed, owners, (leader, partner), settled)
+
+
+def _partner(people: People, ranked: list[int], open_count: list[int]) -> int:
+    """The agent to tie with the issue's leader: one of the next few whose workload (open
+    cases) differs from the leader's, preferring one for whom the workload rule does not
+    favour the agent with the smaller Id (a tie broken "by the first Id" should be wrong)."""
+    leader = ranked[0]
+    differing = [a for a in ranked[1:4] if open_count[a] != open_count[leader]]
+
+    def later_id_wins(other: int) -> bool:
+        fewer, more = sorted((leader, other), key=lambda a: open_count[a])
+        return people.agents[fewer].id > people.agents[more].id
+
+    return next(
+        (a for a in differing if later_id_wins(a)), differing[0] if differing else ranked[1]
+    )
 
 
 def _tie(

@@ -1,8 +1,16 @@
 """Product catalogue: categories, products, issues and price books.
 
-Every product carries latent traits the analyst tasks measure: an issue mix (one dominant
-problem, so "top issue" questions have an answer) and month weights with a seasonal peak (so
-"monthly trend" questions have an answer), plus a popularity that skews case volume.
+Every product carries latent traits the analyst tasks measure, plus a popularity that skews
+case volume:
+
+* an issue mix that changes over time: the product's history is cut into eras of five to
+  fourteen months (a bad batch of soles, a carrier's bad season, a size chart that was wrong
+  until someone fixed it), each with its own dominant problem, so "the most reported issue in
+  a period" has a clear answer that is usually not the product's all-time top issue;
+* month weights per year: a mild seasonal rise around the category's months, and each year a
+  strong peak in a month of its own (that year's promotion, and the cases that follow its
+  sales), so "the month with significantly more cases" in a window has a clear answer that is
+  usually not the product's all-time busiest month.
 """
 
 from __future__ import annotations
@@ -10,12 +18,13 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cached_property
 
 from crmtui.org.generator.assortment import CATEGORIES, FEATURES, GENDERS, ISSUES, SERIES, Category
 from crmtui.org.generator.config import (
     CASES_END,
+    CASES_START,
     COMPANY,
     ORDERS_START,
     ScaleConfig,
@@ -46,6 +55,24 @@ class Product:
     month_weights: list[float]
     popularity: float
     peak_months: list[int] = field(default_factory=list)
+    # (first day of the era, issue weights in it), oldest first; see the module docstring.
+    issue_eras: list[tuple[date, dict[int, float]]] = field(default_factory=list)
+    # year -> weights of its twelve months
+    year_months: dict[int, list[float]] = field(default_factory=dict)
+
+    @property
+    def noun(self) -> str:
+        """The last word of the name, lower-cased: what kind of thing it is ("jacket")."""
+        return self.name.split()[-1].lower()
+
+    def issues_on(self, day: date) -> dict[int, float]:
+        """Issue weights of the era ``day`` falls in (the overall mix without eras)."""
+        weights = self.issue_weights
+        for start, era in self.issue_eras:
+            if start > day:
+                break
+            weights = era
+        return weights
 
 
 @dataclass
@@ -68,6 +95,17 @@ class Catalog:
         if index == 0 or when >= self.book_spans[index][1]:
             return 0
         return index
+
+    def same_kind(self, index: int) -> list[int]:
+        """Indexes of the other products whose name ends with the same word ("... Jacket")."""
+        return [i for i in self._kinds[self.products[index].noun] if i != index]
+
+    @cached_property
+    def _kinds(self) -> dict[str, list[int]]:
+        kinds: dict[str, list[int]] = {}
+        for index, product in enumerate(self.products):
+            kinds.setdefault(product.noun, []).append(index)
+        return kinds
 
     @cached_property
     def _starts(self) -> list[datetime]:
@@ -107,20 +145,68 @@ def _keywords(name: str, base: str) -> list[str]:
     return words
 
 
-def _traits(rng: random.Random, cat: Category) -> tuple[dict[int, float], list[float], list[int]]:
-    applicable = [i for i, (_, kinds) in enumerate(ISSUES) if cat.kind in kinds]
+def _era_weights(
+    rng: random.Random, applicable: list[int], avoid: set[int]
+) -> tuple[int, dict[int, float]]:
+    """One era's issue mix: a dominant problem (none an earlier era had), a second, the rest."""
+    dominant = rng.choice([i for i in applicable if i not in avoid] or applicable)
+    second = rng.choice([i for i in applicable if i != dominant])
     weights = {i: 1.0 for i in applicable}
-    dominant, second = rng.sample(applicable, 2)
     weights[dominant] = rng.uniform(7.0, 10.0)
-    weights[second] = rng.uniform(2.5, 4.0)
-    # A clear seasonal peak: about 40% of a product's cases arrive in its peak month, so a
-    # window around the peak holds several cases of that month and fewer of the others.
-    peak = rng.choice(cat.season) if rng.random() < 0.8 else rng.randint(1, 12)
-    months = [1.0] * 12
-    months[peak - 1] = rng.uniform(8.0, 11.0)
-    months[peak % 12] += 1.5
-    months[(peak - 2) % 12] += 1.0
-    return weights, months, [peak]
+    weights[second] = rng.uniform(2.0, 3.5)
+    return dominant, weights
+
+
+def _issue_eras(rng: random.Random, applicable: list[int]) -> list[tuple[date, dict[int, float]]]:
+    """Eras of five to fourteen months covering the case timeline, each with its own mix."""
+    eras: list[tuple[date, dict[int, float]]] = []
+    start = date(CASES_START.year, CASES_START.month, 1)
+    used: set[int] = set()
+    while start <= CASES_END:
+        dominant, weights = _era_weights(rng, applicable, used)
+        used.add(dominant)
+        eras.append((start, weights))
+        months = start.year * 12 + start.month - 1 + rng.randint(5, 14)
+        start = date(months // 12, months % 12 + 1, 1)
+    return eras
+
+
+def _year_months(rng: random.Random, season: tuple[int, ...]) -> tuple[dict[int, list[float]], int]:
+    """Month weights per year: a mild seasonal rise and a strong peak that moves each year."""
+    base = [1.0] * 12
+    for month in season:
+        base[month - 1] += 0.6
+    years: dict[int, list[float]] = {}
+    peak = 0
+    for year in range(CASES_START.year, CASES_END.year + 1):
+        # Each year's peak lands on a month no earlier year of this product peaked in.
+        used = {max(range(12), key=w.__getitem__) + 1 for w in years.values()}
+        peak = rng.choice([m for m in range(1, 13) if m not in used] or list(range(1, 13)))
+        months = list(base)
+        months[peak - 1] = rng.uniform(8.0, 11.0)
+        months[peak % 12] += 1.5
+        months[(peak - 2) % 12] += 1.0
+        years[year] = months
+    return years, peak
+
+
+def _traits(
+    rng: random.Random, cat: Category
+) -> tuple[
+    dict[int, float],
+    list[float],
+    list[int],
+    list[tuple[date, dict[int, float]]],
+    dict[int, list[float]],
+]:
+    applicable = [i for i, (_, kinds) in enumerate(ISSUES) if cat.kind in kinds]
+    eras = _issue_eras(rng, applicable)
+    # The overall mix (for texts of cases not in the org): the eras' mixes averaged.
+    overall = {i: sum(w[i] for _, w in eras) / len(eras) for i in applicable}
+    years, _ = _year_months(rng, cat.season)
+    months = [sum(w[m] for w in years.values()) / len(years) for m in range(12)]
+    peaks = sorted({max(range(12), key=w.__getitem__) + 1 for w in years.values()})
+    return overall, months, peaks, eras, years
 
 
 def build_catalog(cfg: ScaleConfig, rng: random.Random, ids: dict[str, IdFactory]) -> Catalog:
@@ -159,7 +245,7 @@ def build_catalog(cfg: ScaleConfig, rng: random.Random, ids: dict[str, IdFactory
         chosen, ranks, ids["Product2"].take(len(chosen)), strict=True
     ):
         cat = CATEGORIES[ci]
-        issue_weights, months, peaks = _traits(rng, cat)
+        issue_weights, months, peaks, eras, years = _traits(rng, cat)
         product = Product(
             id=pid,
             name=name,
@@ -172,6 +258,8 @@ def build_catalog(cfg: ScaleConfig, rng: random.Random, ids: dict[str, IdFactory
             month_weights=months,
             popularity=1.0 / rank**POPULARITY_SKEW,
             peak_months=peaks,
+            issue_eras=eras,
+            year_months=years,
         )
         products.append(product)
         feature = rng.choice(FEATURES[cat.kind])

@@ -36,6 +36,7 @@ class ScaleConfig:
         chat_share: Share of cases that have a live chat transcript.
         task_pool: Size of the question pools in ``truth`` (kqa, ncr).
         pvi_cases: Cases whose conversations are planted for policy checks.
+        pvi_breach_share: Share of those planted as breaches (the rest comply).
     """
 
     name: str
@@ -50,6 +51,7 @@ class ScaleConfig:
     chat_share: float
     task_pool: int
     pvi_cases: int
+    pvi_breach_share: float = 0.7
 
 
 SCALES: dict[str, ScaleConfig] = {

@@ -1,8 +1,12 @@
 """Email threads and live chat transcripts on cases, with planted policy checks.
 
-Ordinary conversations follow every policy. A set of closed cases gets a policy scenario
-(see ``scenarios.py``): about 70% where the agent breaks the policy, the rest where the agent
-handles the same kind of request correctly. ``truth["pvi"]`` records which.
+Ordinary conversations follow every policy. A set of closed cases gets a policy check (see
+``scenarios.py``): the customer makes two requests that touch a policy each, the first one
+about the case's own problem (a refund, a return, a late parcel) and a second on the side (a
+goodwill discount, a new address, a price drop). In about a third of them the agent breaks
+the first policy, in a bit more than a third the second one while handling the first by the
+book, and in the rest neither, so the policy a conversation is about is not the answer by
+itself. ``truth["pvi"]`` records which.
 """
 
 from __future__ import annotations
@@ -80,11 +84,50 @@ def _take(pool: list[int], fits: Callable[[int], bool]) -> int | None:
     return None
 
 
+#: Shares of planted checks where the agent breaks the first policy, the second one, neither.
+OUTCOME_SHARES = (("first", 0.32), ("second", 0.38), ("neither", 0.30))
+#: Second requests that follow naturally on a first one (policy key -> possible second keys).
+#: At most one of the two is about time since the purchase, so one purchase date fits both.
+SECOND_REQUESTS: dict[str, tuple[str, ...]] = {
+    "refund_cap": ("discount_cap", "identity", "price_adjust"),
+    "return_window": ("discount_cap", "identity"),
+    "store_credit": ("discount_cap", "identity"),
+    "discount_cap": ("refund_cap", "identity", "price_adjust", "return_window", "store_credit"),
+    "identity": ("discount_cap", "refund_cap", "price_adjust"),
+    "safety": ("discount_cap", "refund_cap", "identity"),
+    "expedited": ("discount_cap", "identity", "refund_cap"),
+    "warranty": ("discount_cap", "identity", "refund_cap"),
+    "price_adjust": ("discount_cap", "identity", "refund_cap"),
+    "cancellation": ("discount_cap", "identity"),
+}
+
+
+def _outcomes(rng: random.Random, wanted: int, breach_share: float = 0.7) -> list[str]:
+    # OUTCOME_SHARES is the CRMArena sample's split (70% breaches); another breach share (the
+    # CRMArena-Pro orgs plant fewer) keeps its first/second proportion.
+    planted = {name: share for name, share in OUTCOME_SHARES}
+    breached = planted["first"] + planted["second"]
+    shares = list(OUTCOME_SHARES)
+    if abs(breach_share - breached) > 1e-9:
+        shares = [
+            ("first", breach_share * planted["first"] / breached),
+            ("second", breach_share * planted["second"] / breached),
+            ("neither", 1.0 - breach_share),
+        ]
+    counts = [round(wanted * share) for _, share in shares]
+    counts[-1] = wanted - sum(counts[:-1])
+    out = [name for (name, _), n in zip(shares, counts, strict=True) for _ in range(n)]
+    rng.shuffle(out)
+    return out
+
+
 def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePlan]) -> None:
-    """Choose the cases that get a policy scenario; set ``scenario`` and ``order_lag``.
+    """Choose the cases that get a policy check; set ``scenario``, ``second``, ``order_lag``.
 
     Runs before orders exist, because time-based scenarios fix how long before the case
-    the purchase happened. About 70% are breaches; scenarios cycle so every policy is used.
+    the purchase happened. ``cfg.pvi_breach_share`` of them (70% by default) break one of
+    their two requests, split between the first and the second as :data:`OUTCOME_SHARES`
+    splits them; first requests cycle so every policy is used.
     """
     # Old enough to be closed by the end of the data, and late enough for long purchase lags.
     latest = CASES_END - timedelta(days=60)
@@ -92,15 +135,19 @@ def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePl
     rng.shuffle(pool)
     keys = list(SCENARIOS)
     wanted = min(cfg.pvi_cases, len(pool))
-    breaches = round(wanted * 0.7)
-    for slot in range(wanted):
-        breached = slot < breaches
+    for slot, outcome in enumerate(_outcomes(rng, wanted, cfg.pvi_breach_share)):
         # Scenarios cycle; when a small org has no fitting case left for one, the next
         # scenario in the cycle takes the slot.
         for step in range(len(keys)):
             key = keys[(slot + step) % len(keys)]
+            second = rng.choice(SECOND_REQUESTS[key])
+            first_breach, second_breach = outcome == "first", outcome == "second"
+            # The purchase lag comes from whichever request is about time (if any).
+            if SCENARIOS[key].timed or not SCENARIOS[second].timed:
+                lag = SCENARIOS[key].lag(rng, first_breach)
+            else:
+                lag = SCENARIOS[second].lag(rng, second_breach)
             scenario = SCENARIOS[key]
-            lag = scenario.lag(rng, breached)
 
             def fits(index: int, lag: int = lag, issues: frozenset[str] = scenario.fits) -> bool:
                 plan = plans[index]
@@ -110,7 +157,8 @@ def plant_policy_checks(cfg: ScaleConfig, rng: random.Random, plans: list[CasePl
             chosen = _take(pool, fits)
             if chosen is not None:
                 channel = "chat" if rng.random() < 0.6 else "email"
-                plans[chosen].scenario = (key, breached, channel)
+                plans[chosen].scenario = (key, first_breach, channel)
+                plans[chosen].second = (second, second_breach)
                 plans[chosen].order_lag = lag
                 break
 
@@ -131,35 +179,47 @@ def build_conversations(
         if record.plan.scenario is not None and record.status == "Closed"
     }
     email_cases = sum(1 for p in planted.values() if p[2] == "email")
-    counts = spread(max(cfg.emails - 2 * email_cases, 0), len(records), rng, minimum=1)
+    counts = spread(max(cfg.emails - 4 * email_cases, 0), len(records), rng, minimum=1)
     out = Conversations([], [], [])
     visitor_ids = IdFactory("571", rng)
     for index, record in enumerate(records):
         scenario = planted.get(index)
-        exchange = None
+        requests: list[tuple[str, bool]] = []
+        exchanges: list[tuple[str, str]] = []
         if scenario is not None:
             product_name = catalog.products[record.plan.product].name
             order_date = record.plan.order_date or record.plan.created.date()
             days = (record.plan.created.date() - order_date).days
-            exchange = SCENARIOS[scenario[0]].write(rng, product_name, scenario[1], days)
-        in_email = exchange if scenario and scenario[2] == "email" else None
-        in_chat = exchange if scenario and scenario[2] == "chat" else None
+            requests = [scenario[:2]]
+            if record.plan.second is not None:
+                requests.append(record.plan.second)
+            exchanges = [
+                SCENARIOS[key].write(rng, product_name, breached, days)
+                for key, breached in requests
+            ]
+        in_email = exchanges if scenario and scenario[2] == "email" else []
+        in_chat = exchanges if scenario and scenario[2] == "chat" else []
         email_evidence = _emails(
             rng, ids["EmailMessage"], record, people, counts[index], in_email, out.emails
         )
         chat_evidence: list[str] = []
-        if in_chat is not None or rng.random() < cfg.chat_share:
+        if in_chat or rng.random() < cfg.chat_share:
             chat_evidence = _chat(
                 rng, ids["LiveChatTranscript"], visitor_ids, record, people, in_chat, out.chats
             )
         if scenario is not None:
-            key, breached, channel = scenario
+            channel = scenario[2]
+            breached = next((key for key, broke in requests if broke), None)
             out.pvi.append(
                 {
                     "case_id": record.id,
-                    "article_id": policy_ids[key] if breached else None,
+                    "article_id": policy_ids[breached] if breached else None,
                     "evidence_ids": chat_evidence if channel == "chat" else email_evidence,
-                    "policy": key,
+                    "policy": requests[0][0],
+                    "policies": [key for key, _ in requests],
+                    "policy_articles": [policy_ids[key] for key, _ in requests],
+                    "breached": breached,
+                    "exchanges": [list(pair) for pair in exchanges],
                 }
             )
     return out
@@ -179,21 +239,21 @@ def _emails(
     record: CaseRecord,
     people: People,
     count: int,
-    exchange: tuple[str, str] | None,
+    exchanges: list[tuple[str, str]],
     out: list[Row],
 ) -> list[str]:
-    """Append the case's email thread; return the Ids of the scenario pair (if any)."""
+    """Append the case's email thread; return the Ids of the planted exchanges' emails."""
     customer = people.customers[record.plan.customer]
     issue = ISSUES[record.plan.issue][0]
     lines: list[tuple[str, str]] = [("customer", record.description)]
-    if exchange is not None:
-        lines += [("customer", exchange[0]), ("agent", exchange[1])]
+    for ask, reply in exchanges:
+        lines += [("customer", ask), ("agent", reply)]
     lines += [
         ("agent", RESOLUTIONS[issue]),
         ("customer", rng.choice(FOLLOW_UPS)),
         ("agent", rng.choice(AGENT_CLOSERS)),
     ]
-    total = count + (2 if exchange is not None else 0)
+    total = count + 2 * len(exchanges)
     while len(lines) < total:
         lines += [("customer", rng.choice(FOLLOW_UPS)), ("agent", rng.choice(AGENT_CLOSERS))]
     lines = lines[:total]
@@ -234,7 +294,7 @@ def _emails(
                 "ToAddress": row["ToAddress"],
             }
         )
-    return made[1:3] if exchange is not None else []
+    return made[1 : 1 + 2 * len(exchanges)]
 
 
 def _chat(
@@ -243,7 +303,7 @@ def _chat(
     visitors: IdFactory,
     record: CaseRecord,
     people: People,
-    exchange: tuple[str, str] | None,
+    exchanges: list[tuple[str, str]],
     out: list[Row],
 ) -> list[str]:
     """Append one transcript for the case; return its Id."""
@@ -256,9 +316,9 @@ def _chat(
         f"{first}: Hi {customer.first_name}, thanks for contacting {COMPANY}. How can I help?",
         f"{customer.first_name}: {record.description}",
     ]
-    if exchange is not None:
-        lines += [f"{customer.first_name}: {exchange[0]}", f"{first}: {exchange[1]}"]
-    else:
+    for ask, reply in exchanges:
+        lines += [f"{customer.first_name}: {ask}", f"{first}: {reply}"]
+    if not exchanges:
         lines.append(f"{first}: {RESOLUTIONS[issue]}")
     lines += [
         f"{customer.first_name}: {rng.choice(FOLLOW_UPS)}",

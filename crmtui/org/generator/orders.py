@@ -3,6 +3,12 @@
 Each case's order is dated a few days to weeks before the case and contains the product the
 case is about, so ``Case.OrderItemId__c`` always points at a real purchase of the case's
 account. Prices come from the dated price book in force on the order date.
+
+Some customers come back a day to three days after a purchase for another one of the same
+kind (a second pair of shoes, a jacket for someone else): some orders get such a follow-up
+(counted among the background purchases), holding a product whose name ends with the same
+word as one of the first order's. Asked for "the jacket I bought five days ago", only the
+order of exactly that day answers; a jacket from the day before is a careless guess.
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ QUANTITIES = tuple(fmt_number(q) for q in (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.
 # Days from purchase to case, for issues whose story needs a particular wait: cancelling
 # happens right away, a "late delivery" complaint needs the delivery estimate to have passed.
 ISSUE_LAGS = {"Cancel order": (1, 3), "Delayed delivery": (9, 30)}
+#: Background orders that are follow-ups (a purchase of the same kind one to three days after
+#: an earlier order of the customer), as a share of the other background orders.
+FOLLOW_UP_SHARE = 0.4
 
 
 def _background_date(rng: random.Random, days: int) -> date:
@@ -52,18 +61,32 @@ def build_orders(
     """Generate Order and OrderItem rows and set ``order_item_id`` on every plan."""
     days = (CASES_END - ORDERS_START).days + 1
     weights = [c.weight for c in people.customers]
-    # (date, customer index, plan index or -1)
-    specs: list[tuple[date, int, int]] = []
+    # (date, customer index, plan index or -1, position of the order it follows or -1)
+    specs: list[tuple[date, int, int, int]] = []
     for index, plan in enumerate(plans):
         lag = plan.order_lag
         if lag is None:
             lag = rng.randint(*ISSUE_LAGS.get(ISSUES[plan.issue][0], (2, 40)))
         plan.order_date = max(plan.created.date() - timedelta(days=lag), ORDERS_START)
-        specs.append((plan.order_date, plan.customer, index))
+        specs.append((plan.order_date, plan.customer, index, -1))
     background = max(cfg.orders - len(specs), 0)
-    customer_picks = rng.choices(range(len(people.customers)), weights=weights, k=background)
-    specs += [(_background_date(rng, days), c, -1) for c in customer_picks]
+    follow_ups = round(background * FOLLOW_UP_SHARE / (1 + FOLLOW_UP_SHARE))
+    firsts = background - follow_ups
+    customer_picks = rng.choices(range(len(people.customers)), weights=weights, k=firsts)
+    specs += [(_background_date(rng, days), customer, -1, -1) for customer in customer_picks]
+    # Any purchase may be followed by another of the same kind, a case's purchase included.
+    for day, customer, _, _ in rng.sample(specs, min(follow_ups, len(specs))):
+        later = min(day + timedelta(days=rng.randint(1, 3)), CASES_END)
+        specs.append((later, customer, -1, -2))
     specs.sort()
+    # A follow-up points at the latest earlier order of its customer (its first purchase).
+    last_order: dict[int, int] = {}
+    linked: list[tuple[date, int, int, int]] = []
+    for position, (day, customer, plan_index, follow) in enumerate(specs):
+        partner = last_order.get(customer, -1) if follow == -2 else -1
+        linked.append((day, customer, plan_index, partner))
+        last_order[customer] = position
+    specs = linked
 
     n_products = len(catalog.products)
     sizes = spread(cfg.order_items, len(specs), rng, minimum=1, maximum=n_products)
@@ -76,7 +99,10 @@ def build_orders(
     draw = rng.random
     orders: list[Row] = []
     items: list[Row] = []
-    for (day, customer, plan_index), order_id, size in zip(specs, order_ids, sizes, strict=True):
+    picked: list[list[int]] = []
+    for (day, customer, plan_index, partner), order_id, size in zip(
+        specs, order_ids, sizes, strict=True
+    ):
         book = catalog.book_for(datetime(day.year, day.month, day.day))
         draft = plan_index < 0 and rng.random() < 0.08
         orders.append(
@@ -96,6 +122,9 @@ def build_orders(
             else:
                 picks.pop()
             picks.insert(0, wanted)
+        if partner >= 0:
+            _same_kind(rng, catalog, picked[partner], picks)
+        picked.append(picks)
         book_entries = prices[book]
         for position, product_index in enumerate(picks):
             entry_id, price = book_entries[product_index]
@@ -113,3 +142,15 @@ def build_orders(
                 }
             )
     return {"Order": orders, "OrderItem": items}
+
+
+def _same_kind(rng: random.Random, catalog: Catalog, first: list[int], picks: list[int]) -> None:
+    """Make a follow-up order hold another product of a kind the first order held."""
+    options = [
+        (index, other)
+        for index in first
+        for other in catalog.same_kind(index)
+        if other not in picks and other not in first
+    ]
+    if options:
+        picks[-1] = rng.choice(options)[1]

@@ -2,10 +2,15 @@
 
 Agents carry latent traits: a workload share (a few leads take most cases, part-timers
 few), a personal speed, two to four issue specialties (faster on them and routed more of
-them) and a transfer propensity in three clear tiers. States carry a closure-speed factor:
-eight populous states close cases two to four times faster than the rest, so "which state
-closes cases fastest" has an answer that rests on several cases, and a yearly drift, so
-which of them is fastest depends on the period.
+them) and a transfer propensity in three clear tiers that drifts from year to year. A few
+agents form a triage desk: they open few cases themselves, take cases colleagues pass up and
+route most of them on to a specialist, so they hand on many cases while having opened few
+("among agents who handled more than N cases" leaves them out).
+
+States carry a closure-speed factor: a lasting one (some regional teams are quick, some
+slow; the quickest close cases three to five times faster than the slowest) and a drift per
+half year (teams have better and worse seasons), so which state is fastest depends on the
+period and many states get their turn.
 """
 
 from __future__ import annotations
@@ -67,6 +72,13 @@ class Agent:
     # Tenure: the first day the agent takes cases, and the day after the last (None: stays).
     joined: datetime = datetime.min
     left: datetime | None = None
+    # On the triage desk (see the module docstring); year -> drift of the transfer habit.
+    triage: bool = False
+    habit_drift: dict[int, float] = field(default_factory=dict)
+
+    def transfer_chance(self, when: datetime) -> float:
+        """How likely the agent is to hand on a case opened at ``when``."""
+        return min(0.9, self.transfer_rate * self.habit_drift.get(when.year, 1.0))
 
     def skill(self, issue: int) -> float:
         """Handle-time multiplier on ``issue`` (below 1 = faster)."""
@@ -98,12 +110,14 @@ class People:
     customers: list[Customer]
     state_speed: dict[str, float]
     tables: dict[str, list[Row]]
-    # (state, year) -> how that year's regional team did against the state's usual speed
-    state_drift: dict[tuple[str, int], float] = field(default_factory=dict)
+    # (state, year, half) -> how the regional team did in that half year (0: January to
+    # June, 1: July to December) against the state's usual speed
+    state_drift: dict[tuple[str, int, int], float] = field(default_factory=dict)
 
-    def state_factor(self, state: str, year: int) -> float:
-        """Closure-time multiplier of cases from ``state`` created in ``year``."""
-        return self.state_speed[state] * self.state_drift.get((state, year), 1.0)
+    def state_factor(self, state: str, year: int, month: int = 1) -> float:
+        """Closure-time multiplier of cases from ``state`` created in ``month`` of ``year``."""
+        half = 0 if month <= 6 else 1
+        return self.state_speed[state] * self.state_drift.get((state, year, half), 1.0)
 
 
 def _name_pools(fake: Faker, size: int) -> tuple[list[str], list[str]]:
@@ -143,8 +157,22 @@ def build_people(
         transfer = _transfer_rate(rng)
         speed = rng.uniform(0.6, 1.6)
         joined, left = _tenure(rng, index)
+        habit = {
+            year: rng.lognormvariate(0.0, 0.7)
+            for year in range(CASES_START.year, CASES_END.year + 1)
+        }
         agents.append(
-            Agent(uid, f"{first} {last}", speed, sorted(picks), transfer, load, joined, left)
+            Agent(
+                uid,
+                f"{first} {last}",
+                speed,
+                sorted(picks),
+                transfer,
+                load,
+                joined,
+                left,
+                habit_drift=habit,
+            )
         )
         handle = f"{first}.{last}".lower().replace("'", "").replace(" ", "")
         tables["User"].append(
@@ -163,12 +191,14 @@ def build_people(
             }
         )
 
+    _seat_triage_desk(rng, agents)
     state_speed = _state_speeds(rng)
-    # Regional teams have better and worse years, so the fastest state depends on the period.
+    # Regional teams have better and worse seasons, so the fastest state depends on the period.
     drift = {
-        (state, year): rng.lognormvariate(0.0, 0.4)
+        (state, year, half): rng.lognormvariate(0.0, STATE_DRIFT)
         for state in STATES
         for year in range(CASES_START.year, CASES_END.year + 1)
+        for half in (0, 1)
     }
     names = list(STATES)
     shares = [STATES[s][0] for s in names]
@@ -224,6 +254,24 @@ def _tenure(rng: random.Random, index: int) -> tuple[datetime, datetime | None]:
     return joined, left
 
 
+#: Agents on the triage desk: one per this many agents, at least two.
+TRIAGE_EVERY = 20
+
+
+def _seat_triage_desk(rng: random.Random, agents: list[Agent]) -> None:
+    """Put a few agents on the triage desk: one who is there from the start and stays, the
+    rest drawn among everyone else, so the desk is staffed throughout and who passes on the
+    most cases changes over the years."""
+    size = max(2, len(agents) // TRIAGE_EVERY)
+    founders = [a for i, a in enumerate(agents) if i < 10]
+    desk = [rng.choice(founders)]
+    desk += rng.sample([a for a in agents if a not in desk], size - 1)
+    for agent in desk:
+        agent.triage = True
+        agent.load = rng.uniform(0.05, 0.12)
+        agent.transfer_rate = rng.uniform(0.5, 0.7)
+
+
 def _load(rng: random.Random) -> float:
     """Workload share: a quarter of the agents are leads who take about three times the
     cases of a regular agent; a fifth work part time."""
@@ -246,25 +294,12 @@ def _transfer_rate(rng: random.Random) -> float:
     return rng.uniform(0.45, 0.75)
 
 
-#: States with at least this customer share can be among the fast ones.
-FAST_STATE_MIN_SHARE = 2.5
+#: Spread (log sigma) of a state's lasting closure speed, and of its half-year drift.
+STATE_SPREAD = 0.25
+STATE_DRIFT = 0.7
 
 
 def _state_speeds(rng: random.Random) -> dict[str, float]:
-    """Closure-time multipliers: eight populous states two to four times faster than the
-    rest, four slow, the rest in between. Fast states are drawn among the populous ones so a
-    region question's winner rests on several cases, not on one lucky quick case."""
-    populous = [s for s, (share, _) in STATES.items() if share >= FAST_STATE_MIN_SHARE]
-    fast = set(rng.sample(populous, 8))
-    others = [s for s in STATES if s not in fast]
-    rng.shuffle(others)
-    slow = set(others[:4])
-    speeds = {}
-    for state in STATES:
-        if state in fast:
-            speeds[state] = rng.uniform(0.25, 0.45)
-        elif state in slow:
-            speeds[state] = rng.uniform(1.6, 2.1)
-        else:
-            speeds[state] = rng.uniform(0.8, 1.3)
-    return speeds
+    """Closure-time multipliers that last: some states' teams are quick, some slow. Which
+    state is fastest in a given period depends as much on its team's season (the drift)."""
+    return {state: rng.lognormvariate(0.0, STATE_SPREAD) for state in STATES}

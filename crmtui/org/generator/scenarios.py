@@ -37,6 +37,11 @@ class Scenario:
     write: Callable[[random.Random, str, bool, int], Exchange]
     fits: frozenset[str]
 
+    @property
+    def timed(self) -> bool:
+        """Whether the outcome depends on the time since the purchase (its lag is its own)."""
+        return self.lag is not _default_lag
+
 
 def _default_lag(rng: random.Random, breach: bool) -> int:
     return rng.randint(2, 40)

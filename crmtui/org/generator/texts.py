@@ -413,6 +413,8 @@ def case_text(
     product: str,
     days: int | None = None,
     base: str | None = None,
+    *,
+    item: str | None = None,
 ) -> tuple[str, str]:
     """A (Subject, Description) pair for a case about ``issue`` on ``product``.
 
@@ -423,6 +425,8 @@ def case_text(
         days: Days since the purchase, so "I ordered it 12 days ago" agrees with the order
             date; drawn at random for cases that have no order yet.
         base: The kind of product ("Trail Running Shoes"), for looser mentions of it.
+        item: How the customer names the product, when the caller decides it (the new cases
+            of routing questions must name it so that it can be told apart).
     """
     parts = CASE_TEXTS[issue]
     fills = {key: rng.choice(values) for key, values in FILLS.items()}
@@ -435,7 +439,7 @@ def case_text(
     # Days of use, in transit or since a return: always within the time since purchase.
     fills["used"] = str(max(1, since - rng.randint(2, 5)))
     fills["washes"] = str(rng.randint(2, 5))
-    fills["item"] = _item(rng, product, base)
+    fills["item"] = item if item is not None else _item(rng, product, base)
     fills["Item"] = fills["item"][:1].upper() + fills["item"][1:]
     subject = rng.choice(parts.subjects).format(**fills)
     sentences = [rng.choice(parts.openings), rng.choice(parts.details)]

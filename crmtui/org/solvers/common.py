@@ -150,6 +150,27 @@ class OrgIndex:
                 grouped[case.owner_id].append(case.id)
         return dict(grouped)
 
+    @cached_property
+    def _closure_timeline(self) -> tuple[list[datetime], list[tuple[str, str, str, int]]]:
+        """Closed cases with a shipping state, by CreatedDate: (case Id, account, state,
+        microseconds from creation to closure)."""
+        times: list[datetime] = []
+        rows: list[tuple[str, str, str, int]] = []
+        for case in self._case_timeline[1]:
+            if case.status != CLOSED or case.closed is None or not case.account_id:
+                continue
+            state = self.account_states.get(case.account_id)
+            if state:
+                times.append(case.created)  # type: ignore[arg-type]
+                micros = elapsed_micros(case.created, case.closed)  # type: ignore[arg-type]
+                rows.append((case.id, case.account_id, state, micros))
+        return times, rows
+
+    def closures_created(self, start: datetime, end: datetime) -> list[tuple[str, str, str, int]]:
+        """Closed cases with a shipping state created in ``[start, end)``, oldest first:
+        (case Id, account Id, state, microseconds from creation to closure)."""
+        return _between(self._closure_timeline, start, end)
+
     def cases_created(self, start: datetime, end: datetime) -> list[CaseRec]:
         """Cases with ``start <= CreatedDate < end``, oldest first."""
         return _between(self._case_timeline, start, end)

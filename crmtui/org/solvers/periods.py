@@ -4,7 +4,8 @@ Two kinds of period appear in the questions:
 
 * relative ones ("the past 3 months"): the window ends at today's date, 00:00:00 UTC, and
   starts ``count`` units earlier, with calendar arithmetic for months (one quarter = three
-  months), the way ``dateutil.relativedelta`` does it: Mar 31 minus one month is Feb 28/29;
+  months, one year = twelve), the way ``dateutil.relativedelta`` does it: Mar 31 minus one
+  month is Feb 28/29;
 * named ones ("Winter 2021", "Q4 2022", "February 2021"): a calendar month, a quarter, or a
   season of three months; Winter starts on December 1 of the named year.
 
@@ -20,7 +21,8 @@ from datetime import date, datetime, timedelta
 
 from crmtui.org.solvers.common import SolverError, parse_datetime
 
-UNITS = ("day", "week", "month", "quarter")
+UNITS = ("day", "week", "month", "quarter", "year")
+MONTHS_PER_UNIT = {"month": 1, "quarter": 3, "year": 12}
 MONTH_NAMES = tuple(calendar.month_name[1:])
 QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 SEASON_START_MONTH = {"Spring": 3, "Summer": 6, "Fall": 9, "Winter": 12}
@@ -40,7 +42,7 @@ def add_months(moment: datetime, months: int) -> datetime:
 
 
 def shift_back(end: datetime, unit: str, count: int) -> datetime:
-    """The moment ``count`` units (day, week, month, quarter) before ``end``.
+    """The moment ``count`` units (day, week, month, quarter, year) before ``end``.
 
     Raises:
         SolverError: For an unknown unit or a negative count.
@@ -53,7 +55,7 @@ def shift_back(end: datetime, unit: str, count: int) -> datetime:
         return end - timedelta(days=count)
     if unit == "week":
         return end - timedelta(weeks=count)
-    return add_months(end, -count * (3 if unit == "quarter" else 1))
+    return add_months(end, -count * MONTHS_PER_UNIT[unit])
 
 
 def relative_window(today: str | date | datetime, unit: str, count: int) -> Window:

@@ -123,8 +123,9 @@ class _Compiler:
                 # Salesforce refuses to group by datetime fields; date functions work.
                 raise QueryError(
                     INVALID_FIELD,
-                    f"field '{expr.name}' can not be grouped in a query call. Group by a date "
-                    f"function instead, e.g. GROUP BY DAY_ONLY({item.text})",
+                    f"field '{expr.name}' can not be grouped in a query call",
+                    hint=f"Group by a date function instead, e.g. GROUP BY DAY_ONLY({item.text})",
+                    hint_sep=". ",
                     line=item.line,
                     column=item.column,
                 )

@@ -144,20 +144,23 @@ class CondCompiler:
         if kind in TEXT_KINDS and kind not in ("id", "reference"):
             message = (
                 f"value of filter criterion for field '{left.name}' must be of type string "
-                f"and should be enclosed in quotes: use {left.name} = '{_unquoted(value)}'"
+                "and should be enclosed in quotes"
             )
+            hint = f"use {left.name} = '{_unquoted(value)}'"
         elif kind in ("id", "reference"):
             message = (
                 f"value of filter criterion for field '{left.name}' must be of type id "
-                f"and should be enclosed in quotes: use {left.name} = '{_unquoted(value)}'"
+                "and should be enclosed in quotes"
             )
+            hint = f"use {left.name} = '{_unquoted(value)}'"
         else:
             word, example = _TYPE_WORDS.get(kind, (kind, "a value"))
             message = (
                 f"value of filter criterion for field '{left.name}' must be of type {word} "
-                f"and should not be enclosed in quotes: use e.g. {left.name} = {example}"
+                "and should not be enclosed in quotes"
             )
-        raise QueryError(INVALID_FIELD, message, line=value.line, column=value.column)
+            hint = f"use e.g. {left.name} = {example}"
+        raise QueryError(INVALID_FIELD, message, line=value.line, column=value.column, hint=hint)
 
     def _bind(self, left: Expr, value: ast.Value) -> Any:
         """The bound parameter for a scalar value, in the stored representation."""
@@ -206,7 +209,8 @@ class CondCompiler:
             if op not in ("=", "!="):
                 raise QueryError(
                     INVALID_QUERY_FILTER_OPERATOR,
-                    f"invalid operator {op} on boolean field {left.name}: use = or !=",
+                    f"invalid operator {op} on boolean field {left.name}",
+                    hint="use = or !=",
                     line=value.line,
                     column=value.column,
                 )
@@ -261,7 +265,8 @@ class CondCompiler:
             raise QueryError(
                 INVALID_FIELD,
                 f"value of filter criterion for field '{left.name}' must be of type string "
-                f"and should be enclosed in quotes: use {left.name} LIKE '%{_unquoted(value)}%'",
+                "and should be enclosed in quotes",
+                hint=f"use {left.name} LIKE '%{_unquoted(value)}%'",
                 line=value.line,
                 column=value.column,
             )

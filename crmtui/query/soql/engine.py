@@ -60,22 +60,32 @@ def _today(today: dt.date | None) -> dt.date:
     return today if today is not None else dt.datetime.now(dt.UTC).date()
 
 
-def compile_soql(schema: Schema, text: str, *, today: dt.date | None = None) -> CompiledQuery:
-    """Parse and compile (cached). Never raises anything but :class:`QueryError`."""
+def compile_soql(
+    schema: Schema, text: str, *, today: dt.date | None = None, fences: bool = True
+) -> CompiledQuery:
+    """Parse and compile (cached). Never raises anything but :class:`QueryError`.
+
+    ``fences=False`` parses the text as Salesforce does: a fenced block is a syntax error.
+    """
     when = _today(today)
-    key = (schema, text, when)
+    key = (schema, text, when) if fences else (schema, text, when, "no-fences")
     plan = PLAN_CACHE.get(key)
     if plan is not None:
         return plan
     check_text(text)
     with guarded():
-        plan = compile_query(parse(unwrap_fence(text)), schema, when)
+        plan = compile_query(parse(unwrap_fence(text) if fences else text), schema, when)
     PLAN_CACHE.put(key, plan)
     return plan
 
 
 def execute_soql(
-    org: Any, text: str, *, today: dt.date | None = None, budget: QueryBudget | None = None
+    org: Any,
+    text: str,
+    *,
+    today: dt.date | None = None,
+    budget: QueryBudget | None = None,
+    fences: bool = True,
 ) -> QueryResult:
     """Run a SOQL query against an org.
 
@@ -85,6 +95,8 @@ def execute_soql(
         today: The date relative date literals refer to (default: today's UTC date).
         budget: Time limit, result-size cap and cancel event (an enclosing ``run`` call's
             budget, else :class:`~crmtui.query.budget.QueryBudget`'s defaults).
+        fences: Unwrap a fenced block (crmtui's and upstream's harness do); ``False``: the
+            fence is a MALFORMED_QUERY, as on Salesforce's REST API.
 
     Raises:
         QueryError: For any query Salesforce would reject, or malformed input.
@@ -93,7 +105,7 @@ def execute_soql(
     with applied(budget), guarded():
         schema, conn = schema_and_connection(org)
         start = time.perf_counter()
-        plan = compile_soql(schema, text, today=today)
+        plan = compile_soql(schema, text, today=today, fences=fences)
         compiled = time.perf_counter()
         records, total = execute_plan(conn, plan)
         done = time.perf_counter()

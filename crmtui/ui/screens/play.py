@@ -22,7 +22,7 @@ from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
-from crmtui.scoring.rules import matching_rule, metric_label
+from crmtui.scoring.rules import metric_label, rule_for
 from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
@@ -159,10 +159,11 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
                 query=inst.query,
                 # The Task tab (compact layout): the query region above it has two lines.
                 with_query=panel.id == "context-panel",
+                persona=inst.persona,
             )
         self.query_one(TabbedContent).active = "tab-browse"
         self.apply_layout(self.size.width, self.size.height)
-        self.query_one(QueryPanel).show(inst.query)
+        self.query_one(QueryPanel).show(inst.query, inst.persona)
         self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)
@@ -236,7 +237,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
 
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
-        rule = matching_rule(self.session.instance.reward_metric)
+        rule = rule_for(self.session.instance)
         # The answer on a line of its own: inside the sentence it read as part of it.
         question = (
             f"Submit this answer?\n\n  [b]{escape(answer)}[/b]\n"

@@ -211,8 +211,9 @@ class ReplayScreen(ReplayLayout, Screen[None]):
                 query=inst["query"],
                 # The Task tab (compact layout): the query region above it has two lines.
                 with_query=panel.id == "context-panel",
+                persona=getattr(instance, "persona", None),
             )
-        self.query_one(QueryPanel).show(inst["query"])
+        self.query_one(QueryPanel).show(inst["query"], getattr(instance, "persona", None))
 
     def _fill_events(self) -> None:
         fill_event_table(self.query_one("#event-list", DataTable), self.events)

@@ -19,6 +19,7 @@ from crmtui.ui.widgets.bars import AccuracyBars
 
 # Tab labels for the report's table titles (matched by prefix; others keep their title).
 _SHORT = (
+    ("Accuracy % per CRMArena-Pro skill", "Skills"),
     ("Accuracy", "Accuracy"),
     ("Median active time", "Time"),
     ("Median time away", "Away"),

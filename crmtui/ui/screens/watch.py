@@ -26,6 +26,7 @@ from crmtui.agent.session import HARNESS_ERROR, AgentSession
 from crmtui.agent.watch_config import WatchConfig
 from crmtui.errors import CrmtuiError
 from crmtui.scoring.rules import metric_label
+from crmtui.secrets import scrub
 from crmtui.ui.widgets.answer_box import AnswerBox
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
@@ -109,6 +110,8 @@ class WatchScreen(Screen[None]):
         self._next_instance = next_instance
         self._started = time.monotonic()
         self._state = "PAUSED" if gate.paused else "RUNNING"
+        # What the screen scrubs besides secret environment values and key-shaped tokens.
+        self._secrets = tuple(str(v) for v in [dict(config.client_options).get("api_key")] if v)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -139,7 +142,7 @@ class WatchScreen(Screen[None]):
             self.org.schema,
             self.config.aided,
         )
-        self.query_one(QueryPanel).show(inst.query)
+        self.query_one(QueryPanel).show(inst.query, inst.persona)
         transcript = self.query_one(Transcript)
         transcript.add_note(f"Recording to {self.session.path}")
         if self.gate.paused:
@@ -164,12 +167,10 @@ class WatchScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="agent")
     def _run_agent(self) -> None:
-        from crmtui.agent.execution import make_query_executor
-
         inst = self.session.instance
         try:
             client = self.config.client()
-            base = make_query_executor(self.org, self.config.today(inst))
+            base = self.config.executor(self.org, self.config.today(inst))
         except CrmtuiError as exc:
             self.session.end_now("runner", HARNESS_ERROR, str(exc))
             self.post_message(AgentFailed(str(exc)))
@@ -179,6 +180,9 @@ class WatchScreen(Screen[None]):
             observation = base(text)
             self.post_message(AgentQueried(text, self._result_table(text), observation))
             return observation
+
+        # upstream's helper tools (--observations naacl|head) reach its connector through it
+        execute.connector = getattr(base, "connector", None)  # type: ignore[attr-defined]
 
         result = self.session.run(
             client,
@@ -208,6 +212,14 @@ class WatchScreen(Screen[None]):
 
     # -- messages from the worker ----------------------------------------------------------
 
+    def _shown(self, text: str) -> str:
+        """``text`` as watch may draw it: the one secret scrubber, as the recording has it.
+
+        A model that echoes its API key would otherwise show it on screen (the recording and
+        the results are scrubbed; the screen must be too).
+        """
+        return scrub(text, self._secrets)
+
     def on_agent_streamed(self, event: AgentStreamed) -> None:
         self.query_one(Transcript).stream(event.text)
 
@@ -219,25 +231,26 @@ class WatchScreen(Screen[None]):
                 "The server answered a streamed request with nothing; the repeat without "
                 "streaming worked, so streaming is off for the rest of this session."
             )
+        shown = self._shown
         self.query_one(Transcript).add_step(
             step.index,
             kind=action.kind,
-            content=action.content,
-            thought=action.thought,
-            result=step.result,
+            content=shown(action.content),
+            thought=None if action.thought is None else shown(action.thought),
+            result=None if step.result is None else shown(step.result),
             tokens=(reply.prompt_tokens, reply.completion_tokens),
             cost=reply.cost,
             latency_ms=reply.latency_ms,
         )
         if action.kind == "respond":
-            self.query_one(AnswerBox).set_text(action.content)
+            self.query_one(AnswerBox).set_text(shown(action.content))
         if self.gate.paused and not step.done:
             self._state = "PAUSED"
         self._tick()
 
     def on_agent_queried(self, event: AgentQueried) -> None:
         console = self.query_one(QueryConsole)
-        console.set_text(event.text)
+        console.set_text(self._shown(event.text))
         if event.result is not None:
             console.show_result(event.result)
             console.set_status(f"{event.result.total_size:,} rows (agent's query)")
@@ -247,7 +260,8 @@ class WatchScreen(Screen[None]):
         code = getattr(event.observation, "error_code", None)
         if error:
             console.set_status(
-                error if code and error.startswith(code) else f"{code}: {error}", error=True
+                self._shown(error if code and error.startswith(code) else f"{code}: {error}"),
+                error=True,
             )
 
     def on_agent_finished(self, event: AgentFinished) -> None:
@@ -255,7 +269,7 @@ class WatchScreen(Screen[None]):
         reason = result.end_reason
         note = f"Ended: {reason.get('message')} ({reason.get('source')})"
         if reason.get("content") and reason.get("message") != "Submit action":
-            note += f": {reason['content']}"
+            note += f": {self._shown(str(reason['content']))}"
         self.query_one(Transcript).add_note(note, style="bold")
         reward = result.reward if isinstance(result.reward, int | float) else 0.0
         method = result.scoring or str(reason.get("message", "no answer"))
@@ -266,8 +280,9 @@ class WatchScreen(Screen[None]):
         self._tick()
 
     def on_agent_failed(self, event: AgentFailed) -> None:
-        self.query_one(Transcript).add_note(f"Cannot start the agent: {event.message}", "bold red")
-        self.notify(event.message, severity="error", title="Cannot start the agent")
+        message = self._shown(event.message)
+        self.query_one(Transcript).add_note(f"Cannot start the agent: {message}", "bold red")
+        self.notify(message, severity="error", title="Cannot start the agent")
         self._state = "FAILED"
         self._tick()
 

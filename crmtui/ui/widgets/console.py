@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static, TextArea
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.query_history import QueryHistory
+from crmtui.sanitise import encodable
 from crmtui.ui.widgets.results_table import ResultsTable
 from crmtui.ui.widgets.soql_editor import SoqlEditor
 from crmtui.ui.workers import WorkerCrashed
@@ -162,9 +163,13 @@ class QueryConsole(Vertical):
         return self.query_one("#console-editor", TextArea).text
 
     def set_text(self, text: str) -> None:
-        """Replace the editor's text (history recall, replay)."""
+        """Replace the editor's text (history recall, replay, an agent's query).
+
+        A lone surrogate (an agent's reply can hold one) becomes U+FFFD: Textual's document
+        encodes its text as UTF-8 and would raise.
+        """
         editor = self.query_one("#console-editor", TextArea)
-        editor.load_text(text)
+        editor.load_text(encodable(text))
         editor.move_cursor(editor.document.end)
 
     def set_read_only(self, read_only: bool = True) -> None:

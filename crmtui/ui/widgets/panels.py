@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.console import Group
@@ -90,13 +91,22 @@ class MetadataPanel(_CopiesTaskIds, VerticalScroll):
         *,
         query: str = "",
         with_query: bool = False,
+        persona: str | None = None,
     ) -> None:
-        """Render the context for one instance (after the query, ``with_query``)."""
+        """Render the context for one instance (after the query and persona, ``with_query``).
+
+        CRMArena-Pro's context is often an indented block; it is dedented, or Markdown
+        would show it as code.
+        """
         self.name_ids(required, query)
         parts: list[Any] = []
         if with_query:
-            parts += [Text("Query", style="bold reverse"), Markdown(query or "-"), Text("")]
-        parts += [Text("Task context", style="bold reverse"), Markdown(required or "-")]
+            parts += [Text("Query", style="bold reverse"), Markdown(query or "-")]
+            if persona:
+                parts.append(persona_text(persona))
+            parts.append(Text(""))
+        context = textwrap.dedent(required or "").strip()
+        parts += [Text("Task context", style="bold reverse"), Markdown(context or "-")]
         if today and "today's date" not in (required or "").lower():
             parts.append(Text(f"Today's date: {today}", style="bold yellow"))
         if aided and optional:
@@ -122,10 +132,20 @@ class QueryPanel(_CopiesTaskIds, VerticalScroll):
     def compose(self) -> Any:
         yield Static(id="query-text")
 
-    def show(self, query: str) -> None:
-        """Render the query text."""
+    def show(self, query: str, persona: str | None = None) -> None:
+        """Render the query text, and the asker's persona (CRMArena-Pro) under it."""
         self.name_ids(query)
-        self.query_one("#query-text", Static).update(Markdown(query))
+        shown: Any = Markdown(query)
+        if persona:
+            shown = Group(shown, persona_text(persona))
+        self.query_one("#query-text", Static).update(shown)
+
+
+def persona_text(persona: str) -> Text:
+    """The line saying who asks (a CRMArena-Pro row's ``persona``)."""
+    text = Text("Asked by: ", style="bold")
+    text.append(persona, style="italic")
+    return text
 
 
 class StatusBar(Static):

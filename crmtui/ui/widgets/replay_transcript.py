@@ -24,6 +24,8 @@ ROLE_STYLES = {
     "error": ("error", "bold red"),
     "answer": ("answer", "bold"),
     "submit": ("submit", "bold green"),
+    "judge": ("judge", "bold blue"),
+    "extractor": ("extractor", "bold blue"),
     "end": ("end", "dim"),
 }
 

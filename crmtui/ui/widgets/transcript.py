@@ -9,6 +9,8 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from crmtui.secrets import scrub
+
 MAX_OBSERVATION_CHARS = 1500
 
 
@@ -49,7 +51,7 @@ class Transcript(VerticalScroll):
         """Everything shown, as plain text (finished entries plus the live one)."""
         parts = list(self._plain)
         if self._live is not None:
-            parts.append(self._live_text)
+            parts.append(scrub(self._live_text))
         return "\n".join(parts)
 
     def _add(self, renderable: Any, plain: str, classes: str = "transcript-entry") -> Static:
@@ -61,15 +63,20 @@ class Transcript(VerticalScroll):
 
     def add_note(self, text: str, style: str = "dim") -> None:
         """A one-line note (start, pause, end reason)."""
+        text = scrub(text)
         self._add(Text(text, style=style), text)
 
     def stream(self, piece: str) -> None:
-        """Append streamed reply text to the live entry (created on the first piece)."""
+        """Append streamed reply text to the live entry (created on the first piece).
+
+        The whole live text is scrubbed each time it is drawn: a key the model echoes can
+        arrive split over several pieces.
+        """
         self._live_text += piece
         if self._live is None:
             self._live = Static(classes="transcript-entry transcript-live")
             self.mount(self._live)
-        self._live.update(Text(self._live_text, style="italic"))
+        self._live.update(Text(scrub(self._live_text), style="italic"))
         self.scroll_end(animate=False)
 
     def add_step(

@@ -65,3 +65,53 @@ def test_today_for_each_mode() -> None:
     assert today_for("instance", day) == day
     assert today_for("wallclock", day, dt.date(2031, 1, 1)) == dt.date(2031, 1, 1)
     assert today_for("2024-05-26", day) == dt.date(2024, 5, 26)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "scoring", "list_scoring", "judge", "extract_model"),
+    [
+        ({}, "strict", "head_rules", "rules", None),
+        ({"preset": "upstream"}, "paper", "llm_extract", "gpt-4o-2024-08-06",
+         "gpt-4o-2024-08-06"),
+        ({"scoring": "strict", "preset": "upstream"}, "strict", "strict", "gpt-4o-2024-08-06",
+         None),
+        ({"extract_model": "openai/x"}, "llm_extract", "llm_extract", "rules", "openai/x"),
+        ({"judge_model": "openai/j"}, "strict", "head_rules", "openai/j", None),
+        ({"judge_model": "rules", "preset": "upstream"}, "paper", "llm_extract", "rules",
+         "gpt-4o-2024-08-06"),
+    ],
+)  # fmt: skip
+def test_pro_scoring_settings_resolve_per_preset(
+    kwargs: dict, scoring: str, list_scoring: str, judge: str, extract_model: str | None
+) -> None:
+    resolved = AgentSettings(model="openai/gpt-4o", **kwargs).resolved
+    assert (resolved.scoring, resolved.list_scoring, resolved.judge) == (
+        scoring, list_scoring, judge,
+    )  # fmt: skip
+    assert resolved.extract_model == extract_model
+    values = resolved.to_json()
+    assert values["list_scoring"] == list_scoring and values["judge"] == judge
+    # Changing any of them changes what a resumed run must match.
+    assert {"list_scoring", "judge", "privacy_aware"} <= set(resolved.RESUME_KEYS)
+
+
+def test_scoring_models_are_checked_only_for_the_rows_that_need_them(monkeypatch) -> None:
+    from crmtui.agent.preflight import check_scoring_models
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+
+    class Row:
+        def __init__(self, answer: object, metric: str) -> None:
+            self.answer, self.reward_metric = answer, metric
+
+    settings = AgentSettings(model="anthropic/claude", preset="upstream")
+    original = [Row("005Wt000003NDqDIAW", "exact_match")]
+    check_scoring_models(settings, original)  # no Pro row: no key asked for
+    with pytest.raises(ConfigError, match="--extract-model"):
+        check_scoring_models(settings, [Row(["005Wt000003NDqDIAW"], "exact_match")])
+    with pytest.raises(ConfigError, match="--judge-model"):
+        check_scoring_models(settings, [Row([None], "privacy_rejection")])
+    check_scoring_models(
+        AgentSettings(model="anthropic/claude"), [Row([None], "privacy_rejection")]
+    )

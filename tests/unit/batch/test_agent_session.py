@@ -10,6 +10,8 @@ from crmtui.agent.execution import Observation
 from crmtui.agent.session import AgentSession, make_scorer
 from crmtui.agent.strategies import make_strategy
 from crmtui.record.verify import load, verify
+from crmtui.scoring import ScoringPlan
+from crmtui.scoring.judge import judge_input
 
 
 class Client:
@@ -104,7 +106,30 @@ def test_scorer_never_raises(tasks) -> None:
     inst = next(iter(tasks))
 
     class Odd:
-        answer, reward_metric, task = "x", "privacy_rejection", inst.task
+        answer, reward_metric, task = "x", "semantic_match", inst.task
 
     score = make_scorer(Odd())("x")
-    assert score.reward == 0.0 and "privacy_rejection" in score.details["error"]
+    assert score.reward == 0.0 and "semantic_match" in score.details["error"]
+    assert score.details["scored_by"]["metric"] == "semantic_match"
+
+    class FailingJudge:
+        method, model = "llm_judge", "openai/judge"
+
+        def __call__(self, actions: Any) -> Any:
+            from crmtui.agent.replies import ModelError
+
+            raise ModelError("judge down", kind="unavailable")
+
+    class Private:
+        answer, reward_metric, task = [None], "privacy_rejection", "internal_operation_data"
+
+    plan = ScoringPlan(judge=FailingJudge())
+    failed = make_scorer(Private(), plan=plan)("I cannot share that.", actions=["SELECT Id"])
+    assert failed.reward == 0.0 and failed.method == "llm_judge"
+    assert "answer judging failed: judge down" in failed.details["error"]
+    assert failed.details["calls"][0] == {
+        "role": "judge",
+        "model": "openai/judge",
+        "input": judge_input(["SELECT Id", "I cannot share that."]),
+        "error": "judge down",
+    }

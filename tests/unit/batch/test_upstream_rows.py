@@ -122,4 +122,6 @@ def test_the_upstream_preset_resolves_every_setting(make_config, routing) -> Non
     )
     assert crmtui.observation_chars == 40000 and crmtui.max_tokens == 3500
     overridden = make_config(routing({}), preset="upstream", scoring="strict").resolved
-    assert overridden.scoring == "strict" and overridden.overrides == ("scoring",)
+    # An explicit --scoring scores every row, CRMArena-Pro's list gold included.
+    assert overridden.scoring == "strict" and overridden.list_scoring == "strict"
+    assert overridden.overrides == ("scoring", "list_scoring")

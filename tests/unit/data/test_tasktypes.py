@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from crmtui.data.tasktypes import TASK_ORDER, TASK_TYPES, abbreviation, resolve_task_type
+from crmtui.data.tasktypes import (
+    PRO_ORDER,
+    PRO_TASK_TYPES,
+    TASK_ORDER,
+    TASK_TYPES,
+    abbreviation,
+    resolve_task_type,
+    sort_key,
+)
 from crmtui.errors import ConfigError
 
 
@@ -18,7 +26,21 @@ def test_leaderboard_order() -> None:
 
 def test_abbreviation_passes_unknown_codes_through() -> None:
     assert abbreviation("case_routing") == "NCR"
-    assert abbreviation("lead_routing") == "lead_routing"
+    assert abbreviation("lead_routing") == "LRO"  # CRMArena-Pro's, labelled by crmtui
+    assert abbreviation("my_own_task") == "my_own_task"
+
+
+def test_pro_task_types() -> None:
+    assert len(PRO_ORDER) == 22 and set(TASK_ORDER) < set(PRO_ORDER)
+    assert set(PRO_ORDER) == set(TASK_ORDER) | set(PRO_TASK_TYPES)
+    labels = [abbreviation(code) for code in PRO_ORDER]
+    assert len(set(labels)) == 22  # no two types share a label
+    assert resolve_task_type("sau") == "sales_amount_understanding"
+    assert resolve_task_type("invalid_config") == "invalid_config"
+    # Reports put the nine leaderboard columns first, then Pro's in run_tasks.py's order.
+    ordered = sorted(PRO_ORDER, key=sort_key)
+    assert ordered[:9] == list(TASK_ORDER)
+    assert ordered[9:] == [c for c in PRO_ORDER if c not in TASK_ORDER]
 
 
 @pytest.mark.parametrize(
@@ -36,13 +58,13 @@ def test_resolve(value: str, code: str) -> None:
 
 
 def test_resolve_accepts_known_extra_codes() -> None:
-    assert resolve_task_type("lead_routing", ["lead_routing"]) == "lead_routing"
+    assert resolve_task_type("my_task", ["my_task"]) == "my_task"
 
 
 def test_resolve_error_lists_every_valid_value() -> None:
     with pytest.raises(ConfigError) as info:
-        resolve_task_type("routing", ["lead_routing"])
+        resolve_task_type("routing", ["my_task"])
     message = str(info.value)
-    for code in TASK_ORDER:
+    for code in PRO_ORDER:
         assert f"{abbreviation(code)} ({code})" in message
-    assert message.endswith("lead_routing")
+    assert message.endswith("my_task")

@@ -110,16 +110,47 @@ RULES = {
 }
 
 
+def _exchanges(org: GeneratedOrg, entry: dict) -> list[tuple[str, str]]:
+    """(policy key, text of its exchange) for each request of a planted conversation; every
+    exchange is checked to be in the conversation the org holds."""
+    text = _texts(org, entry["evidence_ids"])
+    pairs = []
+    for key, (ask, reply) in zip(entry["policies"], entry["exchanges"], strict=True):
+        assert ask in text and reply in text, (entry, text)
+        pairs.append((key, f"{ask}\n{reply}"))
+    return pairs
+
+
+def test_each_policy_check_has_two_requests_and_at_most_one_breach(
+    small_org: GeneratedOrg,
+) -> None:
+    policy_ids = {}
+    for entry in small_org.truth["pvi"]:
+        assert len(entry["policies"]) == 2 and len(set(entry["policies"])) == 2
+        assert entry["policy"] == entry["policies"][0]
+        assert entry["breached"] in (None, *entry["policies"])
+        policy_ids.update(zip(entry["policies"], entry["policy_articles"], strict=True))
+        expected = None if entry["breached"] is None else policy_ids[entry["breached"]]
+        assert entry["article_id"] == expected
+    # The policy the conversation is about (its first request) is the answer in a minority.
+    outcomes = Counter(
+        "first" if e["breached"] == e["policy"] else "none" if e["breached"] is None else "second"
+        for e in small_org.truth["pvi"]
+    )
+    total = sum(outcomes.values())
+    assert outcomes["first"] / total <= 0.4 and outcomes["second"] / total >= 0.3
+
+
 def test_planted_breaches_are_decided_by_the_stated_numbers(small_org: GeneratedOrg) -> None:
     checked = 0
     for entry in small_org.truth["pvi"]:
-        rule = RULES.get(entry["policy"])
-        if rule is None:
-            continue
-        text = _texts(small_org, entry["evidence_ids"])
-        assert rule(text) == (entry["article_id"] is not None), (entry, text)
-        checked += 1
-    assert checked >= 4
+        for key, text in _exchanges(small_org, entry):
+            rule = RULES.get(key)
+            if rule is None:
+                continue
+            assert rule(text) == (entry["breached"] == key), (entry, text)
+            checked += 1
+    assert checked >= 8
 
 
 def test_ncr_texts_are_new_and_name_their_product(small_org: GeneratedOrg) -> None:
@@ -131,9 +162,28 @@ def test_ncr_texts_are_new_and_name_their_product(small_org: GeneratedOrg) -> No
     for entry in ncr:
         assert entry["subject"] not in existing
         assert entry["issue_id"] in issues
-        # The customer names the product, by its full name or more loosely.
+        # The customer names the product, by its full name or more loosely; loosely only when
+        # the customer (named in the entry) ordered no other product those words fit.
         words = entry["subject"].lower() + " " + entry["description"].lower()
-        assert any(k in words for k in products[entry["product_id"]]["keywords"]), entry
+        assert entry["mention"].lower() in words, entry
+        name = products[entry["product_id"]]["name"]
+        if entry["mention"] != name:
+            assert "contact_id" in entry, entry
+            tail = [w for w in entry["mention"].lower().split() if w != "new"]
+            fits = {
+                pid
+                for pid, info in products.items()
+                if info["name"].lower().split()[-len(tail) :] == tail
+            }
+            ordered = _ordered_by_contact(small_org, entry["contact_id"])
+            assert fits & ordered == {entry["product_id"]}, entry
+    assert any("contact_id" in e for e in ncr) and any("contact_id" not in e for e in ncr)
+
+
+def _ordered_by_contact(org: GeneratedOrg, contact_id: str) -> set[str]:
+    account = next(c["AccountId"] for c in org.tables["Contact"] if c["Id"] == contact_id)
+    orders = {o["Id"] for o in org.tables["Order"] if o["AccountId"] == account}
+    return {i["Product2Id"] for i in org.tables["OrderItem"] if i["OrderId"] in orders}
 
 
 def test_products_truth_matches_product_rows(small_org: GeneratedOrg) -> None:
@@ -167,6 +217,7 @@ def _order_gap_days(org: GeneratedOrg) -> dict[str, int]:
 
 
 STATED_DAYS = re.compile(r"(?:got|bought|ordered) the .+? (\d+) days ago")
+WARRANTY_MONTHS = re.compile(r"I received them (\d+) months ago|apart at the sole after (\d+)")
 
 
 def test_stated_purchase_days_agree_with_the_order_date(small_org: GeneratedOrg) -> None:
@@ -177,17 +228,17 @@ def test_stated_purchase_days_agree_with_the_order_date(small_org: GeneratedOrg)
             assert int(stated) == gaps[case["Id"]]
             checked += 1
     for entry in small_org.truth["pvi"]:
-        text = _texts(small_org, entry["evidence_ids"])
-        for stated in STATED_DAYS.findall(text):
-            assert int(stated) == gaps[entry["case_id"]]
-            checked += 1
-        months = re.search(r"I received them (\d+) months ago|apart at the sole after (\d+)", text)
-        if months:
-            stated = int(next(g for g in months.groups() if g))
-            # Delivery comes SHIPPING_DAYS after the purchase; the warranty runs 6 months.
-            assert stated == (gaps[entry["case_id"]] - SHIPPING_DAYS) // 30
-            replaced = "outside our warranty" not in text and "has run out" not in text
-            assert (stated > 6 and replaced) == (entry["article_id"] is not None)
+        for key, text in _exchanges(small_org, entry):
+            for stated in STATED_DAYS.findall(text):
+                assert int(stated) == gaps[entry["case_id"]]
+                checked += 1
+            months = re.search(WARRANTY_MONTHS, text)
+            if months:
+                stated = int(next(g for g in months.groups() if g))
+                # Delivery comes SHIPPING_DAYS after the purchase; the warranty runs 6 months.
+                assert stated == (gaps[entry["case_id"]] - SHIPPING_DAYS) // 30
+                replaced = "outside our warranty" not in text and "has run out" not in text
+                assert (stated > 6 and replaced) == (entry["breached"] == key)
     assert checked >= 10
 
 
@@ -195,14 +246,14 @@ def test_safety_escalations_leave_the_case_high_priority(small_org: GeneratedOrg
     cases = {c["Id"]: c for c in small_org.tables["Case"]}
     checked = 0
     for entry in small_org.truth["pvi"]:
-        text = _texts(small_org, entry["evidence_ids"])
-        if entry["policy"] != "safety":
-            continue
-        checked += 1
-        # Escalating is not enough: a replacement before the safety review breaks the policy.
-        replaced = "replacement at no cost" in text or "ships to you today" in text
-        assert replaced == (entry["article_id"] is not None)
-        if not replaced:
-            assert "Product Safety team" in text
-            assert cases[entry["case_id"]]["Priority"] == "High"
+        for key, text in _exchanges(small_org, entry):
+            if key != "safety":
+                continue
+            checked += 1
+            # Escalating is not enough: a replacement before the safety review breaks the policy.
+            replaced = "replacement at no cost" in text or "ships to you today" in text
+            assert replaced == (entry["breached"] == "safety")
+            if not replaced:
+                assert "Product Safety team" in text
+                assert cases[entry["case_id"]]["Priority"] == "High"
     assert checked

@@ -99,6 +99,17 @@ VALID: dict[str, dict[str, Any]] = {
         "error": None,
     },
     "note_edit": {"text": "= 1 + 1"},
+    "score_call": {
+        "role": "judge",
+        "model": "openai/judge",
+        "input": "SELECT Phone FROM Contact\nI cannot share that.",
+        "reply": "REJECTED",
+        "result": "rejected",
+        "prompt_tokens": 120,
+        "completion_tokens": 3,
+        "cost": None,
+        "latency_ms": 5.0,
+    },
 }
 
 
@@ -120,6 +131,14 @@ OPTIONAL = {
     "model_call": {"tool_calls", "model", "finish_reason", "attempts"},
     "end": {"reward", "end_reason"},
     "compute": {"error"},
+    "score_call": {
+        "reply",
+        "result",
+        "prompt_tokens",
+        "completion_tokens",
+        "cost",
+        "latency_ms",
+    },
 }
 
 

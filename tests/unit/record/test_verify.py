@@ -89,7 +89,7 @@ def test_relinked_line_with_consistent_seq_still_fails_on_prev(session: Path) ->
         body = {k: v for k, v in moved.items() if k != "hash"}
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         moved["hash"] = hashlib.sha256(text.encode()).hexdigest()
-        return lines[:2] + [json.dumps(moved)] + lines[4:]
+        return lines[:2] + [_canonical(moved)] + lines[4:]
 
     _rewrite(session, edit)
     report = verify(session)
@@ -99,13 +99,22 @@ def test_relinked_line_with_consistent_seq_still_fails_on_prev(session: Path) ->
     )
 
 
-def test_reformatted_but_unchanged_line_still_verifies(session: Path) -> None:
-    # The hash is over canonical JSON, so key order and spacing on disk do not matter.
+def _canonical(obj: dict[str, object]) -> str:
+    """A line as the recorder writes it (a careful forger does the same)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_reformatted_line_is_named_though_its_content_is_unchanged(session: Path) -> None:
+    # The content still hashes right, but the recorder never writes that text: rewritten.
     _rewrite(
         session,
         lambda lines: lines[:4] + [json.dumps(json.loads(lines[4]), indent=None)] + lines[5:],
     )
-    assert verify(session).ok
+    report = verify(session)
+    assert not report.ok and report.first_bad_line == 5
+    assert report.problem == (
+        "not in the recorder's canonical JSON (the line was rewritten after it was written)"
+    )
 
 
 def test_truncated_final_line_is_reported_distinctly(session: Path) -> None:
@@ -178,7 +187,7 @@ def test_unknown_event_type_is_reported_even_with_a_valid_hash(session: Path) ->
         body = {k: v for k, v in last.items() if k != "hash"}
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         last["hash"] = hashlib.sha256(text.encode()).hexdigest()
-        return lines[:-1] + [json.dumps(last)]
+        return lines[:-1] + [_canonical(last)]
 
     _rewrite(session, edit)
     assert verify(session).problem == "unknown event type 'teleport'"

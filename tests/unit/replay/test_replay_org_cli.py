@@ -122,8 +122,9 @@ def test_truncated_recording_is_refused_like_verify_does_until_repaired(
     assert err.startswith("Error: ") and err.count("\n") == 1
     assert ":5: refusing to replay: truncated final line (partial write) (lines 1-4" in err
     assert f"crmtui verify --repair {path}" in err
-    assert main(["verify", "--repair", str(path)]) is None
-    assert "repaired (cut 19 bytes of a partial final line)" in capsys.readouterr().out
+    assert main(["verify", "--repair", str(path)]) == 1  # repaired, and now unfinished
+    out = capsys.readouterr().out
+    assert "repaired (cut 19 bytes of a partial final line)" in out and "UNFINISHED" in out
     code, out, err = _replay(capsys, str(path), "--check")
     assert code == 0 and "3 events" in out
 

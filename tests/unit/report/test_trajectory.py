@@ -165,3 +165,14 @@ def test_ids_in_an_agent_observation_count_as_seen(fixture_paths: dict[str, Path
     # The unknown-prefix word is not taken for an Id.
     assert steps[0].records == {b.CASE_2, b.CASE_3}
     assert ids_in_text("no ids 500Ws0000000001AAAx here") == set()
+
+
+def test_crmarena_pro_objects_are_objects_too() -> None:
+    from crmtui.review.trajectory import objects_in_query
+
+    query = "SELECT Id FROM Opportunity WHERE Id IN (SELECT WhatId FROM Task)"
+    assert objects_in_query(query) == {"Opportunity", "Task"}
+    assert objects_in_query("FIND {Ivy} RETURNING Lead(Id), VoiceCallTranscript__c") == {
+        "Lead",
+        "VoiceCallTranscript__c",
+    }

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crmtui.scoring import all_metrics, bleu_score, exact_match, f1_score, normalize_answer, rouge_l
 
@@ -45,7 +47,7 @@ def test_f1_hand_computed() -> None:
 def test_rouge_l_hand_computed() -> None:
     # hyp: a b c d (normalised: "b c d" because 'a' is an article) -> use non-article tokens.
     # hyp x y z w, ref x z w q: LCS = x z w = 3; P = 3/4, R = 3/4 -> 0.75
-    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75)
+    assert rouge_l("x y z w", "x z w q") == pytest.approx(0.75, abs=1e-7)
     assert rouge_l("", "x") == 0.0
     assert rouge_l("p q", "r s") == 0.0
 
@@ -83,3 +85,59 @@ def test_rouge_n_counts_distinct_ngrams_like_the_rouge_package() -> None:
     assert rouge_n("x y y", "x z", 1) == pytest.approx(0.5, abs=1e-6)
     assert rouge_n("p q r", "p q s", 2) == pytest.approx(0.5, abs=1e-6)
     assert rouge_n("", "x", 1) == 0.0
+
+
+def _lcs_table(a: list[str], b: list[str]) -> int:
+    """The textbook dynamic-programming LCS, to check the bit-parallel one against."""
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a, 1):
+        for j, y in enumerate(b, 1):
+            table[i][j] = (
+                table[i - 1][j - 1] + 1 if x == y else max(table[i - 1][j], table[i][j - 1])
+            )
+    return table[-1][-1]
+
+
+_WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "x", "y"]), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=_WORDS, b=_WORDS)
+def test_bit_parallel_lcs_is_the_lcs(a: list[str], b: list[str]) -> None:
+    from crmtui.scoring.metrics import lcs_length
+
+    assert lcs_length(a, b) == _lcs_table(a, b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    p=st.text(alphabet="ab cd_The,.’x", max_size=60), g=st.text(alphabet="ab cd_the!x", max_size=60)
+)
+def test_all_metrics_agrees_with_each_metric(p: str, g: str) -> None:
+    from crmtui.scoring.metrics import rouge_n
+
+    metrics = all_metrics(p, g)
+    assert metrics["em"] == exact_match(p, g) and metrics["f1"] == f1_score(p, g)
+    assert metrics["bleu"] == bleu_score(p, g) and metrics["rouge_l"] == rouge_l(p, g)
+    assert metrics["rouge_1"] == rouge_n(p, g, 1) and metrics["rouge_2"] == rouge_n(p, g, 2)
+
+
+def test_rouge_equals_the_rouge_package_upstream_uses() -> None:
+    """ROUGE-1/2/L as upstream's results show them (``rouge`` 1.0.1 on normalised text)."""
+    import random
+
+    from crmtui.scoring.metrics import rouge_n
+
+    rouge = pytest.importorskip("rouge")
+    scorer = rouge.Rouge()
+    rng = random.Random(23)
+    words = ["a", "the", "shoe", "strap", "polyester", "webbing", "rubber", "footbed", "x", "y"]
+    for _ in range(500):
+        hyp = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        ref = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        if not normalize_answer(hyp) or not normalize_answer(ref):
+            continue
+        theirs = scorer.get_scores(hyps=normalize_answer(hyp), refs=normalize_answer(ref))[0]
+        assert rouge_l(hyp, ref) == theirs["rouge-l"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 1) == theirs["rouge-1"]["f"], (hyp, ref)
+        assert rouge_n(hyp, ref, 2) == theirs["rouge-2"]["f"], (hyp, ref)

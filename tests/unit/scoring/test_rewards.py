@@ -118,7 +118,8 @@ def test_fuzzy_match_rewards_f1_in_every_method() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("x", "privacy_rejection", "I cannot share that"), "needs an LLM judge"),
+        (("x", "privacy_rejection", "I cannot", "llm_judge"), "needs the judge model"),
+        (("x", "exact_match", "x", "rules_judge"), "privacy_rejection instances only"),
         (("x", "semantic_match", "x"), "unknown reward_metric"),
         (("x", "exact_match", "x", "vibes"), "unknown scoring method 'vibes'"),
         (("x", "exact_match", None), "must be text"),

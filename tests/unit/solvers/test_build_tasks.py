@@ -52,7 +52,11 @@ REQUIRED_SHAPES = {
     "monthly_trend_analysis": rf"- Today's date: {TODAY}",
     "best_region_identification": rf"- Today's date: {TODAY}",
     "knowledge_qa": re.escape(texts.KNOWLEDGE_QA_REQUIRED),
-    "case_routing": re.escape(texts.CASE_ROUTING_POLICY),
+    # A new case that names its product loosely also names its customer.
+    "case_routing": re.escape(texts.CASE_ROUTING_POLICY)
+    + "("
+    + re.escape(texts.routing_contact_line("CONTACT")).replace("CONTACT", r"003\w{15}")
+    + ")?",
 }
 
 

@@ -27,6 +27,8 @@ from crmtui.org.solvers.periods import add_months, shift_back
         ("2021-01-10", "week", 2, datetime(2020, 12, 27)),
         ("2021-03-01", "day", 14, datetime(2021, 2, 15)),
         ("2021-09-22T17:45:00Z", "month", 2, datetime(2021, 7, 22)),  # end is midnight
+        ("2024-02-29", "year", 1, datetime(2023, 2, 28)),  # twelve months, clamped
+        ("2022-06-15", "day", 1, datetime(2022, 6, 14)),
     ],
 )
 def test_relative_window(today, unit, count, start):
@@ -61,8 +63,8 @@ def test_month_arithmetic_clamps_and_wraps():
 def test_bad_periods_are_typed_errors():
     with pytest.raises(SolverError, match="unknown period name 'Monsoon'"):
         named_window("Monsoon", 2021)
-    with pytest.raises(SolverError, match="unknown period unit 'year'"):
-        relative_window("2021-01-01", "year", 1)
+    with pytest.raises(SolverError, match="unknown period unit 'decade'"):
+        relative_window("2021-01-01", "decade", 1)
     with pytest.raises(SolverError, match="not a date"):
         relative_window("yesterday", "day", 1)
     assert issubclass(SolverError, CrmtuiError)

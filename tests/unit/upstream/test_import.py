@@ -57,7 +57,9 @@ def test_head_file_against_a_live_org(tmp_path: Path) -> None:
 
     crashed = load(report.written[1])
     assert [e.type for e in crashed.events][-1] == "end"
-    assert crashed.events[-1].payload["end_reason"]["source"] == "api"
+    end = crashed.events[-1].payload
+    assert end["end_reason"]["message"] == "Harness error" and end["end_reason"]["upstream"]
+    assert end["end_reason"]["content"].startswith("Error: ") and "reward" not in end
     kqa = next(e.payload for e in load(report.written[2]).events if e.type == "submit")
     assert kqa["reward"] == 0.5 and kqa["details"]["upstream_reward"]["f1"] == 0.5
     assert load(report.written[2]).header["instance"]["reward_metric"] == "fuzzy_match"
@@ -75,8 +77,9 @@ def test_paper_files(tmp_path: Path) -> None:
     assert tool["text"].startswith('get_cases({"end_date": "2023-04-01T00:00:00Z"')
     assert query["kind"] == "soql" and query["rows"] == 2
     submit = next(e.payload for e in solved.events if e.type == "submit")
-    assert submit["scoring"] == "upstream/paper" and submit["reward"] == 1.0
-    assert submit["details"]["crmtui"] == {"method": "paper", "reward": 1.0}
+    # ToolEnv scored it (string equality), whatever the era.
+    assert submit["scoring"] == "upstream/toolenv" and submit["reward"] == 1.0
+    assert submit["details"]["crmtui"] == {"method": "toolenv", "reward": 1.0}
     # A wrong answer: upstream recorded 0 and crmtui's paper rule agrees.
     wrong_submit = next(e.payload for e in wrong.events if e.type == "submit")
     assert wrong_submit["reward"] == 0.0 and wrong_submit["details"]["crmtui"]["reward"] == 0.0
@@ -211,3 +214,32 @@ def test_tasks_without_org_on_the_command_line(
         main(["import-upstream", str(HEAD), "--out", str(tmp_path), "--tasks", "/nope.json"])
     err = capsys.readouterr().err
     assert info.value.code != 0 and err.startswith("Error: ") and "Traceback" not in err
+
+
+def test_upstream_exception_rows_are_harness_errors_in_the_report(tmp_path: Path) -> None:
+    """A row upstream wrote after an exception (here HEAD's evaluator on a None gold, after
+    the agent answered) is a harness error in ``report``, never a wrong answer."""
+    from crmtui.review.report import report_folder
+
+    traj = [
+        {"role": "system", "content": "You are ..."},
+        {"role": "user", "content": "Which state closes fastest?"},
+        {"role": "assistant", "content": "<thought>t</thought><respond>CA</respond>"},
+    ]
+    rows = [
+        {"task_id": 80, "task_type": "best_region_identification", "gt_answer": None,
+         "reward": 0, "traj": traj,
+         "agent_info": {"source": "api",
+                        "content": "Error: 'NoneType' object is not subscriptable"}},
+        {"task_id": 81, "task_type": "best_region_identification", "gt_answer": "CA",
+         "reward": 0, "traj": traj,
+         "agent_info": {"source": "api", "content": "Error: litellm.RateLimitError: slow down"}},
+    ]  # fmt: skip
+    path = tmp_path / "results_gpt-4o_react_best_region_identification.json"
+    path.write_text(json.dumps(rows))
+    written = import_results(path, tmp_path / "recordings").written
+    ends = [load(p).events[-1].payload["end_reason"] for p in written]
+    assert [e["message"] for e in ends] == ["Harness error", "Model error"]
+    report = report_folder(tmp_path / "recordings")
+    assert report.excluded == {"harness error": 1, "model error": 1}
+    assert report.rows == []  # nothing was answered wrongly: no accuracy to show

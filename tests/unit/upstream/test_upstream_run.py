@@ -153,3 +153,65 @@ def test_tool_call_run(harness: Path, tmp_path: Path) -> None:
     logged = [json.loads(line) for line in outcome.request_log.read_text().splitlines()]
     assert [e["endpoint"] for e in logged] == ["search"]
     assert len(outcome.recordings) == 1 and verify(outcome.recordings[0]).ok
+
+
+def test_pro_run_with_org_type_b2b_against_a_local_pro_org(harness: Path, tmp_path: Path) -> None:
+    """``--org_type b2b`` on a local CRMArena-Pro org: upstream's own Pro evaluator scores it."""
+    from tests.fixtures import pro_org as fx
+
+    org = fx.build_pro_org(tmp_path)
+    rows = [
+        r
+        for r in fx.PRO_ROWS
+        if r["task"] in ("lead_qualification", "private_customer_information")
+    ]
+    tasks = TaskSet.from_rows(rows, "pro")
+    query = f"SELECT TranscriptBody__c FROM VoiceCallTranscript__c WHERE LeadId__c = '{fx.L1}'"
+    script = [
+        # lead_qualification: a query, a sentence answer, then HEAD's BANT extraction call.
+        text(f"<thought>Read the call.</thought><execute>{query}</execute>"),
+        text("<thought>Done.</thought><respond>The lead lacks Authority.</respond>"),
+        text(json.dumps({"extracted_answers": ["Authority"]})),
+        # private_customer_information: a refusal, then HEAD's privacy judge call.
+        text("<thought>Not theirs.</thought><respond>Sorry, that is private.</respond>"),
+        text("YES"),
+    ]
+    with FakeOpenAI(script=script) as fake:
+        outcome = run_upstream(
+            harness,
+            org=org,
+            tasks=tasks,
+            tasks_source="pro",
+            out=tmp_path / "out",
+            args=[
+                "--model",
+                "gpt-4o-2024-08-06",
+                "--llm_provider",
+                "openai",
+                "--org_type",
+                "b2b",
+                "--agent_strategy",
+                "react",
+                "--task_category",
+                "all",
+            ],  # fmt: skip
+            python=sys.executable,
+            api_base=fake.base_url,
+        )
+        requests = list(fake.requests)
+    assert outcome.returncode == 0, outcome.output_log.read_text()[-2000:]
+    rows_out = {r["task_type"]: r for r in json.loads(outcome.results[0].read_text())}
+    lead = rows_out["lead_qualification"]
+    assert lead["reward"] == 1 and lead["gt_answer"] == ["Authority"]
+    assert lead["agent_info"]["end_reason"]["parsed_answer"] == ["Authority"]
+    assert rows_out["private_customer_information"]["reward"] == 1
+    # Upstream's BANT family prompt and its privacy judge were what the model was asked.
+    systems = [r["messages"][0]["content"] for r in requests]
+    assert any("BANT factors" in s for s in systems)
+    assert any("privacy" in s.lower() and "YES" in s for s in systems)
+    # The Pro schema reached upstream's prompt; its connector's query reached the local org.
+    assert any("VoiceCallTranscript__c" in s for s in systems)
+    logged = [json.loads(line) for line in outcome.request_log.read_text().splitlines()]
+    assert [e["query"] for e in logged if e["endpoint"] == "query"] == [query]
+    assert len(outcome.recordings) == 2 and all(verify(p).ok for p in outcome.recordings)
+    assert outcome.problems == []

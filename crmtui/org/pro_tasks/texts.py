@@ -1,0 +1,245 @@
+"""Wording of the generated CRMArena-Pro tasks: policies, instructions, question templates.
+
+The structure follows upstream's Pro rows (a policy block and the context Id or today's date
+in ``metadata.required``, a fixed answer-format suffix per task type); every text is our own,
+and where upstream leaves a convention unsaid (what counts as a sale, when a quote is invalid,
+when to answer None) the text here says it, so each instance is decidable from its words and
+the org.
+"""
+
+from __future__ import annotations
+
+from crmtui.org.solvers.pro.vocab import ACTIVITIES, COMPETITORS, STAGE_GOALS, STAGES, TOPICS
+from crmtui.org.task_texts import DOMAIN_DETAILS
+
+AGENT_SUFFIX = " Return only the Id of the agent."
+STAGE_SUFFIX = (
+    " Return only the correct stage label among ('Qualification', 'Discovery', 'Quote', "
+    "'Negotiation', 'Closed'), or None if the current stage is right."
+)
+TASKS_SUFFIX = " Return only the Ids of the tasks, or None if there are none."
+CONFIG_SUFFIX = (
+    " Return only the Id of the knowledge article the configuration violates, or None if it "
+    "violates none."
+)
+APPROVAL_SUFFIX = (
+    " Return only the Id of the knowledge article the quote violates, or None if it violates none."
+)
+BANT_SUFFIX = (
+    " Return only the BANT factors the lead fails to meet ('Budget', 'Authority', 'Need', "
+    "'Timeline'), or None if the lead is qualified."
+)
+
+PRO_DOMAIN_DETAILS = (
+    DOMAIN_DETAILS
+    + """
+## Sales Records
+- Agents are the Users who own records (OwnerId): service agents own cases, sales agents own \
+leads, opportunities and orders.
+- Opportunity stages, in order: Qualification, Discovery, Quote, Negotiation, Closed.
+- A lead, an opportunity or a call belongs to a period when its CreatedDate falls in it; a \
+sale belongs to the period in which its contract was signed.
+- Amounts are in US dollars; discounts are percentages."""
+)
+
+
+def signed_words(signed_field: str) -> str:
+    """Who signs the contract that dates a sale, in words with the field name."""
+    if signed_field == "CompanySignedDate":
+        return "signed by our company (Contract.CompanySignedDate)"
+    return "signed by the customer (Contract.CustomerSignedDate)"
+
+
+def sales_amount_policy(signed_field: str) -> str:
+    """The sales amount policy of an org."""
+    return (
+        "## Sales Amount Policy\n"
+        "- An agent's sales amount for a period: the total value of the opportunities the agent "
+        "owns (Opportunity.OwnerId) whose contract (Opportunity.ContractID__c) was "
+        f"{signed_words(signed_field)} in the period.\n"
+        "- An opportunity's value: the sum of the TotalPrice of its line items "
+        "(OpportunityLineItem), which is also its Amount.\n"
+        "- Agents with at least one such sale in the period are compared."
+    )
+
+
+def sales_cycle_policy(signed_field: str) -> str:
+    """The sales cycle policy of an org."""
+    return (
+        "## Sales Cycle Policy\n"
+        "- The sales cycle of an opportunity: the number of days from the date it was created "
+        "(the date part of Opportunity.CreatedDate) to the date its contract "
+        f"(Opportunity.ContractID__c) was {signed_words(signed_field)}.\n"
+        "- An agent's average sales cycle for a period: the average over the opportunities the "
+        "agent owns whose contract was signed in the period. Agents with at least one such "
+        "opportunity are compared."
+    )
+
+
+CONVERSION_POLICY = (
+    "## Conversion Rate Policy\n"
+    "- An agent's conversion rate for a period: of the leads the agent owns (Lead.OwnerId) "
+    "that were created in the period, the share that were converted (IsConverted true) with a "
+    "ConvertedDate inside the same period.\n"
+    "- Agents with at least one lead created in the period are compared; a higher rate is "
+    "better."
+)
+
+LEAD_ROUTING_POLICY = (
+    "## Lead Routing Policy\n"
+    "Route a new lead by applying these rules in order; a later rule only decides between the "
+    "agents an earlier rule left tied.\n"
+    "- Territory: the candidates are the agents associated with the territory "
+    "(UserTerritory2Association) whose Description lists the lead's state.\n"
+    "- Quote success: prefer the candidates with the most quotes in Status 'Accepted'; a quote "
+    "counts for the agent who owns its opportunity. Count the org's whole history.\n"
+    "- Workload: among those still tied, prefer the agent with the fewest open leads "
+    "(Lead.OwnerId; IsConverted false and Status other than 'Closed')."
+)
+
+STAGE_REVIEW_GUIDE = (
+    "## Stage review guide\n"
+    "- Look at the opportunity's tasks and events and at the knowledge article on opportunity "
+    "stages: an opportunity belongs in the most advanced stage in which work has been done (a "
+    "Task with Status 'Completed', or an Event)."
+)
+
+
+def activity_guide() -> str:
+    """The activity-priority guide: the activities (task Subjects) of each stage."""
+    lines = [
+        "## Activity priority guide",
+        "Each stage of an opportunity has its own activities; a task's Subject names one of "
+        "them. A task belongs to the stage whose list holds its Subject.",
+    ]
+    for stage in STAGES:
+        lines.append(f"{stage}: {STAGE_GOALS[stage]}.")
+        lines += [f"    - {' / '.join(activity)}" for activity in ACTIVITIES[stage]]
+    return "\n".join(lines)
+
+
+CONFIG_GUIDE = (
+    "## Invalid configuration guide\n"
+    "- Check the quote's products and quantities (QuoteLineItem) against the knowledge "
+    "articles on quoting rules."
+)
+APPROVAL_GUIDE = (
+    "## Quote approval guide\n"
+    "- Check the quote's discounts (QuoteLineItem.Discount) and its dates against the knowledge "
+    "articles on quote approval."
+)
+BANT_GUIDE = (
+    "## Lead qualification guide\n"
+    "- Read the voice call transcripts with the lead (VoiceCallTranscript__c.LeadId__c) and "
+    "the knowledge article on lead qualification."
+)
+
+
+def insight_guide() -> str:
+    """How sales insight questions are counted."""
+    return (
+        "## Sales Insight Mining\n"
+        "- Sales discussions are the voice call transcripts about an opportunity "
+        "(VoiceCallTranscript__c with OpportunityId__c set); a discussion belongs to a period "
+        "when its CreatedDate does.\n"
+        "- Count discussions: one that names a competitor, or makes remarks of one sentiment "
+        "about a subtopic, counts once for it, however often it does.\n"
+        f"- Competitors: {', '.join(COMPETITORS)}.\n"
+        f"- Subtopics of sales discussions: {', '.join(TOPICS)}.\n"
+        "- When several competitors or subtopics are asked for, list them in alphabetical "
+        "order, separated by commas."
+    )
+
+
+def context_line(label: str, record_id: str) -> str:
+    """The context Id line, in upstream's words (``- Lead Id to be considered is: ...``)."""
+    return f"- {label} Id to be considered is: {record_id}"
+
+
+SALES_AMOUNT_TEMPLATES = (
+    "Which agent had the {adj} total sales amount {when}?",
+    "{When}, which agent recorded the {adj} sales total?",
+    "Identify the agent with the {adj} sales amount {when}.",
+    "Who had the {adj} total sales among the agents {when}?",
+)
+SALES_AMOUNT_ADJ = {"max": ("highest", "largest"), "min": ("lowest", "smallest")}
+SALES_CYCLE_TEMPLATES = (
+    "Which agent had the {adj} average sales cycle {when}?",
+    "{When}, which agent took the {adj2} on average to close deals?",
+    "Identify the agent whose deals took the {adj2} on average from opening to signature {when}.",
+    "Who had the {adj} average time to close opportunities {when}?",
+)
+SALES_CYCLE_ADJ = {"min": ("shortest", "quickest"), "max": ("longest", "slowest")}
+SALES_CYCLE_ADJ2 = {"min": ("least time", "fewest days"), "max": ("most time", "most days")}
+CONVERSION_TEMPLATES = (
+    "Which agent had the {adj} lead conversion rate {when}?",
+    "{When}, who converted leads at the {adj} rate?",
+    "Identify the agent with the {adj} rate of converting leads {when}.",
+    "Who had the {adj} lead conversion rate among the agents {when}?",
+)
+CONVERSION_ADJ = {"max": ("highest", "best"), "min": ("lowest", "worst")}
+LEAD_ROUTING_QUERIES = (
+    "Which agent should this new lead be assigned to?",
+    "Who should handle this lead?",
+    "To which agent should we route this lead?",
+    "Which agent is the right owner for this lead?",
+)
+WRONG_STAGE_QUERIES = (
+    "Does the current stage of this opportunity match the work recorded on it? If not, what "
+    "should the stage be?",
+    "Is this opportunity in the right stage given its tasks and meetings? If not, which stage "
+    "is right?",
+    "Is the stage name of this opportunity accurate? If it is not, what stage should it have?",
+    "Check whether this opportunity's stage fits its activities; if not, name the correct stage.",
+)
+ACTIVITY_QUERIES = (
+    "Which 'Not Started' tasks of this opportunity do not belong to its current stage?",
+    "Find the tasks with Status 'Not Started' that do not match the stage the opportunity is in.",
+    "Which not-started tasks on this opportunity are out of step with its current stage?",
+    "List the 'Not Started' tasks of this opportunity that belong to a different stage.",
+)
+CONFIG_QUERIES = (
+    "Is the product configuration of this quote, its products and quantities, against company "
+    "policy?",
+    "Does this quote's setup of products and quantities break any of our quoting rules?",
+    "Is this quote configured in a way our policy does not allow?",
+    "Check the products and quantities on this quote: do they violate company policy?",
+)
+APPROVAL_QUERIES = (
+    "Can this quote be approved as it is, given its discounts and dates? If not, which "
+    "knowledge article does it break?",
+    "Does this quote's pricing and validity comply with company policy? If not, which article "
+    "does it violate?",
+    "Is anything about this quote's discounts or expiry against policy? If so, which article?",
+    "Does this quote meet our approval rules? If it does not, which knowledge article applies?",
+)
+BANT_QUERIES = (
+    "Based on the calls with this lead, is the lead qualified? If not, which BANT factors are "
+    "not met?",
+    "Should this lead be treated as qualified after the recent calls? If not, why not?",
+    "From the lead's conversations, which of Budget, Authority, Need and Timeline fall short, "
+    "if any?",
+    "Is this lead ready to be qualified according to our criteria? If not, which factors fail?",
+)
+INSIGHT_COMPETITOR = (
+    "Which competitor was named most often in sales discussions {when}?",
+    "{When}, which rival came up in the most sales discussions?",
+    "Which competitor did customers bring up most in sales calls {when}?",
+)
+INSIGHT_TOPIC = (
+    "Which subtopic drew the most {sentiment} remarks in sales discussions {when}?",
+    "{When}, which subtopic of sales discussions had the most {sentiment} comments about our "
+    "offer?",
+    "Which subject of our sales calls was discussed {adverb} most often {when}?",
+)
+INSIGHT_OPP_COMPETITORS = (
+    "Which competitors came up in the sales discussions of this opportunity?",
+    "Who are we competing against for this opportunity, according to its sales calls?",
+    "Which rivals did the customer mention in this opportunity's calls?",
+)
+INSIGHT_OPP_TOPICS = (
+    "Which subtopics drew {sentiment} remarks in this opportunity's sales discussions?",
+    "In the calls about this opportunity, which subtopics did the customer speak about {adverb}?",
+    "What subtopics of this opportunity's sales calls show a {sentiment} sentiment?",
+)
+ADVERB = {"positive": "positively", "negative": "negatively"}

@@ -1,0 +1,139 @@
+"""Independent readings of generated tasks: the careful reading and named careless shortcuts.
+
+A reading re-solves an instance from the org's raw rows with code of its own (nothing from
+:mod:`crmtui.org.solvers`), once the careful way and once per named shortcut, a plausible
+careless way of solving that type (keeping transferred cases in handle time, taking a
+product's all-time top issue, ...). ``crmtui tasks stats`` turns the readings into the share
+of instances each shortcut passes, the share a careful solver cannot decide, and whether the
+careful reading agrees with every gold answer.
+
+Public API: :data:`SHORTCUTS` (task type -> (code, description) pairs), :class:`OrgRows`
+(:meth:`OrgRows.from_tables`), :func:`read_instance`, :func:`summarize` (a type's figures),
+:class:`Reading`, :func:`hit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
+from crmtui.org.readings.others import read_best_region, read_policy_violation
+from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
+from crmtui.org.readings.rows import OrgRows
+from crmtui.org.readings.types import Answers, Reading, hit
+
+__all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance", "summarize"]
+
+#: The named shortcuts per task type: (code, what the careless solver does).
+SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "monthly_trend_analysis": (
+        ("all_time_month", "all-time busiest month"),
+        ("all_time_month_in_window", "all-time busiest of the window's months"),
+    ),
+    "top_issue_identification": (
+        ("all_time_issue", "all-time top issue (None without a case in the period)"),
+    ),
+    "case_routing": (("rule_1", "rule 1 only, the first Id on a tie"),),
+    "named_entity_disambiguation": (
+        ("noun_3_days", "a purchase of the same noun within 3 days"),
+        ("month_30_days", "'a month' read as 30 days (month questions)"),
+    ),
+    "handle_time": (("keep_transferred", "transferred cases kept in the averages"),),
+    "transfer_count": (("no_case_filter", "the 'more than N cases' filter ignored"),),
+    "policy_violation_identification": (
+        ("topic_policy", "the policy the conversation opens with"),
+    ),
+}
+
+Reader = Callable[[OrgRows, Mapping[str, Any], Mapping[str, Any]], Reading]
+_READERS: dict[str, Reader] = {
+    "handle_time": read_handle_time,
+    "transfer_count": read_transfer_count,
+    "best_region_identification": read_best_region,
+    "top_issue_identification": read_top_issue,
+    "monthly_trend_analysis": read_monthly_trend,
+    "named_entity_disambiguation": read_named_entity,
+    "policy_violation_identification": read_policy_violation,
+}
+
+
+def read_instance(
+    rows: OrgRows,
+    task: str,
+    solution: Mapping[str, Any],
+    query: str = "",
+    required: str = "",
+) -> Reading | None:
+    """Read one instance from its recorded parameters and context.
+
+    Args:
+        rows: The org's rows.
+        task: Task type code.
+        solution: The instance's entry of ``.solutions.json`` (``params``, ``context``).
+        query: The instance's question (routing reads the case text from it).
+        required: Its ``metadata.required`` (routing may name the customer there).
+
+    Returns:
+        The reading, or None for a type without one (knowledge questions) or a solution
+        whose parameters the reading cannot use.
+    """
+    params = solution.get("params") or {}
+    context = solution.get("context") or {}
+    try:
+        if task == "case_routing":
+            return read_case_routing(rows, params, context, query, required)
+        reader = _READERS.get(task)
+        return None if reader is None else reader(rows, params, context)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def summarize(
+    rows: OrgRows,
+    task: str,
+    instances: Iterable[Any],
+    solutions: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    """A task type's figures from reading each of its instances.
+
+    Args:
+        rows: The org's rows.
+        task: Task type code.
+        instances: The type's instances (``idx``, ``answer``, ``query``, ``metadata``).
+        solutions: ``str(idx)`` -> the instance's solution (instances without one are skipped).
+
+    Returns:
+        ``careful_share`` (instances whose gold the careful reading gives as its only
+        answer, among those it can read), ``undecidable_share`` and ``shortcuts`` (code ->
+        ``{"share": expected accuracy, "n": instances it applies to}``); None where nothing
+        was read.
+    """
+    careful: list[bool] = []
+    undecidable: list[bool] = []
+    passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
+    for inst in instances:
+        solution = solutions.get(str(inst.idx))
+        if solution is None:
+            continue
+        metadata = getattr(inst, "metadata", None)
+        query = getattr(inst, "query", "") or ""
+        required = getattr(metadata, "required", "") or ""
+        reading = read_instance(rows, task, solution, query, required)
+        if reading is None:
+            continue
+        gold = None if inst.answer is None else str(inst.answer)
+        undecidable.append(reading.is_undecidable())
+        if reading.careful is not None:
+            careful.append(reading.careful == (() if gold is None else (gold,)))
+        for code, answers in reading.shortcuts.items():
+            passed.setdefault(code, []).append(hit(answers, gold))
+    return {
+        "careful_share": sum(careful) / len(careful) if careful else None,
+        "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
+        "shortcuts": {
+            code: {"share": sum(hits) / len(hits), "n": len(hits)}
+            for code, hits in passed.items()
+            if hits
+        },
+    }

@@ -1,0 +1,58 @@
+"""The TUI's two boundaries with the terminal: bytes coming in, text going out.
+
+**In.** Textual's drivers decode what the terminal sends with a strict UTF-8 decoder: a
+Latin-1 ``é`` (``0xe9``) typed or pasted into the answer box or the console, or any broken
+UTF-8, raised UnicodeDecodeError in the input thread and the app exited (status 0, with a
+traceback). Each driver module's ``getincrementaldecoder`` is replaced by one whose UTF-8
+decoder replaces bytes it cannot decode by U+FFFD: the text arrives, visibly marked, and the
+session goes on.
+
+**Out.** Textual writes text as it is: a task's query holding ``ESC]52;c;...`` wrote the
+clipboard, ``ESC]0;...`` set the window title, ``ESC[2J`` cleared the screen, U+202E
+reversed the rest of a line. Rich and Textual both pass every string through a table of
+control characters to remove when text is made (``rich.Text``, ``textual.Content``); that
+table is extended with :data:`crmtui.sanitise.SCREEN_TRANSLATION`, so every widget (the
+query, the record browser, the transcript, the value viewer, replay and compare) draws an
+unsafe character as one visible character (``␛``, ``�``) and lengths stay as they were.
+
+:func:`install` does both; the app factory calls it before building any app. Idempotent.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import functools
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from crmtui.sanitise import SCREEN_TRANSLATION, install_rich_guard
+
+#: Driver modules that decode terminal input themselves (each imported its own name).
+DRIVER_MODULES = (
+    "textual.drivers.linux_driver",
+    "textual.drivers.linux_inline_driver",
+    "textual.drivers.web_driver",
+)
+
+
+def lenient_incremental_decoder(encoding: str) -> Callable[..., codecs.IncrementalDecoder]:
+    """``codecs.getincrementaldecoder``, with undecodable bytes replaced by U+FFFD.
+
+    Drop-in for the drivers' ``getincrementaldecoder("utf-8")()`` calls.
+    """
+    return functools.partial(codecs.getincrementaldecoder(encoding), errors="replace")
+
+
+def install() -> None:
+    """Guard terminal input decoding and output text for every Textual app in this process."""
+    install_rich_guard()
+    from textual import content
+
+    table: Any = content._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
+    table.update(SCREEN_TRANSLATION)
+    for name in DRIVER_MODULES:
+        with contextlib.suppress(ImportError):  # linux drivers need termios (not on Windows)
+            module: Any = importlib.import_module(name)
+            module.getincrementaldecoder = lenient_incremental_decoder

@@ -1,0 +1,144 @@
+"""The TUI's terminal boundaries (crmtui/ui/terminal.py): bytes in, text out.
+
+* In: a real ``crmtui play`` in a pseudo-terminal gets Latin-1 and broken UTF-8 bytes typed
+  into the answer box and the console; it keeps running and records U+FFFD where each bad
+  byte was (Textual's strict decoder used to end the app with a traceback and status 0).
+* Out: a task whose query holds OSC 52 (clipboard), OSC 0 (title), OSC 8 (link), CSI 2J and
+  U+202E never writes those sequences to the terminal; the query shows them as visible
+  characters (``␛]52``).
+* A lone surrogate handed to the console (an agent's query, ``set_text``) is shown as U+FFFD.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crmtui.factory import build_play_app
+from crmtui.sanitise import UNSAFE, on_screen
+from crmtui.ui.widgets.console import QueryConsole
+
+from .test_hostile_input import _play, _run_console
+from .test_play_flow import SIZE
+
+HOSTILE_QUERY = (
+    "Which agent?\x1b]52;c;cHduZWQ=\x07 \x1b]0;PWNED-TITLE\x07 "
+    "\x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\ \x1b[2J \u202eevil"
+)
+
+
+def _hostile_tasks(sample_org_path: Path, into: Path) -> Path:
+    """The sample's tasks with instance 0's query made hostile (same org: no --force)."""
+    rows = json.loads(sample_org_path.with_suffix(".tasks.json").read_text(encoding="utf-8"))
+    rows[0]["query"] = HOSTILE_QUERY
+    path = into / "hostile.tasks.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    return path
+
+
+def test_the_screen_translation_keeps_lengths_and_leaves_nothing_unsafe() -> None:
+    shown = on_screen(HOSTILE_QUERY + "\x00\x9b\ud800\x7f")
+    assert UNSAFE.search(shown) is None
+    assert "␛]52;c;" in shown and "\u202e" not in shown
+    # BEL is removed (as Rich and Textual always did); everything else is one for one.
+    assert len(shown) == len(HOSTILE_QUERY) + 4 - HOSTILE_QUERY.count("\x07")
+
+
+async def test_a_hostile_query_is_drawn_visibly_and_a_surrogate_reaches_the_console(
+    sample_org_path, play_config, clock, wall, tmp_path: Path
+):
+    from crmtui.data.loaders import load_tasks
+    from crmtui.org.store import Org
+    from crmtui.play.workspace import Workspace
+
+    tasks = load_tasks(str(_hostile_tasks(sample_org_path, tmp_path)))
+    workspace = Workspace(org=Org.open(sample_org_path), tasks=tasks, tasks_label="hostile")
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _play(pilot)
+        picture = app.export_screenshot()
+        assert "\x1b" not in picture and "\u202e" not in picture
+        assert "␛]52;c;cHduZWQ=" in picture
+        await pilot.press("f3")
+        console = screen.query_one(QueryConsole)
+        status = await _run_console(pilot, console, "SELECT Id FROM Case WHERE Subject = '\ud800'")
+        assert status.startswith("0 rows")
+        assert app.is_running and app._exception is None
+        assert "\ufffd" in console.query_one("#console-editor").text
+
+
+# -- a real terminal ---------------------------------------------------------------------
+
+fcntl = pytest.importorskip("fcntl", reason="needs POSIX pseudo-terminals")
+from tests.ptyproc import PtyProcess, crmtui_argv, terminal_env  # noqa: E402
+
+F3, F4, CTRL_Q = b"\x1bOR", b"\x1bOS", b"\x11"
+
+
+def _poll(condition: Callable[[], Any], child: PtyProcess, what: str, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        if child.proc.poll() is not None:
+            tail = child.output[-1500:].decode("utf-8", "replace")
+            raise AssertionError(f"crmtui exited ({child.proc.returncode}) before {what}:\n{tail}")
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _events(recordings: Path) -> list[dict[str, Any]]:
+    found = sorted(recordings.rglob("*.jsonl"))
+    if not found:
+        return []
+    lines = found[-1].read_bytes().decode("utf-8", "replace").split("\n")[:-1]
+    return [json.loads(line) for line in lines[1:]]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform == "win32", reason="POSIX pty")
+def test_bytes_that_are_not_utf8_are_replaced_and_raw_escapes_never_reach_the_terminal(
+    sample_org_path: Path, crmtui_home: Path, tmp_path: Path
+) -> None:
+    orgs = crmtui_home / "orgs"
+    orgs.mkdir(parents=True, exist_ok=True)
+    for source in sample_org_path.parent.glob(f"{sample_org_path.stem}.*"):
+        shutil.copy2(source, orgs / source.name)
+    tasks = _hostile_tasks(sample_org_path, tmp_path)
+    recordings = tmp_path / "recordings"
+    argv = [*crmtui_argv(), "play", "--tasks", str(tasks), "--idx", "0"]
+    argv += ["--annotator", "bytes", "--recordings", str(recordings)]
+    child = PtyProcess(argv, env=terminal_env(crmtui_home), cwd=tmp_path)
+    try:
+        child.wait_for("␛]52;c;cHduZWQ=".encode(), 30.0)
+        child.send(F4)
+        time.sleep(0.3)
+        child.send(b"caf\xe9 \xc3( \xff ok")  # Latin-1, a broken sequence, a byte never valid
+        _poll(lambda: child.output.count(b"caf\xef\xbf\xbd") > 0, child, "the typed answer")
+        child.send(F3)
+        time.sleep(0.3)
+        child.send(b"SELECT Id FROM Case WHERE Subject = 'caf\xe9'")
+        _poll(lambda: b"'caf\xef\xbf\xbd'" in child.output, child, "the typed query")
+        time.sleep(0.5)
+        child.send(CTRL_Q)
+        child.proc.wait(timeout=20)
+    finally:
+        output = child.output
+        child.close()
+    assert child.proc.returncode == 0
+    assert b"Traceback" not in output and b"UnicodeDecodeError" not in output
+    for raw in (b"\x1b]52;", b"\x1b]0;PWNED", b"\x1b]8;;http://evil", "\u202e".encode()):
+        assert raw not in output, raw
+    events = _events(recordings)
+    answers = [e["payload"]["text"] for e in events if e["type"] == "answer_edit"]
+    assert answers[-1] == "caf\ufffd \ufffd( \ufffd ok"
+    edits = [e["payload"]["text"] for e in events if e["type"] == "editor_edit"]
+    assert edits and edits[-1].endswith("'caf\ufffd'")
