@@ -22,6 +22,7 @@ package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
 
 from __future__ import annotations
 
+from crmtui.query import lark_setup  # noqa: F401 - first: lark without regex
 from crmtui.query.budget import DEFAULT_TIMEOUT_S, QueryBudget
 from crmtui.query.dispatch import run
 from crmtui.query.errors import QueryError

@@ -125,6 +125,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
+        "crmtui.query.lark_setup",
         "crmtui.query.errors",
         "crmtui.query.boundary",
         "crmtui.query.budget",
