@@ -32,6 +32,10 @@ def _char_width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
+def _widest_char(text: str) -> int:
+    return 1 if text.isascii() else max((_char_width(c) for c in text), default=1)
+
+
 def fold(text: str, width: int) -> list[str]:
     """``text`` wrapped at spaces into lines of at most ``width`` cells (at least one line);
     a word longer than a line is cut, as Rich's ``overflow="fold"`` does."""
@@ -56,22 +60,26 @@ def fold(text: str, width: int) -> list[str]:
     return lines
 
 
-def fit_widths(natural: Sequence[int], available: int) -> list[int]:
-    """Column widths within ``available`` cells: the widest narrowed first, none below 1."""
+def fit_widths(
+    natural: Sequence[int], available: int, least: Sequence[int] | None = None
+) -> list[int]:
+    """Column widths within ``available`` cells: the widest narrowed first, none below its
+    ``least`` (1, or 2 for a column with a wide character, which cannot be cut)."""
     widths = list(natural)
+    least = [1] * len(widths) if least is None else least
     excess = sum(widths) - available
     while excess > 0:
-        widest = max(widths)
-        if widest <= 1:
+        narrowable = [i for i, w in enumerate(widths) if w > least[i]]
+        if not narrowable:
             break
-        # Narrow every column of the widest width down to the next width (or by the excess).
-        second = max((w for w in widths if w < widest), default=1)
-        tied = [i for i, w in enumerate(widths) if w == widest]
-        step = min(widest - max(second, 1), -(-excess // len(tied)))
+        widest = max(widths[i] for i in narrowable)
+        tied = [i for i in narrowable if widths[i] == widest]
+        # Narrow every column of the widest width towards the next width (or by the excess).
+        second = max((widths[i] for i in narrowable if widths[i] < widest), default=0)
         for i in tied:
             if excess <= 0:
                 break
-            cut = min(step, excess)
+            cut = min(widest - max(second, least[i]), -(-excess // len(tied)), excess)
             widths[i] -= cut
             excess -= cut
     return widths
@@ -95,10 +103,12 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) ->
     can be (each column keeps at least one cell)."""
     count = len(headers)
     natural = [cell_width(h) for h in headers]
+    least = [_widest_char(h) for h in headers]  # no column narrower than a character
     for row in rows:
         for i, cell in enumerate(row):
             natural[i] = max(natural[i], cell_width(cell))
-    widths = fit_widths(natural, width - (3 * count + 1))
+            least[i] = max(least[i], _widest_char(cell))
+    widths = fit_widths(natural, width - (3 * count + 1), least)
 
     def line(left: str, fill: str, middle: str, right: str) -> str:
         return left + middle.join(fill * (w + 2) for w in widths) + right + "\n"
