@@ -1,0 +1,24 @@
+"""Commands that need no query engine and no terminal UI load neither: ``crmtui verify``,
+``study list`` and ``--help`` never import Textual, Rich, lark or the SOQL compiler, and
+each fits an import-time budget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.unit.import_budget import TUI, loaded, run_command
+
+#: CPU for the whole process; each takes ~0.05-0.09 s on the dev machine (at load 7).
+BUDGET_S = 0.25
+ENGINE = ("lark", "crmtui.query", "crmtui.query.soql.compiler")
+
+
+@pytest.mark.parametrize(
+    "args", [("verify", "{tmp}/missing.jsonl"), ("study", "list"), ("--help",)], ids=" ".join
+)
+def test_a_plain_command_loads_no_engine_and_no_ui(args: tuple[str, ...], tmp_path: Path) -> None:
+    cpu, modules, _ = run_command(*(a.format(tmp=tmp_path) for a in args))
+    assert loaded(modules, (*TUI, "rich", *ENGINE)) == []
+    assert cpu < BUDGET_S, f"crmtui {' '.join(args)} took {cpu:.2f} s of CPU"
