@@ -1,6 +1,6 @@
 """Commands that need no query engine and no terminal UI load neither: ``crmtui verify``,
-``study list`` and ``--help`` never import Textual, Rich, lark or the SOQL compiler, and
-each fits an import-time budget."""
+``study list`` and ``--help`` never import Textual, Rich, lark or the SOQL compiler;
+``tasks list`` and ``report`` only Rich; each fits an import-time budget."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from tests.unit.import_budget import TUI, loaded, run_command
 
 #: CPU for the whole process; each takes ~0.05-0.09 s on the dev machine (at load 7).
 BUDGET_S = 0.25
+#: ... and for a command that draws with Rich: ~0.11-0.17 s.
+TABLE_BUDGET_S = 0.4
 ENGINE = ("lark", "crmtui.query", "crmtui.query.soql.compiler")
 
 
@@ -22,3 +24,13 @@ def test_a_plain_command_loads_no_engine_and_no_ui(args: tuple[str, ...], tmp_pa
     cpu, modules, _ = run_command(*(a.format(tmp=tmp_path) for a in args))
     assert loaded(modules, (*TUI, "rich", *ENGINE)) == []
     assert cpu < BUDGET_S, f"crmtui {' '.join(args)} took {cpu:.2f} s of CPU"
+
+
+@pytest.mark.parametrize("args", [("tasks", "list", "--limit", "2"), ("report",)], ids=" ".join)
+def test_a_table_command_loads_rich_but_no_engine_and_no_ui(args: tuple[str, ...]) -> None:
+    """``tasks list`` and ``report`` draw Rich tables (wrapped, titled, styled), and need
+    neither the query engine nor Textual (``tasks list`` builds the sample org first)."""
+    run_command(*args)  # builds the sample org: not what is measured
+    cpu, modules, _ = run_command(*args)
+    assert loaded(modules, (*TUI, *ENGINE)) == []
+    assert cpu < TABLE_BUDGET_S, f"crmtui {' '.join(args)} took {cpu:.2f} s of CPU"
