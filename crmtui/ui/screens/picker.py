@@ -33,6 +33,8 @@ def _excerpt(query: str, width: int = 110) -> str:
 
 def _mark(status: InstanceStatus, reward_metric: str) -> Text:
     """The done column: green when right, red when wrong, yellow when unfinished."""
+    if status.reward is None:  # unfinished: no scoring to import (a cold start's picker)
+        return Text(status.label, style="yellow")
     from crmtui.scoring.rules import is_right
 
     right = is_right(status.reward, reward_metric)
