@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
 
 #: Longest pause, in seconds of wall time, whatever happens.
 MAX_PAUSE_S = 3.0
@@ -26,6 +27,7 @@ MAX_PAUSE_S = 3.0
 class _Pause:
     paused = False
     timer: threading.Timer | None = None
+    when_over: list[Callable[[], None]] = []  # noqa: RUF012 - one pause per process
 
 
 def pause_collector(max_s: float | None = MAX_PAUSE_S) -> None:
@@ -66,6 +68,18 @@ def resume_collector(*, freeze: bool = True) -> None:
     if freeze:
         gc.freeze()
     gc.enable()
+    callbacks, _Pause.when_over = _Pause.when_over, []
+    for callback in callbacks:
+        callback()
+
+
+def when_started(callback: Callable[[], None]) -> None:
+    """Call ``callback`` when the start-up pause ends (the first frame, or
+    :data:`MAX_PAUSE_S` at the latest), or now when there is none."""
+    if _Pause.paused:
+        _Pause.when_over.append(callback)
+    else:
+        callback()
 
 
 def collector_paused() -> bool:
