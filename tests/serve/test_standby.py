@@ -187,3 +187,39 @@ async def test_no_standby_means_no_process(served_study: Any) -> None:
     await pool.start()
     assert await pool.take() is None and pool._process is None
     await pool.close()
+
+
+def test_copies_take_turns_to_start_and_a_dead_copy_frees_its_turn() -> None:
+    """At most ``count`` copies draw their first screen at once; a turn comes back when its
+    copy gives it back, or when the copy dies (SIGKILL included: the kernel frees it)."""
+    import threading
+
+    from crmtui.ui.standby import StartSlots
+
+    slots = StartSlots(2)
+    try:
+        first, second = slots.take(), slots.take()
+        got: list[int] = []
+        waiting = threading.Thread(target=lambda: got.append(slots.take()))
+        waiting.start()
+        waiting.join(0.2)
+        assert waiting.is_alive() and not got  # both turns are taken: the third waits
+        os.close(first)
+        waiting.join(5)
+        assert got  # ... and starts when one is given back
+        os.close(second)
+        os.close(got[0])
+
+        ready_r, ready_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # a copy that takes both turns and is killed holding them
+            slots.take(), slots.take()
+            os.write(ready_w, b"x")
+            signal.pause()
+            os._exit(0)
+        os.read(ready_r, 1)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(slots.take())  # freed by its death
+    finally:
+        slots.remove()
