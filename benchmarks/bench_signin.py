@@ -81,8 +81,13 @@ def setup(root: Path, annotators: int) -> tuple[dict[str, str], dict[str, str], 
     return env, tokens, study.folder
 
 
-def start_server(env: dict[str, str], folder: Path, standby: int) -> tuple[subprocess.Popen, str]:
-    """``crmtui serve --standby N`` on a free port, once its standby process is ready."""
+def start_server(
+    env: dict[str, str], folder: Path, standby: int, slots: str | None = None
+) -> tuple[subprocess.Popen, str]:
+    """``crmtui serve --standby N`` on a free port, once its standby process is ready
+    (``slots``: ``CRMTUI_START_SLOTS`` for it, else the default)."""
+    if slots is not None:
+        env = dict(env, CRMTUI_START_SLOTS=slots)
     process = subprocess.Popen(
         [sys.executable, "-m", "crmtui.cli", "serve", "--study", str(folder), "--port", "0"]
         + ["--max-sessions", "100", "--standby", str(standby)],
@@ -297,20 +302,30 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--standby", default="0,4", help="comma list of --standby values")
+    parser.add_argument(
+        "--standby",
+        default="0,4",
+        help="comma list of --standby values; N/S also sets CRMTUI_START_SLOTS=S (4/0: no turns)",
+    )
     args = parser.parse_args()
-    configs = [int(x) for x in args.standby.split(",")]
+    configs = args.standby.split(",")
     print(f"bench_signin: {load()} at the start; {os.cpu_count()} cores")
-    results: dict[int, list[dict]] = {c: [] for c in configs}
+    results: dict[str, list[dict]] = {c: [] for c in configs}
+    label = {
+        c: f"--standby {c.partition('/')[0]}"
+        + (f", CRMTUI_START_SLOTS={c.partition('/')[2]}" if "/" in c else "")
+        for c in configs
+    }
     with tempfile.TemporaryDirectory(prefix="crmtui-bench-signin-") as tmp:
         env, tokens, folder = setup(Path(tmp), args.sessions + 2)
         for round_ in range(args.rounds):
-            for standby in configs:
+            for config in configs:
+                standby, _, slots = config.partition("/")
                 # A fresh study folder state per run: the resumed annotator's recording
                 # from an earlier run would be resumed at once.
                 for path in (folder / "recordings").glob("*/*.jsonl"):
                     path.unlink()
-                server, url = start_server(env, folder, standby)
+                server, url = start_server(env, folder, int(standby), slots or None)
                 try:
                     result = asyncio.run(one_round(url, server.pid, tokens, args))
                 except Stuck as exc:
@@ -319,14 +334,14 @@ def main() -> int:
                 finally:
                     server.terminate()
                     server.wait(timeout=60)
-                results[standby].append(result)
-                print(f"  round {round_ + 1}, --standby {standby} done; {load()}", flush=True)
+                results[config].append(result)
+                print(f"  round {round_ + 1}, {label[config]} done; {load()}", flush=True)
     ok = True
     out: dict[str, Any] = {"bench": "signin", "sessions": args.sessions}
-    for standby in configs:
-        summary = describe(f"--standby {standby}", results[standby], args)
-        out[f"standby_{standby}"] = summary
-        if standby:
+    for config in configs:
+        summary = describe(label[config], results[config], args)
+        out[f"standby_{config.replace('/', '_slots_')}"] = summary
+        if config == "4":  # the server's default
             ok &= (
                 summary["alone_first_frame_s"] < ALONE_FIRST_FRAME_S
                 and summary["class_picker_max_s"] < CLASS_EVERY_S
