@@ -49,6 +49,7 @@ def test_the_hand_over_line_is_read_exactly_and_nothing_after_it() -> None:
         b"not json\n",
         b'{"annotator": "' + b"a" * MAX_HANDOVER_BYTES + b'"}\n',
     ],
+    ids=["closed", "cut", "a-list", "no-annotator", "not-a-name", "not-json", "too-long"],
 )
 def test_a_bad_hand_over_is_refused(data: bytes) -> None:
     fd = _pipe_with(data)
