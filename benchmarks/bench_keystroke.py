@@ -170,7 +170,10 @@ async def run(args: argparse.Namespace, folder: Path, annotator: str) -> None:
     if args.profile:
         os.kill(pid, signal.SIGUSR2)
         await asyncio.sleep(1.0)
-    await service.send_bytes(b"\x11")  # ctrl+q: the app quits and the profile is written
+    # Ctrl+Q asks first with an instance open; Ctrl+Q again quits (the profile is written).
+    await service.send_bytes(b"\x11")
+    await asyncio.sleep(0.5)
+    await service.send_bytes(b"\x11")
     await asyncio.wait_for(service._process.wait(), timeout=60)
     await service.stop()
 

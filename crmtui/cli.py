@@ -18,11 +18,9 @@ from typing import Any, NoReturn
 import click
 
 from crmtui import __version__, exit_codes
+from crmtui.crash import DEBUG_ENV  # set to 1 to see an internal error's traceback
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.sanitise import printable
-
-#: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
-DEBUG_ENV = "CRMTUI_DEBUG"
 
 # name -> (module, attribute, one-line help). Help is duplicated here so that listing
 # commands does not import them.

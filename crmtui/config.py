@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crmtui.paths import recordings_dir
+
 #: Seconds without input after which a gap counts as idle (``crmtui play --idle``).
 DEFAULT_IDLE_THRESHOLD = 60.0
 
@@ -32,7 +34,7 @@ class PlayConfig:
         annotator: Who is playing (recorded as the actor id).
         task: Only instances of this task type (code or abbreviation).
         idx: Open this instance directly.
-        recordings: Root folder for recordings.
+        recordings: Root folder for recordings (default ``CRMTUI_HOME/recordings``).
         aided: Show ``metadata.optional`` (upstream's aided mode).
         idle_threshold: Seconds without input that count as idle.
         fsync: Sync every event to disk (turn off only in tests and benchmarks).
@@ -44,7 +46,7 @@ class PlayConfig:
     annotator: str = field(default_factory=default_annotator)
     task: str | None = None
     idx: int | None = None
-    recordings: Path = Path("recordings")
+    recordings: Path = field(default_factory=recordings_dir)
     aided: bool = False
     idle_threshold: float = DEFAULT_IDLE_THRESHOLD
     fsync: bool = True

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import os
 import time
-import traceback
 from pathlib import Path
 
 from crmtui.errors import InternalError
 
 _MAX_DETAIL = 200
+#: Set to 1 to let an internal error's traceback through (for debugging crmtui itself).
+DEBUG_ENV = "CRMTUI_DEBUG"
 
 
 def write_crash_log(exc: BaseException) -> Path | None:
     """Write ``exc``'s traceback (scrubbed) to a new crash log; None if that fails."""
+    import traceback
+
     from crmtui import paths
     from crmtui.secrets import scrub
 

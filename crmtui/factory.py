@@ -2,7 +2,8 @@
 
 Every builder first guards the terminal (:func:`crmtui.ui.terminal.install`): input bytes
 that are not UTF-8 are replaced instead of ending the app, and text that would act on the
-terminal (escape sequences, bidi overrides) is drawn as visible characters.
+terminal (escape sequences, bidi overrides) is drawn as visible characters; and it works
+around the Textual bugs that would end the app (:mod:`crmtui.ui.textual_fixes`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,33 @@ from crmtui.config import PlayConfig
 
 
 def _guard_terminal() -> None:
+    from crmtui.ui import textual_fixes
     from crmtui.ui.terminal import install
 
     install()
+    textual_fixes.install()  # Textual bugs that would end the app
+
+
+def run_app(app: Any) -> None:
+    """Run a built app in the terminal; an app ended by a bug raises its error afterwards.
+
+    The app writes the crash log as it dies (:class:`crmtui.ui.workers.WorkerErrorHandler`);
+    raising the :class:`~crmtui.errors.InternalError` here makes the command line print the
+    one ``Error:`` line naming it and exit with status 1, as for any other internal error
+    (Textual itself would print a traceback and exit 0).
+
+    Raises:
+        InternalError: The app crashed.
+    """
+    app.run()
+    crash = getattr(app, "crash", None)
+    if crash is not None:
+        raise crash
+    status = getattr(app, "return_code", None)
+    if status:
+        from crmtui.errors import InternalError
+
+        raise InternalError("AppError", f"the app exited with status {status}")
 
 
 def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:

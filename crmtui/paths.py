@@ -72,6 +72,18 @@ def orgs_dir() -> Path:
     return _folder(home() / "orgs")
 
 
+def recordings_dir() -> Path:
+    """Where sessions are recorded by default: ``CRMTUI_HOME/recordings/<actor>/...``.
+
+    Under the data directory, not the working directory, so an annotator's progress and
+    resumable sessions are found wherever ``crmtui`` is started (``--recordings`` overrides;
+    a study records into its own folder).
+    """
+    path = home() / "recordings"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def cache_dir() -> Path:
     """Directory for caches (the ``datasets`` cache among them)."""
     return _folder(home() / "cache")

@@ -7,11 +7,12 @@ off the UI thread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from crmtui.agent.settings import AgentSettings
 from crmtui.errors import ConfigError
+from crmtui.paths import recordings_dir
 
 __all__ = ["WatchConfig"]
 
@@ -29,7 +30,7 @@ class WatchConfig(AgentSettings):
     """
 
     idx: int | None = None
-    recordings: Path = Path("recordings")
+    recordings: Path = field(default_factory=recordings_dir)
     delay: float = 0.0
     paused: bool = False
     stream: bool = True

@@ -23,8 +23,6 @@ from crmtui.review.rerun import result_ids_for
 from crmtui.review.trajectory import ResultIds
 from crmtui.sanitise import printable, printable_json
 
-DEFAULT_DIR = Path("recordings")
-
 
 def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
     if idx is None:
@@ -39,7 +37,12 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
         return [load(path) for path in paths]
     if len(paths) > 1:
         raise click.UsageError("with --idx give at most one folder")
-    root = paths[0] if paths else DEFAULT_DIR
+    if paths:
+        root = paths[0]
+    else:
+        from crmtui.paths import recordings_dir
+
+        root = recordings_dir()
     if not root.is_dir():
         raise ConfigError(f"no such folder: {root}")
     found, skipped = recordings_for_idx(root, idx)
@@ -77,7 +80,7 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     default=None,
     metavar="N",
     help="Compare every recording of instance N found under DIR "
-    "(default ./recordings), humans first.",
+    "(default CRMTUI_HOME/recordings), humans first.",
 )
 @click.option(
     "--format",
@@ -126,9 +129,9 @@ def compare(
     """
     comparison = build_comparison(paths, idx, solutions, rerun)
     if fmt is None and _interactive():
-        from crmtui.factory import build_compare_app
+        from crmtui.factory import build_compare_app, run_app
 
-        build_compare_app(comparison).run()
+        run_app(build_compare_app(comparison))
         return
     if fmt == "json":
         text = printable_json(comparison.to_json()) + "\n"

@@ -11,7 +11,7 @@ from crmtui.sanitise import printable
 
 
 @click.command("export")
-@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("directory", required=False, default=None, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
@@ -29,12 +29,13 @@ from crmtui.sanitise import printable
     required=True,
     help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet.",
 )
-def export(directory: Path, fmt: str, out: Path) -> None:
-    """Export every valid recording under DIRECTORY (searched recursively).
+def export(directory: Path | None, fmt: str, out: Path) -> None:
+    """Export every valid recording under DIRECTORY (searched recursively; default
+    CRMTUI_HOME/recordings, where play records).
 
     Tampered or unreadable recordings are skipped and listed on stderr. Each row says
-    whether the report counts the session (the latest finished, submitted one per actor
-    and instance). Load an hf export with
+    whether the report counts the session (a person's first submission of the instance; a
+    model's latest finished one). Load an hf export with
     datasets.load_dataset("parquet", data_files="OUT/sessions.parquet").
 
     \b
@@ -43,6 +44,10 @@ def export(directory: Path, fmt: str, out: Path) -> None:
       crmtui export recordings --format csv --out results.csv
       crmtui export recordings --format sqlite --out results.db
     """
+    if directory is None:
+        from crmtui.paths import recordings_dir
+
+        directory = recordings_dir()
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)

@@ -42,9 +42,9 @@ from crmtui.config import PlayConfig, default_annotator
 @click.option(
     "--recordings",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("recordings"),
-    show_default=True,
-    help="Where recordings are written.",
+    default=None,
+    help="Where recordings are written (default: CRMTUI_HOME/recordings, wherever crmtui "
+    "is started, so progress and resume follow the annotator).",
 )
 @click.option("--aided", is_flag=True, help="Show metadata.optional (upstream's aided mode).")
 @click.option(
@@ -76,7 +76,7 @@ def play(
     annotator: str | None,
     task: str | None,
     idx: int | None,
-    recordings: Path,
+    recordings: Path | None,
     aided: bool,
     force: bool,
     idle: float,
@@ -87,7 +87,8 @@ def play(
 
     # Until the picker's first frame (the app resumes it): see crmtui.startup.
     pause_collector()
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
+    from crmtui.paths import recordings_dir
 
     if study is not None:
         _play_study(ctx, study, annotator)
@@ -99,7 +100,7 @@ def play(
         annotator=annotator or default_annotator(),
         task=task,
         idx=idx,
-        recordings=recordings,
+        recordings=recordings if recordings is not None else recordings_dir(),
         aided=aided,
         idle_threshold=idle,
         force=force,
@@ -115,14 +116,14 @@ def play(
         # second to open): the picker is then the first screen. Only the first use, which
         # builds the sample, shows the loading screen and its progress bar.
         workspace = load_workspace(config)
-    build_play_app(config, workspace=workspace).run()
+    run_app(build_play_app(config, workspace=workspace))
 
 
 def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     """``play --study``: the study decides everything but who is playing."""
     from click.core import ParameterSource
 
-    from crmtui.factory import build_play_app
+    from crmtui.factory import build_play_app, run_app
     from crmtui.study.launch import open_seat
 
     if annotator is None:
@@ -135,4 +136,4 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     if clashing:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
-    build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan).run()
+    run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))

@@ -11,7 +11,7 @@ from crmtui.sanitise import printable
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--org",
     "org",
@@ -33,9 +33,12 @@ from crmtui.sanitise import printable
     help="Verify, fold and check the org, print a summary, and exit (no TUI).",
 )
 def replay(
-    file: Path, org: str | None, strict: bool, yes: bool, start: int, check_only: bool
+    file: Path | None, org: str | None, strict: bool, yes: bool, start: int, check_only: bool
 ) -> None:
     """Step through a recorded session (a human's or a model's).
+
+    Without FILE, the recording written last under CRMTUI_HOME/recordings (where play
+    records) is replayed.
 
     The recording is verified first; a changed, deleted or reordered line is refused with
     its line number. Queries and records are re-run on the org the recording names (or
@@ -52,11 +55,15 @@ def replay(
 
     \b
     Examples:
+      crmtui replay
       crmtui replay recordings/alice/20260102-030405-idx3-0123abcd.jsonl
       crmtui replay run.jsonl --org ~/orgs/sample.db
     """
     from crmtui.review.replay_org import prepare_replay
 
+    if file is None:
+        file = _newest_recording()
+        click.echo(f"Replaying {file}", err=True)
     source = prepare_replay(file, org)
     if not source.check.ok:
         if strict:
@@ -86,9 +93,21 @@ def replay(
             )
         click.echo(f"org: {printable(source.check.message)}")
         return
-    from crmtui.factory import build_replay_app
+    from crmtui.factory import build_replay_app, run_app
 
-    build_replay_app(source, start=max(0, start - 1)).run()
+    run_app(build_replay_app(source, start=max(0, start - 1)))
+
+
+def _newest_recording() -> Path:
+    """The recording written last under CRMTUI_HOME/recordings."""
+    from crmtui.errors import ConfigError
+    from crmtui.paths import recordings_dir
+
+    root = recordings_dir()
+    found = [(path.stat().st_mtime_ns, str(path), path) for path in root.rglob("*.jsonl")]
+    if not found:
+        raise ConfigError(f"no recordings in {root}; give a FILE to replay")
+    return max(found)[2]
 
 
 def _interactive() -> bool:

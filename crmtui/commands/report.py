@@ -13,7 +13,7 @@ from crmtui.sanitise import printable
 
 
 @click.command("report")
-@click.argument("directory", required=False, default="recordings", type=click.Path(path_type=Path))
+@click.argument("directory", required=False, default=None, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "fmt",
@@ -29,14 +29,15 @@ from crmtui.sanitise import printable
     help="Open the report screen: the same tables in tabs, with accuracy bar charts per task type.",
 )
 @click.pass_context
-def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
+def report(ctx: click.Context, directory: Path | None, fmt: str, tui: bool) -> None:
     """Summarize a folder of recordings: one row per actor (each human annotator, each
     model + strategy), one column per task type in leaderboard order (NCR HTU TCU NED PVI
     KQA TII MTA BRI) plus Overall.
 
-    DIRECTORY (default ./recordings) is searched recursively for .jsonl recordings. Each is
-    verified; tampered or unreadable files are skipped and listed. Only the latest finished,
-    submitted session per actor and instance counts. Cells give accuracy (KQA: mean F1)
+    DIRECTORY (default CRMTUI_HOME/recordings, where play records) is searched recursively
+    for .jsonl recordings. Each is verified; tampered or unreadable files are skipped and
+    listed. A person's first submission of an instance counts (later ones are flagged); a
+    model's latest finished, submitted session counts. Cells give accuracy (KQA: mean F1)
     with the instance count; Overall is the unweighted mean of the task columns with data.
     Further tables: median active time, median queries, tokens and cost per instance, and
     human-versus-model agreement per shared instance. With --tui the tables open in the
@@ -51,11 +52,15 @@ def report(ctx: click.Context, directory: Path, fmt: str, tui: bool) -> None:
     """
     if tui and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
         raise click.UsageError("--tui shows the tables on screen; leave out --format")
+    if directory is None:
+        from crmtui.paths import recordings_dir
+
+        directory = recordings_dir()
     result = report_folder(directory)
     if tui:
-        from crmtui.factory import build_report_app
+        from crmtui.factory import build_report_app, run_app
 
-        build_report_app(result).run()
+        run_app(build_report_app(result))
         return
     if fmt == "table":
         from rich.console import Console

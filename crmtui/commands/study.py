@@ -464,9 +464,9 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
 
     target = load_study(name)
     if tui:
-        from crmtui.factory import build_study_status_app
+        from crmtui.factory import build_study_status_app, run_app
 
-        build_study_status_app(target).run()
+        run_app(build_study_status_app(target))
         return
     status = study_status(target)
     if fmt == "json":

@@ -17,9 +17,8 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 @click.option(
     "--recordings",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("recordings"),
-    show_default=True,
-    help="Where the recording is written.",
+    default=None,
+    help="Where the recording is written (default: CRMTUI_HOME/recordings).",
 )
 @click.option(
     "--delay",
@@ -38,7 +37,7 @@ from crmtui.commands.options import NON_NEGATIVE_SECONDS
 )
 def watch(
     idx: int | None,
-    recordings: Path,
+    recordings: Path | None,
     delay: float,
     paused: bool,
     no_stream: bool,
@@ -63,14 +62,15 @@ def watch(
     )
     from crmtui.agent.selection import select_types
     from crmtui.agent.watch_config import WatchConfig
-    from crmtui.factory import build_watch_app
+    from crmtui.factory import build_watch_app, run_app
     from crmtui.org.task_match import load_sources
+    from crmtui.paths import recordings_dir
     from crmtui.play.workspace import Workspace
 
     config = WatchConfig(
         **settings_kwargs(options),
         idx=idx,
-        recordings=recordings,
+        recordings=recordings if recordings is not None else recordings_dir(),
         delay=delay,
         paused=paused,
         stream=not no_stream,
@@ -88,4 +88,4 @@ def watch(
     check_scoring_models(config, watched)
     check_toolset_fits(config, watched)
     workspace = Workspace(org=sources.org, tasks=sources.tasks, tasks_label=sources.tasks_label)
-    build_watch_app(config, workspace=workspace).run()
+    run_app(build_watch_app(config, workspace=workspace))

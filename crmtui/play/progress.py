@@ -1,24 +1,35 @@
-"""What an annotator has already done: results per instance from their recordings."""
+"""What an annotator has already done: results per instance from their recordings.
+
+One submission counts per instance: the first (by the wall time of its ``submit``). An
+instance with a submission is done for good: the app opens it read-only, never as a new
+attempt (:func:`first_submission` is the check it makes once it holds the instance's claim).
+Recordings made before that rule may hold later submissions too; :attr:`InstanceStatus.submissions`
+counts them, and the report flags them.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 
 @dataclass(frozen=True)
 class InstanceStatus:
-    """The latest outcome of an actor's sessions on one instance.
+    """Where an actor stands on one instance: the first submission, else the latest session.
 
     Attributes:
         idx: Instance idx.
-        reward: Reward of the latest submission, None if never submitted.
-        finished: Whether the latest session has an ``end`` event.
-        path: The latest session's recording.
+        reward: Reward of the first submission, None if never submitted.
+        finished: Whether that session has an ``end`` event.
+        path: That session's recording.
+        reason: Its ``end`` reason.
+        submitted_at: Wall time of the submission (None: not submitted).
+        submissions: Sessions on this instance with a submission (more than 1 only in
+            recordings made before one submission was the rule).
     """
 
     idx: int
@@ -26,6 +37,13 @@ class InstanceStatus:
     finished: bool
     path: Path
     reason: str | None = None
+    submitted_at: str | None = None
+    submissions: int = 0
+
+    @property
+    def submitted(self) -> bool:
+        """Whether the instance has its (one counted) submission."""
+        return self.submitted_at is not None
 
     @property
     def label(self) -> str:
@@ -33,6 +51,8 @@ class InstanceStatus:
         unsubmitted session ended (``abandoned``, ``quit``, ``time's up``)."""
         if self.reward is not None:
             return f"{'✔' if self.reward >= 1 else '✘'} {self.reward:.2f}"
+        if self.submitted:
+            return "unscored"
         if not self.finished:
             return "unfinished"
         return _ENDED.get(self.reason or "", "abandoned")
@@ -45,23 +65,54 @@ _ENDED = {"quit": "quit", "time_limit": "time's up"}
 def actor_progress(
     directory: str | os.PathLike[str], actor_id: str, tasks_source: str | None = None
 ) -> dict[int, InstanceStatus]:
-    """Scan an actor's recordings; the newest session per instance wins.
+    """Scan an actor's recordings: per instance its first submission, else its newest session.
 
     A quick read (header, submit and end lines only, no hash check); corrupt files are
     skipped here and reported by ``crmtui verify``.
     """
-    root = Path(directory)
+    return _pick(_statuses(Path(directory), "*.jsonl", actor_id, tasks_source))
+
+
+def first_submission(
+    directory: str | os.PathLike[str], actor_id: str, tasks_source: str | None, idx: int
+) -> InstanceStatus | None:
+    """The actor's counted (first) submission on instance ``idx``, if there is one.
+
+    Reads only that instance's recordings (their names carry ``-idx<N>-``), so the app can
+    check at the moment it opens an instance, after claiming it.
+    """
+    found = _pick(_statuses(Path(directory), f"*-idx{idx}-*.jsonl", actor_id, tasks_source))
+    status = found.get(idx)
+    return status if status is not None and status.submitted else None
+
+
+def _statuses(
+    root: Path, pattern: str, actor_id: str, tasks_source: str | None
+) -> list[tuple[str, InstanceStatus]]:
     if not root.is_dir():
-        return {}
-    found: dict[int, tuple[str, InstanceStatus]] = {}
-    for path in root.rglob("*.jsonl"):
+        return []
+    found = []
+    for path in root.rglob(pattern):
         status = _status(path, actor_id, tasks_source)
-        if status is None:
-            continue
-        started, item = status
-        if item.idx not in found or started >= found[item.idx][0]:
-            found[item.idx] = (started, item)
-    return {idx: item for idx, (_, item) in found.items()}
+        if status is not None:
+            found.append(status)
+    return found
+
+
+def _pick(found: Iterable[tuple[str, InstanceStatus]]) -> dict[int, InstanceStatus]:
+    """Per instance: the first submission (counting the others), else the newest session."""
+    by_idx: dict[int, list[tuple[str, InstanceStatus]]] = {}
+    for started, item in found:
+        by_idx.setdefault(item.idx, []).append((started, item))
+    result: dict[int, InstanceStatus] = {}
+    for idx, items in by_idx.items():
+        submitted = [item for _, item in items if item.submitted]
+        if submitted:
+            first = min(submitted, key=lambda item: (item.submitted_at, str(item.path)))
+            result[idx] = replace(first, submissions=len(submitted))
+        else:
+            result[idx] = max(items, key=lambda pair: (pair[0], str(pair[1].path)))[1]
+    return result
 
 
 def _status(
@@ -79,6 +130,7 @@ def _status(
     if tasks_source is not None and header.get("tasks_source") != tasks_source:
         return None
     reward: float | None = None
+    submitted_at: str | None = None
     finished = False
     reason: str | None = None
     for line in lines[1:]:
@@ -88,15 +140,18 @@ def _status(
             event = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if event.get("type") == "submit":
+        if event.get("type") == "submit" and submitted_at is None:
             reward = event.get("payload", {}).get("reward")
+            submitted_at = str(event.get("t", ""))
         elif event.get("type") == "end":
             finished = True
             reason = event.get("payload", {}).get("reason")
     idx = header.get("instance", {}).get("idx")
     if not isinstance(idx, int):
         return None
-    return str(header.get("started_at", "")), InstanceStatus(idx, reward, finished, path, reason)
+    return str(header.get("started_at", "")), InstanceStatus(
+        idx, reward, finished, path, reason, submitted_at, int(submitted_at is not None)
+    )
 
 
 @dataclass(frozen=True)
@@ -148,7 +203,7 @@ def tally(
         item = status.get(inst.idx)
         if item is None:
             counts["untouched"] += 1
-        elif item.reward is None:
+        elif not item.submitted:
             counts["unfinished"] += 1
         elif inst.idx in hidden:
             counts["done_blind"] += 1

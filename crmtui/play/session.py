@@ -18,6 +18,8 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts, fold_drafts
 from crmtui.play.scratch import Scratch
 from crmtui.play.timing import ActiveTimer
+from crmtui.record import events as ev
+from crmtui.record.claims import Claim
 from crmtui.record.debounce import Debouncer
 from crmtui.record.events import BROWSE_TYPES
 from crmtui.record.recorder import Recorder
@@ -75,6 +77,10 @@ class PlaySession:
     score: SessionScore | None = None
     #: Why the session ended (its ``end`` event's reason), once closed here.
     end_reason: str | None = None
+    #: Wall time of the submit (None: not submitted).
+    submitted_at: str | None = None
+    #: This session's hold on its instance (crmtui.record.claims); let go at close/suspend.
+    claim: Claim | None = None
     #: What a resumed session restores (empty for a new one).
     drafts: Drafts = field(default_factory=Drafts)
     #: The notes a resumed session starts from (the recording's last ``note_edit``).
@@ -117,8 +123,13 @@ class PlaySession:
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer = default_scorer,
         fsync: bool = True,
+        claim: Claim | None = None,
     ) -> PlaySession:
-        """Create the recording (header written) and the session around it."""
+        """Create the recording (header written) and the session around it.
+
+        ``claim`` (the instance's, :mod:`crmtui.record.claims`) is let go when the session
+        closes or is suspended; if the recording cannot be created it stays the caller's.
+        """
         recorder = Recorder.create(
             recordings,
             actor=actor,
@@ -132,14 +143,19 @@ class PlaySession:
             fsync=fsync,
             sync_later=True,  # a person is typing: no event waits for the disk
         )
-        return cls(
+        session = cls(
             instance=instance,
             org=org,
             recorder=recorder,
             timer=ActiveTimer(clock=clock, idle_threshold=idle_threshold),
             aided=aided,
             scorer=scorer,
+            claim=claim,
         )
+        # The clock starts with the recording (ms 0), so the live clock and the fold of the
+        # recording measure from the same moment.
+        session.timer.start(at=recorder.started_monotonic)
+        return session
 
     @classmethod
     def resume_from(
@@ -154,6 +170,7 @@ class PlaySession:
         wall: Callable[[], dt.datetime] | None = None,
         scorer: Scorer = default_scorer,
         fsync: bool = True,
+        claim: Claim | None = None,
     ) -> PlaySession:
         """Continue an unfinished recording (a ``resume`` event continues its hash chain).
 
@@ -162,11 +179,19 @@ class PlaySession:
         """
         from crmtui.record.verify import load
 
-        recorder = Recorder.resume(path, wall=wall, monotonic=clock, fsync=fsync, sync_later=True)
+        recorder = Recorder.resume(
+            path,
+            wall=wall,
+            monotonic=clock,
+            fsync=fsync,
+            sync_later=True,
+            idle_after=idle_threshold,
+        )
         drafts = fold_drafts(load(recorder.path).events)
         timer = ActiveTimer(
             clock=clock, idle_threshold=idle_threshold, carried=drafts.active_ms / 1000
         )
+        timer.start(at=recorder.started_monotonic)
         session = cls(
             instance=instance,
             org=org,
@@ -177,6 +202,7 @@ class PlaySession:
             scorer=scorer,
             drafts=drafts,
             notes_restored=drafts.notes,
+            claim=claim,
         )
         # The restored texts are what the recording already holds: not new edits.
         session._answers.mark_emitted(drafts.answer)  # type: ignore[union-attr]
@@ -225,15 +251,17 @@ class PlaySession:
     # -- actions ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the clock (the instance is now on screen)."""
+        """Start the clock, if :meth:`begin` or :meth:`resume_from` did not (they do)."""
         if not self.timer.started:
             self.timer.start()
 
     def note_input(self) -> None:
-        """Register user input; records an ``idle`` event after a long gap."""
+        """Register user input; records an ``idle`` event when it ends a long gap."""
         idle = self.timer.note_input()
         if idle is not None and not self.recorder.closed:
-            self.recorder.emit("idle", {"seconds": round(idle, 3)})
+            self.recorder.emit(
+                "idle", {"seconds": round(idle, 3), "idle_after": self.timer.idle_threshold}
+            )
 
     def record_browse(self, event_type: str, payload: dict[str, Any]) -> None:
         """Record a browse action (open_object, sort, filter, search, ...)."""
@@ -298,8 +326,9 @@ class PlaySession:
             score = self.scorer(self.instance, answer, actions=tuple(self._actions))
         else:
             score = self.scorer(self.instance, answer)
+        self.note_input()  # a submit with no key (time's up) still ends the gap under way
         self.timer.stop()
-        self._emit(
+        event = self._emit(
             "submit",
             {
                 "answer": answer,
@@ -310,14 +339,22 @@ class PlaySession:
             },
         )
         self.score = score
+        self.submitted_at = event.t
         return score
 
-    def pause(self) -> bool:
-        """Stop the clock (the screen hides the instance). False if already paused."""
-        if not self.timer.pause():
+    def pause(self, reason: str | None = None) -> bool:
+        """Stop the clock (the screen hides the instance). False if already paused.
+
+        Args:
+            reason: None for the annotator's pause (F7); a word (``disconnect``, ``quit``)
+                when the app lets go of the session without ending it (:meth:`suspend`).
+        """
+        if not self.timer.running:
             return False
+        self.note_input()  # the gap the pause ends, recorded before the pause
+        self.timer.pause()
         self.flush_pending(force=True)
-        self._emit("pause", {})
+        self._emit("pause", {} if reason is None else {"reason": reason})
         return True
 
     def resume(self) -> None:
@@ -332,26 +369,43 @@ class PlaySession:
             return
         self.flush_pending(force=True)
         reward = self.score.reward if self.score else None
-        self.recorder.close(reason, reward)
+        try:
+            self.recorder.close(reason, reward)
+        finally:
+            self._release_claim()
         self.end_reason = reason
 
-    def suspend(self) -> None:
-        """Save pending work and release the recording without an ``end`` event.
+    def suspend(self, reason: str = "disconnect") -> None:
+        """Save pending work, stop the clock and release the recording without an ``end``.
 
-        For an exit the annotator did not ask for (a dropped connection, a server restart, a
-        closed terminal): the recording stays unfinished, so the next start offers to resume
-        it. Idempotent, and a no-op once the session is closed.
+        For an exit that leaves the attempt to resume (a dropped connection, a server
+        restart, a closed terminal, Ctrl+Q): the clock stops here with a ``pause`` carrying
+        ``reason`` (the time since the last input counts up to the idle threshold), and the
+        recording stays unfinished, so the next start resumes it. Idempotent, and a no-op
+        once the session is closed.
         """
         if self.recorder.closed:
             return
-        self.flush_pending(force=True)
-        self.recorder.suspend()
+        try:
+            if self.timer.running:
+                self.pause(reason)
+            self.flush_pending(force=True)
+        finally:
+            try:
+                self.recorder.suspend()
+            finally:
+                self._release_claim()
 
-    def _emit(self, event_type: str, payload: dict[str, Any]) -> None:
+    def _release_claim(self) -> None:
+        if self.claim is not None:
+            self.claim.release()
+
+    def _emit(self, event_type: str, payload: dict[str, Any]) -> ev.Event:
         if self.recorder.closed:
             raise SessionError("the session is closed; open the instance again to continue")
-        self.recorder.emit(event_type, payload)
+        event = self.recorder.emit(event_type, payload)
         # What a privacy judge reads: each query, typed or stood for by a browse step.
         query = payload.get("text") if event_type == "run_query" else payload.get("query")
         if isinstance(query, str) and (event_type == "run_query" or event_type in BROWSE_TYPES):
             self._actions.append(query)
+        return event

@@ -1,10 +1,14 @@
-"""Active-time accounting for a play session: pauses and idle periods.
+"""The live clock of a play session: active time as it grows, by the one time model.
 
-The clock starts when the instance is shown. Pausing hides the instance and stops the clock.
-A gap between two inputs longer than ``idle_threshold`` seconds is an idle period: it is
-reported once (so it can be recorded) and does not count as active time. Submitting stops
-the clock for good (:meth:`ActiveTimer.stop`). The same rules fold a recording in
-:mod:`crmtui.record.timing`.
+The rules are :mod:`crmtui.record.timing`'s (README, "Timing"): the clock starts with the
+recording and stops at the submit; a pause stops it; a gap between inputs counts as active up
+to ``idle_threshold`` seconds and only the rest is idle. A gap that passes the threshold is
+closed (and returned, to be recorded as an ``idle`` event with ``idle_after``) by the input
+that ends it, or by a pause, a submit or a suspend. So the active time shown never decreases:
+during a long gap it holds at the threshold, and closing the gap changes nothing.
+
+The fold of the recording gives the same number at every moment (a property test states it:
+tests/property/test_clock.py).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ class ActiveTimer:
 
     Attributes:
         clock: Monotonic seconds source (``time.monotonic`` in the app, a fake in tests).
-        idle_threshold: Seconds without input after which the gap counts as idle.
+        idle_threshold: Seconds of a gap without input that still count as active.
         carried: Active seconds spent before this timer started (a resumed recording's),
             counted in :meth:`active`.
     """
@@ -39,9 +43,9 @@ class ActiveTimer:
     _last_input: float | None = None
     _idle_periods: list[float] = field(default_factory=list)
 
-    def start(self) -> None:
-        """Start the clock (when the instance is first shown)."""
-        now = self.clock()
+    def start(self, at: float | None = None) -> None:
+        """Start the clock (``at``: the moment the recording began; default now)."""
+        now = self.clock() if at is None else at
         self._started = now
         self._last_input = now
 
@@ -60,11 +64,16 @@ class ActiveTimer:
         """Whether :meth:`stop` was called (the answer is in)."""
         return self._stopped_at is not None
 
+    @property
+    def running(self) -> bool:
+        """Started, and neither paused nor stopped."""
+        return self._started is not None and self._paused_at is None and self._stopped_at is None
+
     def stop(self) -> None:
         """Stop the clock for good (at submit); a pause under way ends here.
 
-        Call the owner's input handling first, so an idle gap that the submitting keypress
-        ends is recorded before the clock freezes.
+        Call :meth:`note_input` first (the owner records the gap it closes), so a gap the
+        submit ends is accounted before the clock freezes.
         """
         if self._started is None or self._stopped_at is not None:
             return
@@ -72,13 +81,20 @@ class ActiveTimer:
         if self._paused_at is not None:
             self._paused_total += now - self._paused_at
             self._paused_at = None
+        else:
+            self._close_gap(now)
         self._stopped_at = now
 
     def pause(self) -> bool:
-        """Stop the clock. Returns False if it was already paused, stopped or never started."""
-        if self._started is None or self._paused_at is not None or self._stopped_at is not None:
+        """Stop the clock. Returns False if it was already paused, stopped or never started.
+
+        Call :meth:`note_input` first: the gap a pause ends is closed there and recorded.
+        """
+        if not self.running:
             return False
-        self._paused_at = self.clock()
+        now = self.clock()
+        self._close_gap(now)
+        self._paused_at = now
         return True
 
     def resume(self) -> float:
@@ -94,37 +110,34 @@ class ActiveTimer:
         return length
 
     def note_input(self) -> float | None:
-        """Register user input now.
+        """Register user input now (or the end of the gap: a pause, a submit, a suspend).
 
         Returns:
-            The idle period's length in seconds if the gap since the previous input was
-            longer than the threshold (to be recorded as an ``idle`` event), else None.
+            The gap's whole length in seconds if it was longer than the threshold (to be
+            recorded as an ``idle`` event with ``idle_after``), else None.
         """
-        if self._started is None or self._paused_at is not None or self._stopped_at is not None:
+        if not self.running:
             return None
-        now = self.clock()
-        gap = now - (self._last_input if self._last_input is not None else now)
+        return self._close_gap(self.clock())
+
+    def _close_gap(self, now: float) -> float | None:
+        last = self._last_input if self._last_input is not None else now
+        gap = now - last
         self._last_input = now
         if gap > self.idle_threshold:
-            self._idle_total += gap
+            self._idle_total += gap - self.idle_threshold
             self._idle_periods.append(gap)
             return gap
         return None
 
     def pending_idle(self) -> float:
-        """Seconds of the current no-input gap that already exceed the threshold, else 0."""
-        if (
-            self._started is None
-            or self._paused_at is not None
-            or self._stopped_at is not None
-            or self._last_input is None
-        ):
+        """Seconds of the gap under way beyond the threshold (0 within it, or not running)."""
+        if not self.running or self._last_input is None:
             return 0.0
-        gap = self.clock() - self._last_input
-        return gap if gap > self.idle_threshold else 0.0
+        return max(0.0, self.clock() - self._last_input - self.idle_threshold)
 
     def elapsed(self) -> float:
-        """Wall seconds since start, excluding pauses (idle included)."""
+        """Seconds since start, excluding pauses (idle included)."""
         if self._started is None:
             return 0.0
         if self._stopped_at is not None:
@@ -136,13 +149,13 @@ class ActiveTimer:
         return max(0.0, end - self._started - self._paused_total)
 
     def active(self) -> float:
-        """Active seconds: elapsed minus recorded idle periods and any idle gap under way,
-        plus the time :attr:`carried` over from before a resume."""
+        """Active seconds: :attr:`carried`, plus elapsed time less the idle part of each
+        long gap (the one under way included)."""
         return self.carried + max(0.0, self.elapsed() - self._idle_total - self.pending_idle())
 
     @property
     def idle_total(self) -> float:
-        """Total recorded idle seconds."""
+        """Idle seconds so far (the parts of closed gaps beyond the threshold)."""
         return self._idle_total
 
 

@@ -183,12 +183,21 @@ class ResumePayload(TypedDict):
     reopened: NotRequired[bool]
     gap_ms: NotRequired[int]
     discarded_bytes: NotRequired[int]
+    #: A person's ``--idle``: how much of ``gap_ms`` counts after a kill.
+    idle_after: NotRequired[float]
+
+
+class PausePayload(TypedDict):
+    """The clock stopped: F7, or (``reason``) the app let go of the session unended."""
+
+    reason: NotRequired[str]
 
 
 class IdlePayload(TypedDict):
-    """The actor did nothing for ``seconds``."""
+    """A gap without input of ``seconds`` ended; its first ``idle_after`` counted as active."""
 
     seconds: float
+    idle_after: NotRequired[float]
 
 
 class ModelCallPayload(TypedDict):
@@ -248,6 +257,9 @@ class EndPayload(TypedDict):
     reason: str
     reward: NotRequired[float | None]
     end_reason: NotRequired[dict[str, Any]]
+    #: Closing an unfinished session: wall ms since its last event, and the ``--idle``.
+    gap_ms: NotRequired[int]
+    idle_after: NotRequired[float]
 
 
 class ViewValuePayload(TypedDict):
@@ -460,13 +472,15 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "gold": _f((str, list, type(None)), _gold),
         "details": _opt((dict,)),
     },
-    PAUSE: {},
+    # ``reason``: the app let go of the session without ending it (see record/timing.py).
+    PAUSE: {"reason": _opt(_STR)},
     RESUME: {
         "reopened": _opt((bool,)),
         "gap_ms": _opt((int,), _non_negative),
         "discarded_bytes": _opt((int,), _non_negative),
+        "idle_after": _opt(_NUM, _non_negative),
     },
-    IDLE: {"seconds": _f(_NUM, _non_negative)},
+    IDLE: {"seconds": _f(_NUM, _non_negative), "idle_after": _opt(_NUM, _non_negative)},
     MODEL_CALL: {
         "prompt_tokens": _f((int,), _non_negative),
         "completion_tokens": _f((int,), _non_negative),
@@ -482,7 +496,13 @@ PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
         "deployment": _opt((str,)),
     },
     THOUGHT: {"text": _f(_STR)},
-    END: {"reason": _f(_STR), "reward": _opt(_OPT_NUM, _reward), "end_reason": _opt((dict,))},
+    END: {
+        "reason": _f(_STR),
+        "reward": _opt(_OPT_NUM, _reward),
+        "end_reason": _opt((dict,)),
+        "gap_ms": _opt((int,), _non_negative),
+        "idle_after": _opt(_NUM, _non_negative),
+    },
     EDITOR_EDIT: {"text": _f(_STR)},
     APP_BLUR: {},
     APP_FOCUS: {},

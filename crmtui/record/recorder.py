@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from crmtui.paths import recordings_dir
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError, RecordingInUse
 from crmtui.record.format import (
@@ -46,9 +47,6 @@ except ImportError:  # pragma: no cover - Windows
 
 WallClock = Callable[[], dt.datetime]
 MonotonicClock = Callable[[], float]
-
-#: Folder (relative to the working directory) used when no path is given.
-DEFAULT_DIR = Path("recordings")
 
 
 def _utc_now() -> dt.datetime:
@@ -162,7 +160,7 @@ class Recorder:
         Args:
             path_or_dir: A ``.jsonl`` file to create, or a folder under which the default
                 ``<actor-slug>/<YYYYmmdd-HHMMSS>-idx<idx>-<session[:8]>.jsonl`` is used;
-                ``None`` means ``./recordings``.
+                ``None`` means ``CRMTUI_HOME/recordings``.
             actor: ``{"kind": "human"|"model", "id": ..., "strategy": ... (models)}``.
             instance: A mapping or object with ``idx``, ``task``, ``query`` and
                 ``reward_metric``; anything else (the gold answer above all) is dropped.
@@ -208,7 +206,7 @@ class Recorder:
             settings=settings,
             run_id=run_id,
         )
-        target = Path(path_or_dir) if path_or_dir is not None else DEFAULT_DIR
+        target = Path(path_or_dir) if path_or_dir is not None else recordings_dir()
         if target.suffix != ".jsonl":
             target = (
                 target
@@ -257,11 +255,14 @@ class Recorder:
         monotonic: MonotonicClock | None = None,
         fsync: bool = True,
         sync_later: bool = False,
+        idle_after: float | None = None,
     ) -> Recorder:
         """Reopen an unfinished recording and append a ``resume`` event continuing the chain.
 
         A partial last line (the process died mid-write) is cut off first; its size is
-        recorded as ``discarded_bytes``.
+        recorded as ``discarded_bytes``. ``idle_after`` (a person's ``--idle``) is recorded
+        with the wall-clock gap, so the time fold can credit a killed process's last moments
+        (:mod:`crmtui.record.timing`).
 
         Raises:
             RecordingError: If the file is corrupt (before its last line), already ended,
@@ -271,6 +272,8 @@ class Recorder:
         payload: dict[str, Any] = {"reopened": True, "gap_ms": gap_ms}
         if discarded:
             payload["discarded_bytes"] = discarded
+        if idle_after is not None:
+            payload["idle_after"] = idle_after
         recorder.emit(ev.RESUME, payload)
         return recorder
 
@@ -330,6 +333,13 @@ class Recorder:
     def session_id(self) -> str:
         """The session's id (from the header)."""
         return str(self.header["session_id"])
+
+    @property
+    def started_monotonic(self) -> float:
+        """The monotonic clock's reading when this recorder opened the file, where ``ms``
+        stood at 0 (new) or at the last recorded ``ms`` (reopened): a live clock of the
+        session starts there."""
+        return self._mono_start
 
     @property
     def actor_id(self) -> str:
@@ -490,14 +500,22 @@ def close_unfinished(
     *,
     wall: WallClock | None = None,
     monotonic: MonotonicClock | None = None,
+    idle_after: float | None = None,
 ) -> ev.Event:
     """Append an ``end`` event (no ``resume``) to an unfinished recording.
+
+    With ``idle_after`` (a person's ``--idle``) the ``end`` also records the wall-clock gap
+    since the last event, as :meth:`Recorder.resume` does.
 
     Raises:
         RecordingError: As :meth:`Recorder.resume`.
     """
-    recorder, _, _ = Recorder._reopen(path, wall, monotonic, True)
-    return recorder.close(reason)
+    recorder, gap_ms, _ = Recorder._reopen(path, wall, monotonic, True)
+    if idle_after is None:
+        return recorder.close(reason)
+    event = recorder.emit(ev.END, {"reason": reason, "gap_ms": gap_ms, "idle_after": idle_after})
+    recorder.suspend()  # the end is written: only the file is left to let go
+    return event
 
 
 def repair(path: str | os.PathLike[str]) -> int:

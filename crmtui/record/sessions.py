@@ -82,22 +82,66 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
     root = Path(directory)
     if not root.is_dir():
         return []
-    found = []
+    candidates = []
     for path in sorted(root.rglob("*.jsonl")):
         try:
             header = _parse(_first_line(path))
-            if header is None or header.get("format") != FORMAT_NAME:
-                continue
-            actor = header.get("actor")
-            if actor_id is not None and (
-                not isinstance(actor, dict) or actor.get("id") != actor_id
-            ):
-                continue
+        except OSError:
+            continue
+        if header is None or header.get("format") != FORMAT_NAME:
+            continue
+        actor = header.get("actor")
+        if actor_id is not None and (not isinstance(actor, dict) or actor.get("id") != actor_id):
+            continue
+        candidates.append(path)
+    return find_unfinished_among(candidates)
+
+
+def unfinished_of(
+    directory: str | os.PathLike[str], actor_id: str, tasks_source: str, idx: int
+) -> list[Path]:
+    """``actor_id``'s unfinished sessions on instance ``idx`` of ``tasks_source`` (oldest
+    first), not held by a live process: opening the instance continues the latest.
+
+    Only that instance's files are read (their names carry ``-idx<N>-``).
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        return []
+    found = []
+    for path in sorted(root.rglob(f"*-idx{idx}-*.jsonl")):
+        try:
+            header = _parse(_first_line(path))
+        except OSError:
+            continue
+        if (
+            header is None
+            or header.get("format") != FORMAT_NAME
+            or not isinstance(header.get("actor"), dict)
+            or header["actor"].get("id") != actor_id
+            or header.get("tasks_source") != tasks_source
+            or not isinstance(header.get("instance"), dict)
+            or header["instance"].get("idx") != idx
+        ):
+            continue
+        found.append(path)
+    unfinished = set(find_unfinished_among(found))
+    return [path for path in found if path in unfinished]
+
+
+def find_unfinished_among(paths: list[Path]) -> list[Path]:
+    """Those of ``paths`` (recordings) without an ``end`` event and not held elsewhere.
+
+    Only the unfinished are checked for a live owner (an open and a lock each): the
+    finished, most of a folder, are not.
+    """
+    found = []
+    for path in paths:
+        try:
             last = _last_line(path)
         except OSError:
             continue
         if last is None:
-            # A partial last line (crash mid-write): rare, so let the full check decide.
             try:
                 if not scan(path)[0].finished:
                     found.append(path)
@@ -107,8 +151,6 @@ def find_unfinished(directory: str | os.PathLike[str], actor_id: str | None = No
         last_obj = _parse(last)
         if last_obj is None or last_obj.get("type") != ev.END or last_obj.get("kind") == "header":
             found.append(path)
-    # Only the unfinished are checked for a live owner (an open and a lock each): the
-    # finished, most of a folder, are not.
     return [path for path in found if not held_elsewhere(path)]
 
 

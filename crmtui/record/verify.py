@@ -102,8 +102,9 @@ class Recording:
 
     @property
     def submit(self) -> ev.Event | None:
-        """The last ``submit`` event, if any."""
-        for event in reversed(self.events):
+        """The first ``submit`` event, if any: a session submits once, and the clock stops
+        there (a forged second one is not the answer that counts)."""
+        for event in self.events:
             if event.type == ev.SUBMIT:
                 return event
         return None

@@ -6,9 +6,10 @@ paired steps minus a small penalty per gap; steps with nothing in common are nev
 (each becomes a gap). N trajectories are aligned as a star around the first one (the
 reference): each other trajectory is aligned to it and the results merged into rows.
 
-A row's status is ``"match"`` (every step ran the same normalized query, or both submitted
-the same answer), ``"partial"`` (paired but not identical) or ``"gap"`` (some actor has no
-step there). The *first divergence* is the first row that is not a match.
+A row's status is ``"match"`` (every step ran the same normalized query with the same
+outcome, failed or not, or both submitted the same answer), ``"partial"`` (paired but not
+identical) or ``"gap"`` (some actor has no step there). The *first divergence* is the first
+row that is not a match.
 """
 
 from __future__ import annotations
@@ -34,8 +35,11 @@ def _answer_key(text: str | None) -> str:
 def similarity(a: Step, b: Step) -> float:
     """How alike two steps are, in [0, 1].
 
-    * 1.0: the same normalized query, or two submits of the same answer;
-    * 0.75: a shared object and overlapping records; 0.5: overlapping records only;
+    * 1.0: the same normalized query with the same outcome, or two submits of the same
+      answer;
+    * 0.75: the same query where one failed and the other did not (paired, but a
+      divergence), or a shared object and overlapping records; 0.5: overlapping records
+      only;
     * 0.25: a shared object only; 0.5: two submits of different answers;
     * 0.0: nothing in common (never paired).
     """
@@ -45,6 +49,8 @@ def similarity(a: Step, b: Step) -> float:
             return 0.0
         return 1.0 if _answer_key(a.answer) == _answer_key(b.answer) else 0.5
     if a.normalized is not None and a.normalized == b.normalized:
+        if (a.error_code is None) != (b.error_code is None):
+            return 0.75  # the same text, but one side's query failed: not the same step
         return 1.0
     shared_records = bool(a.records & b.records)
     shared_objects = bool(a.objects & b.objects)

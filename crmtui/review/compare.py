@@ -16,6 +16,10 @@ verdict             answer                 evidence touched
 ``unscored``        not submitted / no reward
 ==================  =====================  ==================
 
+A gold answer that rests on no records (a ``None`` gold: there is nothing to find) has an
+empty evidence set; then looking is the evidence: an actor who ran a query or a browse step
+checked the answer (a right one is *solved*, not a *lucky guess*).
+
 "Right" follows :func:`crmtui.review.summary.is_right` (exact match: reward 1; KQA:
 F1 >= 0.5). The screen, :meth:`Comparison.to_json` and
 :func:`crmtui.review.compare_format.comparison_markdown` only render a :class:`Comparison`.
@@ -87,11 +91,16 @@ class Evidence:
 
 
 def evidence_for(summary: SessionSummary, evidence_ids: Sequence[str]) -> Evidence:
-    """Classify one session against the gold answer's evidence Ids."""
+    """Classify one session against the gold answer's evidence Ids.
+
+    With no evidence Ids (nothing to find: a ``None`` gold), a session that ran any query
+    or browse step counts as having checked (see the module docs).
+    """
     wanted = set(evidence_ids)
     seen = tuple(sorted(summary.records & wanted))
     right = is_right(summary.reward, summary.reward_metric)
-    return Evidence(seen, len(wanted), right, verdict(right, bool(seen)))
+    checked = bool(seen) if wanted else summary.queries > 0
+    return Evidence(seen, len(wanted), right, verdict(right, checked))
 
 
 def evidence_ids(solutions: Mapping[str, Any] | None, idx: int) -> list[str] | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.compare import Comparison
@@ -11,16 +9,11 @@ from crmtui.review.render import DASH, md_escape, md_table
 from crmtui.review.report import scoring_label
 from crmtui.review.trajectory import Step
 from crmtui.sanitise import printable_text
+from crmtui.scoring.rules import gold_text
 
 #: Longest query text shown in a step cell (the JSON output keeps it whole).
 CELL_LIMIT = 90
 DIVERGENCE_MARK = "◀ first divergence"
-
-
-def _gold(value: object) -> str:
-    if value is None or isinstance(value, str):
-        return str(value)
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _step_cell(step: Step | None) -> str:
@@ -42,6 +35,8 @@ def _actor_table(comparison: Comparison) -> str:
         ["Reward"] + [render.reward(a.reward) for a in actors],
         ["Scored by"] + [md_escape(scoring_label(a)) if a.submitted else DASH for a in actors],
         ["Active time"] + [render.duration(a.active_seconds) for a in actors],
+        ["Wall time"]
+        + [DASH if a.wall_ms is None else render.duration(a.wall_ms / 1000) for a in actors],
         ["Away"]
         + [render.duration(a.away_seconds) if a.actor_kind == "human" else DASH for a in actors],
         ["Queries"] + [str(a.queries) for a in actors],
@@ -88,7 +83,10 @@ def comparison_markdown(comparison: Comparison) -> str:
     if label != comparison.task:
         title += f" ({comparison.task})"
     parts = [title, "", "> " + md_escape(comparison.query), ""]
-    parts.append(f"Gold answer: `{_gold(comparison.gold)}`")
+    if any(actor.submitted for actor in comparison.actors):
+        parts.append(f"Gold answer: `{gold_text(comparison.gold)}`")
+    else:
+        parts.append("Gold answer: not revealed (nobody submitted).")
     if comparison.first_divergence is None:
         parts.append("The trajectories are identical step by step.")
     else:

@@ -5,16 +5,18 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
 
 * ``hf``: one row per session, saved with ``datasets`` as Parquet. Nested values whose type
   varies between rows are JSON strings so every row has one schema: ``header`` (the header
-  line's canonical JSON), ``gold``, and each event's ``payload``. ``PATH`` is a ``.parquet``
-  file, or a folder that receives ``sessions.parquet`` (loadable with
+  line's canonical JSON), ``gold``, and each event's ``payload``. In every format a gold
+  answer of None is the string ``"None"`` (upstream's meaning), and a session without a
+  submission has no gold (null, or an empty CSV cell): the two never look alike. ``PATH``
+  is a ``.parquet`` file, or a folder that receives ``sessions.parquet`` (loadable with
   ``datasets.load_dataset("parquet", data_files=...)`` or ``load_dataset(FOLDER)``).
 * ``jsonl``: the same rows as JSON lines, nested values kept as JSON objects.
 * ``csv``: one row per session of per-instance results (no events).
 * ``sqlite``: sessions, events, queries, answers and rewards as tables of an SQLite file,
   with full-text search on queries and answers (:mod:`crmtui.review.export_sqlite`).
 
-Every row says whether the session is ``counted`` by the report (the latest finished,
-submitted session of its actor and instance).
+Every row says whether the session is ``counted`` by the report (a person's first
+submission of the instance; a model's latest finished one).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
+from crmtui.scoring.rules import gold_text
 
 FORMATS = ("hf", "jsonl", "csv", "sqlite")
 HF_FILE_NAME = "sessions.parquet"
@@ -55,6 +58,7 @@ CSV_COLUMNS = (
     "scoring",
     "scored_by",
     "active_seconds",
+    "wall_seconds",
     "queries",
     "typed_queries",
     "records_viewed",
@@ -84,10 +88,14 @@ class ExportResult:
     excluded: dict[str, int] = field(default_factory=dict)
 
 
-def _gold_text(gold: Any) -> str | None:
-    if gold is None or isinstance(gold, str):
-        return gold
-    return json.dumps(gold, ensure_ascii=False)
+def _gold(summary: SessionSummary, flat: bool) -> Any:
+    """The gold revealed at the submit: ``"None"`` for a None gold, distinct from no
+    submission (null); flat (CSV, Parquet): a list as JSON text."""
+    if not summary.submitted:
+        return None
+    if flat or summary.gold is None:
+        return gold_text(summary.gold)
+    return summary.gold
 
 
 def session_row(
@@ -138,12 +146,12 @@ def session_row(
     }
     for key in (
         "finished", "submitted", "answer", "scoring", "end_reason", "elapsed_ms",
-        "paused_ms", "idle_ms", "active_ms", "queries", "typed_queries", "query_errors",
-        "browse_actions", "records_viewed", "records", "objects", "model_calls",
-        "prompt_tokens", "completion_tokens", "tokens",
+        "paused_ms", "idle_ms", "active_ms", "wall_ms", "queries", "typed_queries",
+        "query_errors", "browse_actions", "records_viewed", "records", "objects",
+        "model_calls", "prompt_tokens", "completion_tokens", "tokens",
     ):  # fmt: skip
         row[key] = info[key]
-    row["gold"] = _gold_text(summary.gold) if flat else summary.gold
+    row["gold"] = _gold(summary, flat)
     row["reward"] = None if summary.reward is None else float(summary.reward)
     row["right"] = is_right(summary.reward, summary.reward_metric)
     # What produced the reward (metric, method, extractor, judge); JSON text when flat.
@@ -176,12 +184,13 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "finished": summary.finished,
         "submitted": summary.submitted,
         "answer": summary.answer,
-        "gold": _gold_text(summary.gold),
+        "gold": _gold(summary, flat=True),
         "reward": summary.reward,
         "right": right,
         "scoring": summary.scoring,
         "scored_by": scoring_label(summary) if summary.submitted else None,
         "active_seconds": summary.active_seconds,
+        "wall_seconds": None if summary.wall_ms is None else summary.wall_ms / 1000,
         "queries": summary.queries,
         "typed_queries": summary.typed_queries,
         "records_viewed": summary.records_viewed,
@@ -245,14 +254,16 @@ def export_folder(
         loaded = kept
     if not loaded:
         raise ConfigError(f"no valid recordings to export in {base}")
-    counted_ids = {id(s) for s in select_counted(s for _, s in loaded)[0]}
+    # By file: the report's counted summary may carry added time (a copy, not the same object).
+    counted_ids = {s.path for s in select_counted(s for _, s in loaded)[0]}
     if fmt == "csv":
-        rows = [_csv_row(s, id(s) in counted_ids, base) for _, s in loaded]
+        rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]
         _write_csv(target, rows)
         return ExportResult(target, len(rows), skipped, dict(excluded))
     flat = fmt == "hf"
     session_rows = [
-        session_row(rec, s, counted=id(s) in counted_ids, root=base, flat=flat) for rec, s in loaded
+        session_row(rec, s, counted=s.path in counted_ids, root=base, flat=flat)
+        for rec, s in loaded
     ]
     if fmt == "sqlite":
         from crmtui.review.export_sqlite import write_sqlite

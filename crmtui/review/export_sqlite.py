@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.errors import ConfigError
+from crmtui.scoring.rules import gold_text
 
 __all__ = ["TABLES", "write_sqlite"]
 
@@ -84,7 +85,8 @@ def _tables(session_rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, 
                         "answer": payload.get("answer"),
                         "reward": payload.get("reward"),
                         "scoring": payload.get("scoring"),
-                        "gold": _json(payload.get("gold")),
+                        # As in the sessions table: a None gold is the word None.
+                        "gold": gold_text(payload["gold"]) if "gold" in payload else None,
                     }
                 )
         if row.get("submitted"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crmtui.play.timing import format_duration
 from crmtui.sanitise import printable
 
 DASH = "—"
@@ -29,13 +30,11 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
 
 
 def duration(seconds: float | None) -> str:
-    """``M:SS`` or ``H:MM:SS`` (rounded to the second); a dash for None."""
+    """``M:SS`` or ``H:MM:SS`` in whole seconds, as the live clock shows it (so a report
+    reads what the annotator saw at the submit); a dash for None."""
     if seconds is None:
         return DASH
-    total = int(round(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    return format_duration(seconds)
 
 
 def cost(value: float | None) -> str:

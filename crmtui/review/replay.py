@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from crmtui.play.history import History
 from crmtui.play.views import Condition, RecordView, TableView, View
 from crmtui.record import events as ev
+from crmtui.record.timing import Timeline
 from crmtui.record.verify import Recording
 from crmtui.review.trajectory import scratch_detail
 
@@ -150,8 +151,9 @@ class Frame(NamedTuple):
         answer: The answer box's text.
         submission: The submission, once there is one.
         paused: Whether the clock was paused.
-        active_ms: Active time so far: ``ms`` minus pauses and idle periods, frozen at the
-            first submit (see :mod:`crmtui.record.timing`).
+        active_ms: Active time at this event, by the one time model
+            (:mod:`crmtui.record.timing`: the live clock showed the same), frozen at the
+            first submit.
         transcript_len: How many lines of :attr:`Replay.transcript` exist at this point.
         queries: Queries run so far.
         errors: Failed queries so far.
@@ -279,18 +281,15 @@ def _model_text(payload: dict[str, Any]) -> str:
 class _Fold:
     """Mutable state of the fold; each event updates it and a frozen frame is taken."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeline: Timeline) -> None:
+        #: The clock's accounts (crmtui.record.timing, the one time model).
+        self.timeline = timeline
         self.history = History()
         self.view_query: str | None = None
         self.query: QueryStep | None = None
         self.answer = ""
         self.submission: Submission | None = None
         self.paused_at: int | None = None
-        #: The clock stops at the first submit (see crmtui.record.timing).
-        self.stop_ms: int | None = None
-        self.clock_paused_at: int | None = None
-        self.paused_ms = 0
-        self.idle_ms = 0
         self.queries = 0
         self.errors = 0
         self.tokens = 0
@@ -318,8 +317,6 @@ class _Fold:
         elif kind == ev.ANSWER_EDIT:
             self.answer = p["text"]
         elif kind == ev.SUBMIT:
-            if self.stop_ms is None:
-                self.stop_ms = event.ms
             self.answer = p["answer"]
             self.submission = Submission(
                 event.seq, p["answer"], p["reward"], p["scoring"], p["gold"]
@@ -336,16 +333,8 @@ class _Fold:
         elif kind == ev.PAUSE:
             if self.paused_at is None:
                 self.paused_at = event.ms
-            if self.clock_paused_at is None and self.stop_ms is None:
-                self.clock_paused_at = event.ms
         elif kind == ev.RESUME:
             self.paused_at = None
-            if self.clock_paused_at is not None and self.stop_ms is None:
-                self.paused_ms += event.ms - self.clock_paused_at
-                self.clock_paused_at = None
-        elif kind == ev.IDLE:
-            if self.stop_ms is None:
-                self.idle_ms += round(p["seconds"] * 1000)
         elif kind == ev.MODEL_CALL:
             self.tokens += p["prompt_tokens"] + p["completion_tokens"]
             self.cost = None if self.cost is None or p["cost"] is None else self.cost + p["cost"]
@@ -424,9 +413,7 @@ class _Fold:
             self.say(event.seq, "observation", f"{p['rows']} rows")
 
     def frame(self, index: int, event: ev.Event) -> Frame:
-        now = event.ms if self.stop_ms is None else self.stop_ms
-        paused_now = now - self.clock_paused_at if self.clock_paused_at is not None else 0
-        active = now - self.paused_ms - paused_now - self.idle_ms
+        active = self.timeline.at(event.ms).active_ms
         return Frame(
             index=index,
             event=event,
@@ -438,7 +425,7 @@ class _Fold:
             answer=self.answer,
             submission=self.submission,
             paused=self.paused_at is not None,
-            active_ms=max(0, active),
+            active_ms=active,
             transcript_len=len(self.transcript),
             queries=self.queries,
             errors=self.errors,
@@ -457,7 +444,7 @@ class _Fold:
 
 def replay(recording: Recording) -> Replay:
     """Fold a recording into one frame per event (pure; no org, clock or UI)."""
-    fold = _Fold()
+    fold = _Fold(Timeline(recording.events, recording.header.get("started_at")))
     frames = []
     for index, event in enumerate(recording.events):
         fold.apply(event)

@@ -6,9 +6,16 @@ Rules (shown in every rendering's notes):
   or fail verification (tampered, truncated, not a recording) are skipped and listed with
   the first bad line and the reason.
 * One row per actor: each human annotator (by id), each model + strategy.
-* Only the **latest finished, submitted** session per (actor, idx) counts (latest by header
-  ``started_at``, then session id): re-tries replace earlier attempts, and sessions that
-  were abandoned or never submitted do not count as wrong answers.
+* A person's **first submission** per instance counts (by the wall time of its ``submit``;
+  a crash right after it leaves no ``end`` event, and the answer still counts). Any later
+  submission of the same instance (recordings made before crmtui opened submitted
+  instances read-only) is not counted and is flagged (:attr:`Report.later`). The time of
+  the instance is the counted session's active time plus that of the person's earlier
+  sessions on it that ended without an answer (left, or closed as abandoned).
+* A model's **latest finished, submitted** session per instance counts (latest by header
+  ``started_at``, then session id): a re-run replaces an earlier attempt. A session the
+  harness or the model ended in error is excluded (counted by its reason), not wrong.
+* Sessions never submitted do not count as wrong answers.
 * Accuracy per task type is the mean reward (exact match: 0/1, so the share right; fuzzy
   match, i.e. KQA and CRMArena-Pro's sales insight mining: mean token F1; privacy rejection:
   the share the judge saw refused). Rewards are recomputed from the recorded answer and the
@@ -36,7 +43,7 @@ import os
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from crmtui.data.skills import SKILLS, skill_of
@@ -70,6 +77,25 @@ class Skipped:
 
     path: Path
     reason: str
+
+
+@dataclass(frozen=True)
+class LaterSubmission:
+    """A person's submission of an instance they had already submitted: not counted.
+
+    Attributes:
+        actor: The actor's label.
+        idx: The instance.
+        path: The later session's recording.
+        submitted_at: When it was submitted.
+        counted: The recording of the submission that counts.
+    """
+
+    actor: str
+    idx: int
+    path: Path
+    submitted_at: str | None
+    counted: Path
 
 
 @dataclass(frozen=True)
@@ -134,6 +160,7 @@ class Report:
         skills: CRMArena-Pro skills with data, for the skill table (empty without Pro
             sessions).
         scored_by: How the counted rewards were produced (:func:`scoring_label`) -> count.
+        later: A person's later submissions of instances already submitted (not counted).
     """
 
     root: Path
@@ -147,6 +174,7 @@ class Report:
     reward_checks: list[RewardCheck] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     scored_by: dict[str, int] = field(default_factory=dict)
+    later: list[LaterSubmission] = field(default_factory=list)
 
     @property
     def columns(self) -> list[str]:
@@ -215,33 +243,78 @@ def actor_key(summary: SessionSummary) -> ActorKey:
     return (summary.actor_kind, summary.actor_id, summary.strategy)
 
 
+#: Why a person's later submission is not counted (the excluded reason).
+LATER_SUBMISSION = "a later submission of an instance already submitted"
+
+
 def select_counted(
     summaries: Iterable[SessionSummary],
 ) -> tuple[list[SessionSummary], dict[str, int]]:
-    """The latest finished, submitted session per (actor, idx), and what was excluded."""
+    """The counted session per (actor, idx), and what was excluded (see the module docs)."""
+    counted, excluded, _ = choose_counted(summaries)
+    return counted, excluded
+
+
+def choose_counted(
+    summaries: Iterable[SessionSummary],
+) -> tuple[list[SessionSummary], dict[str, int], list[LaterSubmission]]:
+    """The counted session per (actor, idx), what was excluded, and the later submissions.
+
+    A person's first submission counts, with the active time of their earlier unanswered
+    sessions on the instance added; a model's latest finished submission counts.
+    """
     excluded: dict[str, int] = defaultdict(int)
-    latest: dict[tuple[ActorKey, int], SessionSummary] = {}
+    chosen: dict[tuple[ActorKey, int], SessionSummary] = {}
+    unanswered: dict[tuple[ActorKey, int], list[SessionSummary]] = defaultdict(list)
+    later: list[LaterSubmission] = []
     for summary in summaries:
-        if not summary.finished:
-            excluded["unfinished"] += 1
-            continue
+        key = (actor_key(summary), summary.idx)
+        human = summary.actor_kind == "human"
         if summary.end_reason in ERROR_ENDS:
             # The harness or the model failed (upstream's exception rows included): not an
             # answer that was wrong.
             excluded[ERROR_ENDS[summary.end_reason]] += 1
             continue
         if not summary.submitted:
-            excluded["not submitted"] += 1
+            excluded["unfinished" if not summary.finished else "not submitted"] += 1
+            if human:
+                unanswered[key].append(summary)
             continue
-        key = (actor_key(summary), summary.idx)
-        best = latest.get(key)
+        if not summary.finished and not human:
+            excluded["unfinished"] += 1
+            continue
+        best = chosen.get(key)
         if best is None:
-            latest[key] = summary
+            chosen[key] = summary
+            continue
+        if human:
+            first, second = sorted((best, summary), key=_submission_order)
+            chosen[key] = first
+            excluded[LATER_SUBMISSION] += 1
+            later.append(
+                LaterSubmission(
+                    second.actor_label, second.idx, second.path, second.submitted_at, first.path
+                )
+            )
             continue
         excluded["superseded by a later attempt"] += 1
         if (summary.started_at, summary.session_id) > (best.started_at, best.session_id):
-            latest[key] = summary
-    return list(latest.values()), dict(excluded)
+            chosen[key] = summary
+    for key, summary in chosen.items():
+        earlier = [
+            s.active_ms
+            for s in unanswered.get(key, ())
+            if summary.submitted_at is None or s.started_at < summary.submitted_at
+        ]
+        if earlier:
+            chosen[key] = replace(summary, active_ms=summary.active_ms + sum(earlier))
+    later.sort(key=lambda item: (item.actor, item.idx, item.submitted_at or ""))
+    return list(chosen.values()), dict(excluded), later
+
+
+def _submission_order(summary: SessionSummary) -> tuple[str, str]:
+    # ISO UTC times with milliseconds and Z compare as strings.
+    return (summary.submitted_at or summary.started_at, summary.session_id)
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -342,7 +415,7 @@ def build_report(
 ) -> Report:
     """Build the report from session summaries (see the module docs for the rules)."""
     all_sessions = list(summaries)
-    counted, excluded = select_counted(all_sessions)
+    counted, excluded, later = choose_counted(all_sessions)
     extra = sorted({s.task for s in counted} - set(TASK_ORDER), key=sort_key)
     tasks = [*TASK_ORDER, *extra]
     groups: dict[ActorKey, list[SessionSummary]] = defaultdict(list)
@@ -372,6 +445,7 @@ def build_report(
         files=len(all_sessions) + len(skipped) if files is None else files,
         skills=skills,
         scored_by=dict(sorted(scored.items())),
+        later=later,
     )
 
 

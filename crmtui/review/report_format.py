@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 FORMATS = ("table", "csv", "json", "md")
 
 RULES = (
-    "Only the latest finished, submitted session per actor and instance counts.",
+    "A person's first submission of an instance counts (later ones are flagged, not counted);"
+    " a model's latest finished, submitted session counts.",
     "Accuracy = mean reward (exact match 0/1; KQA and SIM: mean token F1; privacy rejection: "
     "share judged refused); (n) = instances.",
     "Overall accuracy = unweighted mean of the task columns that have data.",
@@ -120,8 +121,18 @@ def report_notes(report: Report) -> list[str]:
         kinds = "; ".join(f"{label} ({n})" for label, n in report.scored_by.items())
         notes.append(f"Scored by: {kinds}.")
     notes += reward_check_notes(report)
+    notes += later_notes(report)
     notes += list(RULES)
     return [printable(note) for note in notes]
+
+
+def later_notes(report: Report) -> list[str]:
+    """One line per later submission of an instance already submitted (not counted)."""
+    return [
+        f"NOT COUNTED: {later.actor}, instance {later.idx}: {later.path} is a later submission "
+        f"(at {later.submitted_at}); the first, {later.counted}, counts."
+        for later in report.later
+    ]
 
 
 def reward_check_notes(report: Report) -> list[str]:
@@ -325,6 +336,16 @@ def to_dict(report: Report) -> dict[str, Any]:
             }
             for c in report.reward_checks
             if c.outcome == DIFFERS
+        ],
+        "later_submissions": [
+            {
+                "actor": later.actor,
+                "idx": later.idx,
+                "path": str(later.path),
+                "submitted_at": later.submitted_at,
+                "counted": str(later.counted),
+            }
+            for later in report.later
         ],
         "rules": list(RULES),
     }

@@ -1,9 +1,9 @@
 """One session's summary numbers: outcome, active time, queries, records, tokens, cost.
 
-Times follow :mod:`crmtui.record.timing`: the clock stops at the submit; active time is the
-elapsed time minus pauses and idle periods; away time (the terminal without focus) is shown
-beside it. Records and objects come from the trajectory
-(:func:`crmtui.review.trajectory.extract_steps`).
+Times follow :mod:`crmtui.record.timing`, the one time model: the clock stops at the submit;
+active time is the elapsed time minus pauses and the idle part of long gaps; away time (the
+terminal without focus) is shown beside it; wall time is everything from start to stop.
+Records and objects come from the trajectory (:func:`crmtui.review.trajectory.extract_steps`).
 """
 
 from __future__ import annotations
@@ -38,16 +38,18 @@ class SessionSummary:
         started_at: Header start time (ISO UTC).
         finished: Whether the session has an ``end`` event.
         submitted: Whether it has a ``submit`` event.
-        answer: The (last) submitted answer.
+        answer: The submitted answer (the first submit: a session submits once).
         gold: The gold answer revealed at submit.
         reward: The recorded reward (F1 for fuzzy tasks); None if unscored.
         scoring: The scoring method named at submit.
         end_reason: The ``end`` event's reason.
         elapsed_ms: ``ms`` of the submit (the clock stops there), else of the last event.
         paused_ms: Time between ``pause`` and the next ``resume`` (or the stop).
-        idle_ms: Idle periods before the stop.
+        idle_ms: The idle part of long gaps before the stop (beyond the idle threshold).
         active_ms: ``elapsed_ms - paused_ms - idle_ms`` (never negative).
         away_ms: Time the terminal had no focus while the clock ran (not subtracted).
+        wall_ms: Wall-clock time from the start to the stop (None: unknown).
+        submitted_at: Wall time of the submit (None: not submitted).
         queries: Steps with a query: typed queries plus browse actions (each browse action
             stands for the query a model would have run).
         typed_queries: ``run_query`` events only.
@@ -105,6 +107,8 @@ class SessionSummary:
     scratch_steps: int = 0
     scored_by: dict[str, Any] | None = None
     score_details: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    wall_ms: int | None = None
+    submitted_at: str | None = None
 
     @property
     def actor_label(self) -> str:
@@ -162,6 +166,8 @@ class SessionSummary:
             "idle_ms": self.idle_ms,
             "active_ms": self.active_ms,
             "away_ms": self.away_ms,
+            "wall_ms": self.wall_ms,
+            "submitted_at": self.submitted_at,
             "queries": self.queries,
             "typed_queries": self.typed_queries,
             "query_errors": self.query_errors,
@@ -197,7 +203,7 @@ def summarize(
     instance = header["instance"]
     submit = recording.submit
     end = recording.end
-    times = session_times(recording.events)
+    times = session_times(recording.events, started_at=header["started_at"])
     calls = recording.of_type(ev.MODEL_CALL)
     costs = [event.payload["cost"] for event in calls]
     records: set[str] = set()
@@ -227,6 +233,8 @@ def summarize(
         idle_ms=times.idle_ms,
         active_ms=times.active_ms,
         away_ms=times.away_ms,
+        wall_ms=times.wall_ms,
+        submitted_at=submit.t if submit else None,
         # A compute reads rows through a query too, but it is scratch work, not a query.
         queries=sum(1 for step in steps if step.query and step.kind != ev.COMPUTE),
         typed_queries=sum(1 for step in steps if step.kind == ev.RUN_QUERY),

@@ -3,11 +3,13 @@
 :func:`matching_rule` explains, before submitting, how the answer will be compared (without
 revealing the gold answer); :func:`metric_label` names, after scoring, the metric actually
 used (token F1 for knowledge questions, whatever the method); :func:`is_right` says whether
-a reward is a right answer (for the picker, compare, report and export alike).
+a reward is a right answer (for the picker, compare, report and export alike); :func:`gold_text`
+writes a gold answer as text (a ``None`` gold is the word ``None``, never an empty cell).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from crmtui.scoring.evaluator import ScoringPlan
@@ -88,3 +90,14 @@ def is_right(reward: float | None, reward_metric: str) -> bool | None:
     if reward_metric == "fuzzy_match":
         return reward >= FUZZY_RIGHT_F1
     return reward >= 1.0
+
+
+def gold_text(gold: Any) -> str:
+    """A gold answer as shown and exported: a string as is, a list as JSON, and a ``None``
+    gold as ``"None"`` (upstream's meaning: the expected answer is the word None), so it
+    never reads as "no answer" in a CSV cell or a Parquet null."""
+    if gold is None:
+        return "None"
+    if isinstance(gold, str):
+        return gold
+    return json.dumps(gold, ensure_ascii=False)

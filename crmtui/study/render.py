@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review import render
 from crmtui.review.render import DASH, md_escape, md_table
-from crmtui.review.report_format import print_table, report_tables, to_dict
+from crmtui.review.report_format import later_notes, print_table, report_tables, to_dict
 from crmtui.sanitise import printable_json, printable_text
 from crmtui.study.agreement import AgreementStats
 from crmtui.study.report import Distribution, StudyReport
@@ -330,7 +330,10 @@ def study_report_markdown(result: StudyReport) -> str:
         rows = [[md_escape(cell) for cell in row] for row in body]
         parts += [f"## {title}", "", md_table(headers, rows), ""]
     parts.append(grids_markdown(study_grids(result)))
-    parts += ["## Notes", ""] + [f"- {note}" for note in study_notes(result)]
+    # The report's own notes are printed with its tables in the text form; here only the
+    # later submissions are (each named: a second answer to an instance is not counted).
+    notes = [*study_notes(result), *later_notes(result.report)]
+    parts += ["## Notes", ""] + [f"- {note}" for note in notes]
     return printable_text("\n".join(parts) + "\n")
 
 

@@ -4,8 +4,8 @@ Which sessions count:
 
 * the study's annotators' sessions on their own counted instances (practice sessions and
   sessions on instances not assigned to their annotator are left out, and counted in
-  ``excluded``), verified and selected by the usual rules (the latest finished, submitted
-  session per annotator and instance);
+  ``excluded``), verified and selected by the usual rules (an annotator's first submission
+  per instance; later ones are flagged, not counted);
 * with ``--models DIR``, model sessions on the study's instances; a model session whose
   task type or instance text differs from the annotators' (another task file) is left out.
 
@@ -314,7 +314,7 @@ def build_study_report(
     }
     kept, left_out = select_sessions(study, humans, models)
     report = build_report(kept, root=study.folder, skipped=skipped, files=files)
-    counted = report.sessions  # the latest finished, submitted one per actor and instance
+    counted = report.sessions  # an annotator's first submission per instance
     right: dict[int, dict[str, Hashable]] = defaultdict(dict)
     answers: dict[int, dict[str, Hashable]] = defaultdict(dict)
     verdicts: dict[int, InstanceVerdicts] = {}

@@ -1,14 +1,16 @@
 """Progress of a study: who has done what, for how long, and when they were last active.
 
 This is a quick read meant to be run often (and over thousands of recordings): each file's
-header, its last line and its ``submit``/``end``/``pause``/``resume``/``idle`` lines are
-parsed; hash chains are not checked (``crmtui study report`` and ``crmtui verify`` do that).
+header, its last line and the lines the time model reads (``submit``, ``end``, ``pause``,
+``resume``, ``idle``, ``app_blur``/``app_focus``) are parsed, and the time is folded by
+:mod:`crmtui.record.timing`, as everywhere; hash chains are not checked (``crmtui study
+report`` and ``crmtui verify`` do that).
 
 Per annotator, each counted instance is *done* (a session with a submission), *in progress*
 (a session without one yet, running or ended) or *left* (no session). Active time adds up
-every session's active time (pauses and idle periods removed, as in the report). Where the
-study has them, each annotator's qualification (``qualify``) and answer to the instructions
-are shown too.
+every session's active time (the one time model, as in the report). Where the study has
+them, each annotator's qualification (``qualify``) and answer to the instructions are shown
+too.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from crmtui.record.timing import session_times
 from crmtui.study import consent
 from crmtui.study.assign import coverage
 from crmtui.study.definition import Study
@@ -40,7 +43,7 @@ class SessionFacts:
         submitted: Has a ``submit`` event.
         finished: Has an ``end`` event.
         end_reason: The ``end`` event's reason.
-        active_ms: Elapsed minus paused and idle time.
+        active_ms: Active time, by the one time model (:mod:`crmtui.record.timing`).
         last_at: Wall time of its last event (or its start).
         reward: The submission's reward (None: none, or not scored).
         reward_metric: The instance's metric, from the header (decides what is right).
@@ -67,29 +70,66 @@ class SessionFacts:
 
 
 # Lines are canonical JSON (sorted keys, no spaces), so the few fields needed can be found
-# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` or
-# ``"type":"end"`` can only match the top-level keys. A search per event type finds the
-# lines that matter (``bytes.find``, in C); nothing else is parsed.
+# with byte patterns: a quote inside a string value is always escaped, so ``"ms":`` can only
+# match a key, and the top-level ``type`` is a line's last key (``..."type":"end"}``, after
+# ``"t"``). A search per event type finds the lines that matter (``bytes.find``, in C); only
+# the ``end`` line is parsed whole, the others give their few numbers to regexes.
+#: The events the active time depends on (crmtui.record.timing), and the end.
 _MARKERS = {
     kind: f'"type":"{kind}"'.encode() for kind in ("submit", "end", "pause", "resume", "idle")
 }
 _MS = re.compile(rb'"ms":(\d+)')
-_T = re.compile(rb'"t":"([^"]+)"')
-_SECONDS = re.compile(rb'"seconds":([0-9.eE+-]+)')
-_REASON = re.compile(rb'"reason":"((?:[^"\\]|\\.)*)"')
+# In the payloads of pause, resume and idle (flat objects of numbers and booleans).
+_NUMBERS = {
+    key: re.compile(f'"{key}":([0-9.eE+-]+)'.encode())
+    for key in ("seconds", "idle_after", "gap_ms")
+}
+
+
+class _Timed(NamedTuple):
+    """An event as the time fold reads it."""
+
+    ms: int
+    t: str
+    type: str
+    payload: dict[str, Any]
 
 
 def _positions(data: bytes, marker: bytes) -> list[int]:
+    """Where ``marker`` ends a line's object: the line's own (top-level) type."""
     found, pos = [], data.find(marker)
     while pos >= 0:
-        found.append(pos)
+        if data[pos + len(marker) : pos + len(marker) + 2] == b"}\n":
+            found.append(pos)
         pos = data.find(marker, pos + len(marker))
     return found
 
 
-def _ms(line: bytes) -> int:
-    found = _MS.search(line)
-    return int(found.group(1)) if found else 0
+def _timed(line: bytes, kind: str) -> _Timed | None:
+    ms = _MS.search(line)
+    at = line.rfind(b',"t":"')  # the top-level key just before "type", at the line's end
+    if ms is None or at < 0:
+        return None
+    stamp = line[at + 6 : line.find(b'"', at + 6)].decode("ascii", "replace")
+    payload: dict[str, Any] = {}
+    try:
+        if kind == "end":
+            payload = dict(json.loads(line)["payload"])
+        elif kind in ("pause", "resume", "idle"):
+            for key, pattern in _NUMBERS.items():
+                found = pattern.search(line)
+                if found is not None:
+                    payload[key] = float(found.group(1))
+            if b'"reopened":true' in line:
+                payload["reopened"] = True
+    except (ValueError, KeyError, TypeError):
+        return None
+    return _Timed(int(ms.group(1)), stamp, kind, payload)
+
+
+def _kind_of(line: bytes) -> str:
+    at = line.rfind(b'"type":"')
+    return line[at + 8 : line.find(b'"', at + 8)].decode("ascii", "replace") if at >= 0 else ""
 
 
 def read_facts(path: Path) -> SessionFacts | None:
@@ -110,47 +150,42 @@ def read_facts(path: Path) -> SessionFacts | None:
         return None
     if not isinstance(idx, int):
         return None
-    submitted = finished = False
-    reward: float | None = None
-    reason: str | None = None
-    paused_at: int | None = None
-    paused = idle = 0
-    found_at = sorted(
-        (pos, kind) for kind, marker in _MARKERS.items() for pos in _positions(body, marker)
+    if not body.endswith(b"\n"):
+        body = body[: body.rfind(b"\n") + 1]  # a partial last line (a crash mid-write)
+    starts = {
+        body.rfind(b"\n", 0, pos) + 1: kind
+        for kind, marker in _MARKERS.items()
+        for pos in _positions(body, marker)
+    }
+    if body:  # the last event ends an unsubmitted clock
+        last = body.rfind(b"\n", 0, len(body) - 1) + 1
+        starts.setdefault(last, _kind_of(body[last:-1]))
+    events = []
+    for begin in sorted(starts):
+        item = _timed(body[begin : body.find(b"\n", begin)], starts[begin])
+        if item is not None:
+            events.append(item)
+    submitted = any(e.type == "submit" for e in events)
+    # A recording's submission is its first submit.
+    first_submit = min((begin for begin, kind in starts.items() if kind == "submit"), default=None)
+    reward = (
+        None
+        if first_submit is None
+        else _reward(body[first_submit : body.find(b"\n", first_submit)])
     )
-    for pos, kind in found_at:
-        line = body[body.rfind(b"\n", 0, pos) + 1 : pos]
-        if kind == "submit":
-            submitted = True
-            end = body.find(b"\n", pos)
-            reward = _reward(body[body.rfind(b"\n", 0, pos) + 1 : None if end < 0 else end])
-        elif kind == "end":
-            finished = True
-            found = _REASON.search(line)
-            reason = json.loads(b'"' + found.group(1) + b'"') if found else None
-        elif kind == "pause" and paused_at is None:
-            paused_at = _ms(line)
-        elif kind == "resume" and paused_at is not None:
-            paused += _ms(line) - paused_at
-            paused_at = None
-        elif kind == "idle":
-            found = _SECONDS.search(line)
-            idle += round(float(found.group(1)) * 1000) if found else 0
-    last = body.rstrip(b"\n").rpartition(b"\n")[2]
-    elapsed = _ms(last)
-    if paused_at is not None:
-        paused += elapsed - paused_at
-    stamp = _T.search(last)
-    last_at = stamp.group(1).decode("ascii", "replace") if stamp else started
+    ends = [e for e in events if e.type == "end"]
+    reason = ends[0].payload.get("reason") if ends else None
+    times = session_times(events)
+    last_at = events[-1].t if events else started
     return SessionFacts(
         path=path,
         annotator=annotator,
         idx=idx,
         started_at=started,
         submitted=submitted,
-        finished=finished,
-        end_reason=reason,
-        active_ms=max(0, elapsed - paused - idle),
+        finished=bool(ends),
+        end_reason=reason if isinstance(reason, str) else None,
+        active_ms=times.active_ms,
         last_at=last_at,
         reward=reward,
         reward_metric=metric if isinstance(metric, str) else None,

@@ -12,13 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: "$" matches before a final newline
 _WRAP = 96
 
 
 def key_text(key: str) -> str:
     """A key as TOML writes it: bare when it can be, else a quoted string."""
-    return key if _BARE_KEY.match(key) else value_text(key)
+    return key if _BARE_KEY.fullmatch(key) else value_text(key)
 
 
 def value_text(value: Any) -> str:

@@ -26,8 +26,10 @@ from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
 from crmtui.ui.css_cache import SharedStylesheet
+from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
+from crmtui.ui.read_only import ReadOnlyInstances
 from crmtui.ui.resume import ResumeFlow
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
@@ -49,7 +51,9 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
+class CrmtuiApp(
+    PlanGates, ResumeFlow, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, App[None]
+):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual
@@ -100,7 +104,8 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
         self.scorer = scorer  # None: crmtui.play.session.default_scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
-        self._quit_asked = False
+        #: Ctrl+Q confirmed with an instance open: it is kept to resume, as "quit".
+        self._quit_confirmed = False
         self._resume_checked = False
         #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
         #: is a repaint sent over the network and costs a served session as much CPU as
@@ -192,22 +197,81 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
             self.open_instance(self.config.idx)
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
-        self.open_instance(event.idx)
+        if event.next:
+            self.open_next_unsolved()
+        else:
+            self.open_instance(event.idx)
 
-    def open_instance(self, idx: int, resume_path: Any = None) -> None:
-        """Start (or resume) a recorded session on instance ``idx``.
+    def open_next_unsolved(self) -> None:
+        """Open the first unsolved instance of the list that no other session holds."""
+        if self.picker is None:
+            return
+        held: list[int] = []
+        while (idx := self.picker.next_unsolved(skip=held)) is not None:
+            if self.open_instance(idx, skip_held=True):
+                break
+            held.append(idx)
+        if held:
+            shown = ", ".join(map(str, held))
+            self.notify(f"Skipped, open in another crmtui session: {shown}", severity="warning")
+        if idx is None and self.picker.gate is not None:
+            self.notify(self.picker.gate.message, severity="warning", timeout=15)
+        elif idx is None:
+            self.notify("Every instance in this list has been answered.")
+
+    def open_instance(self, idx: int, resume_path: Any = None, *, skip_held: bool = False) -> bool:
+        """Start (or resume) a recorded session on instance ``idx``; a submitted instance
+        opens read-only instead (one submission counts).
 
         Not before the plan's instructions are accepted (a changed text is asked for
-        again), and not while the plan's gate keeps ``idx`` closed.
+        again), and not while the plan's gate keeps ``idx`` closed. The instance is claimed
+        first (:mod:`crmtui.record.claims`: one live session per annotator and instance,
+        across processes), then checked for a submission, so two processes cannot both
+        start an attempt, nor one start after the other submitted.
+
+        Returns:
+            Whether the instance was dealt with: a session or the read-only view opened, or
+            the gate or the instructions hold it (said on screen). False: it is held by
+            another session (said in a notice unless ``skip_held``) or cannot be opened.
         """
         from crmtui.play.session import PlaySession, default_scorer
+        from crmtui.record.claims import InstanceInUse, claim_instance
         from crmtui.ui.screens.play import PlayScreen
 
         assert self.workspace is not None
         if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
-            return
+            return True
         try:
             instance = self.workspace.tasks.get(idx)
+            claim = claim_instance(
+                self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+            )
+        except InstanceInUse as exc:
+            if not skip_held:
+                self.notify(str(exc), severity="error", title="Cannot open instance")
+            return False
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return False
+        from crmtui.record.recorder import close_unfinished
+        from crmtui.record.sessions import unfinished_of
+
+        done = self._submission(idx)
+        # The instance's unfinished sessions (a crash, Ctrl+Q, a closed tab): the latest
+        # continues (or, once submitted, none does: a second attempt must not count).
+        kept = unfinished_of(
+            self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+        )
+        if resume_path is None and kept and done is None:
+            resume_path = kept[-1]
+        for path in kept:
+            if path != resume_path or done is not None:
+                self.close_quietly(close_unfinished, path)
+        if done is not None:
+            claim.release()
+            self.show_submitted(done)
+            return True
+        try:
             options = dict(
                 aided=self.config.aided,
                 idle_threshold=self.config.idle_threshold,
@@ -218,25 +282,28 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
             )
             if resume_path is not None:
                 session = PlaySession.resume_from(
-                    resume_path, instance, self.workspace.org, **options
+                    resume_path, instance, self.workspace.org, claim=claim, **options
                 )
             else:
                 session = PlaySession.begin(
                     instance,
                     self.workspace.org,
+                    claim=claim,
                     actor=self.config.actor,
                     tasks_source=self.workspace.tasks_label,
                     recordings=self.config.recordings,
                     **options,
                 )
         except CrmtuiError as exc:
+            claim.release()
             self.notify(str(exc), severity="error", title="Cannot open instance")
-            return
+            return False
         self.session = session
         self.push_screen(
             PlayScreen(session, next_instance=self._next_instance, policy=self.plan.play(idx)),
             self._play_ended,
         )
+        return True
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
@@ -246,8 +313,9 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
         if session is not None:
             self.refresh_gate()  # a practice answer may have opened (or closed) the rest
         if self.picker is not None and session is not None:
-            # The session that just ended is the newest for its instance: no need to rescan
-            # every recording to know its outcome.
+            # The session that just ended is the newest for its instance, and the first
+            # submission if it submitted (a submitted instance is never opened again): no
+            # need to rescan every recording to know its outcome.
             reward = session.score.reward if session.score is not None else None
             self.picker.mark(
                 InstanceStatus(
@@ -256,21 +324,15 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
                     session.recorder.closed,
                     session.path,
                     session.end_reason,
+                    session.submitted_at,
+                    int(session.submitted),
                 )
             )
 
     def _next_instance(self) -> None:
         self.pop_screen()
         self._play_ended(None)
-        if self.picker is None:
-            return
-        idx = self.picker.next_unsolved()
-        if idx is None and self.picker.gate is not None:
-            self.notify(self.picker.gate.message, severity="warning", timeout=15)
-        elif idx is None:
-            self.notify("Every instance in this list has been answered.")
-        else:
-            self.open_instance(idx)
+        self.open_next_unsolved()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_report":
@@ -311,9 +373,37 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
         self.push_screen(ReportScreen(event.report))
 
     async def action_quit(self) -> None:
-        """The annotator quits (Ctrl+Q): an open instance is recorded as ``quit``."""
-        self._quit_asked = True
-        await super().action_quit()
+        """The annotator quits (Ctrl+Q). With an unsubmitted instance open it asks first;
+        the instance is then kept to resume (its draft and time), as after a crash."""
+        session = self.session
+        if session is None or session.submitted or session.recorder.closed:
+            await super().action_quit()
+            return
+        from crmtui.ui.screens.dialogs import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) and self.screen.purpose == "quit":
+            self.screen.action_yes()  # Ctrl+Q again: yes, quit
+            return
+
+        def answer(confirmed: bool | None) -> None:
+            if confirmed:
+                self._quit_confirmed = True
+                self.exit()  # on_unmount keeps the session to resume
+
+        idx = session.instance.idx
+        self.push_screen(
+            ConfirmScreen(
+                f"Quit crmtui?\n\nInstance {idx} is not submitted. Quitting keeps it as it "
+                "is: the next start opens it again with your answer draft, notes and time "
+                "(the clock stops while you are away).\n\n"
+                "[dim]Ctrl+Q again quits; Escape stays.[/dim]",
+                yes="Quit",
+                no="Stay",
+                safe="no",
+                purpose="quit",
+            ),
+            answer,
+        )
 
     # -- activity and terminal focus (honest timing) -----------------------------------------
 
@@ -348,14 +438,17 @@ class CrmtuiApp(PlanGates, ResumeFlow, WorkerErrorHandler, App[None]):
             return
         if self.crashed:
             # Ended by a bug, not by the user: keep the session open to be resumed.
-            self.session.suspend()
-        elif self._quit_asked or self.session.submitted:
-            # Asked for, or nothing left to resume (the answer is in): the session ends.
+            self.session.suspend("crash")
+        elif self.session.submitted:
+            # Nothing left to resume (the answer is in): the session ends.
             self.session.close("quit")
+        elif self._quit_confirmed:
+            # Ctrl+Q, confirmed: the clock stops and the attempt stays resumable.
+            self.session.suspend("quit")
         else:
             # Not the annotator's choice (a dropped websocket makes textual-serve stop the
             # app; a server restart; a closed terminal): keep the attempt resumable.
-            self.session.suspend()
+            self.session.suspend("disconnect")
 
     # -- command palette -------------------------------------------------------------------
 

@@ -6,11 +6,12 @@ from textual.app import App
 from textual.binding import Binding
 
 from crmtui.review.replay_org import ReplaySource
+from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.screens.replay import ReplayScreen
 from crmtui.ui.workers import WorkerErrorHandler
 
 
-class ReplayApp(WorkerErrorHandler, App[None]):
+class ReplayApp(WorkerErrorHandler, OrderedKeys, App[None]):
     """Step through one recorded session (human or model)."""
 
     CSS_PATH = "app.tcss"

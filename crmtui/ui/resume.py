@@ -33,24 +33,32 @@ class ResumeFlow:
 
     def resumable(self) -> tuple[int, Path] | None:
         """The instance and recording of the latest unfinished session this annotator may
-        resume, or None; every other unfinished session of theirs is closed as abandoned."""
+        resume (of this task source), or None. Older ones stay unfinished: each continues
+        when its instance is opened, as a kept attempt should."""
         from crmtui.record.recorder import close_unfinished
         from crmtui.record.sessions import find_unfinished
 
         assert self.workspace is not None
-        unfinished = sorted(find_unfinished(self.config.recordings, self.config.annotator))
+        # Only this task source's: another's (the same idx, other instances) is left alone.
+        unfinished = [
+            path
+            for path in sorted(find_unfinished(self.config.recordings, self.config.annotator))
+            if header_of(path).get("tasks_source") == self.workspace.tasks_label
+        ]
         if not unfinished:
             return None
-        latest, older = unfinished[-1], unfinished[:-1]
-        for path in older:
-            self.close_quietly(close_unfinished, path)
+        latest = unfinished[-1]
         idx = idx_of(latest)
         order = self.plan.picker().order
+        app: Any = self
         if (
             idx is None
             or idx not in self.workspace.tasks
             or (order is not None and idx not in order)
+            or app._submission(idx)
         ):
+            # Not offered here, or (recordings from before one submission was the rule) a
+            # second attempt at an instance already submitted: it must not count.
             self.close_quietly(close_unfinished, latest)
             return None
         return idx, latest
@@ -93,18 +101,24 @@ class ResumeFlow:
     def close_quietly(self, close: Any, path: Any) -> None:
         """Close a recording as abandoned; a failure is a warning, not a stop."""
         try:
-            close(path, "abandoned")
+            close(path, "abandoned", idle_after=self.config.idle_threshold)
         except CrmtuiError as exc:
             app: Any = self
             app.notify(f"{path}: {exc}", severity="warning")
 
 
-def idx_of(path: Any) -> int | None:
-    """The instance idx a recording's header names (None when it cannot be read)."""
+def header_of(path: Any) -> dict[str, Any]:
+    """A recording's header line (empty when it cannot be read)."""
     try:
         with open(path, encoding="utf-8") as handle:
             header = json.loads(handle.readline())
-        idx = header["instance"]["idx"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except (OSError, ValueError):
+        return {}
+    return header if isinstance(header, dict) else {}
+
+
+def idx_of(path: Any) -> int | None:
+    """The instance idx a recording's header names (None when it cannot be read)."""
+    instance = header_of(path).get("instance")
+    idx = instance.get("idx") if isinstance(instance, dict) else None
     return idx if isinstance(idx, int) else None

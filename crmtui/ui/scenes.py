@@ -106,6 +106,20 @@ async def play_submitted(pilot: Any) -> None:
     await settle(pilot)
 
 
+async def play_read_only(pilot: Any) -> None:
+    """A submitted instance opened again: read-only (one submission counts)."""
+    from crmtui.ui.screens.picker import PickerScreen
+    from crmtui.ui.screens.submitted import SubmittedScreen
+
+    await play_submitted(pilot)
+    idx = pilot.app.screen.session.instance.idx
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PickerScreen))
+    pilot.app.open_instance(idx)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, SubmittedScreen))
+    await settle(pilot)
+
+
 async def help_screen(pilot: Any) -> None:
     """The key help over the play screen."""
     await _open(pilot, 0)
@@ -232,6 +246,7 @@ SCENES: dict[str, Scene] = {
     "play-record": play_record,
     "play-console": play_console,
     "play-submitted": play_submitted,
+    "play-read-only": play_read_only,
     "help": help_screen,
     "schema-tree": schema_tree,
     "completion": completion,

@@ -145,7 +145,11 @@ def load(folder: str) -> Loaded:
             changed.
     """
     from crmtui.study.launch import load_study_workspace
+    from crmtui.ui import terminal, textual_fixes
 
+    # What crmtui.factory.build_play_app installs for every play app, once for every copy.
+    terminal.install()
+    textual_fixes.install()  # Textual bugs that would end the app
     study, workspace = load_study_workspace(folder)
     for module in WARM_MODULES:
         importlib.import_module(module)
@@ -236,6 +240,9 @@ def run_session(loaded: Loaded, handover: dict[str, Any], slots: StartSlots | No
         when_started(lambda: os.close(slot))  # the first frame is drawn: the next copy's turn
     app = CrmtuiApp(seat.config, workspace=seat.workspace, plan=seat.plan)
     app.run()
+    crash = getattr(app, "crash", None)  # as crmtui.factory.run_app: the crash log is written
+    if crash is not None:
+        raise crash
     code = app.return_code
     return code if isinstance(code, int) else 0
 

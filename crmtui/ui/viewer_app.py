@@ -14,10 +14,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
+from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.workers import WorkerErrorHandler
 
 
-class ViewerApp(WorkerErrorHandler, App[None]):
+class ViewerApp(WorkerErrorHandler, OrderedKeys, App[None]):
     """Hosts one screen, built by ``make_screen``, as the app's only screen."""
 
     # Textual does not load a default screen's own CSS_PATH, so the app loads both

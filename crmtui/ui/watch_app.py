@@ -15,12 +15,13 @@ from crmtui.agent.watch_config import WatchConfig
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
 from crmtui.play.workspace import Workspace
+from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.watch import WatchScreen
 from crmtui.ui.workers import WorkerErrorHandler
 
 
-class WatchApp(WorkerErrorHandler, App[None]):
+class WatchApp(WorkerErrorHandler, OrderedKeys, App[None]):
     """Watch an LLM agent work through CRMArena instances, every step recorded.
 
     Args:

@@ -9,18 +9,23 @@ and the play session would be closed as if the user had quit. Every crmtui app m
 its pending step as failed (the console records the query with the error). The app and the
 session continue.
 
-An exception outside workers (in a message handler) still ends the app, as Textual does; the
-app then leaves the recording open to be resumed instead of closing it as a normal quit
-(see :attr:`WorkerErrorHandler.crashed`).
+An exception outside workers (in a message handler) still ends the app, as Textual does. It
+is then a crash, handled the way the README promises: its traceback goes to a crash log
+(:func:`crmtui.crash.internal_error`) and not onto the terminal (unless ``CRMTUI_DEBUG`` is
+set), the play app leaves the recording open to be resumed instead of closing it as a quit
+(see :attr:`WorkerErrorHandler.crashed`), and :func:`crmtui.factory.run_app` turns
+:attr:`WorkerErrorHandler.crash` into the one ``Error:`` line and exit status 1.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from textual.message import Message
 from textual.worker import NoActiveWorker, WorkerFailed, get_current_worker
 
+from crmtui.crash import DEBUG_ENV
 from crmtui.errors import InternalError
 
 
@@ -45,13 +50,27 @@ class WorkerErrorHandler:
 
     #: True once an exception outside a worker is ending the app.
     crashed: bool = False
+    #: The first such exception as one line, its traceback in a crash log.
+    crash: InternalError | None = None
 
     def _handle_exception(self, error: Exception) -> None:
         if isinstance(error, WorkerFailed) and isinstance(error.error, Exception):
             self.worker_failed(error.error)
             return
+        if self.crash is None:
+            from crmtui.crash import internal_error
+
+            self.crash = internal_error(error)
         self.crashed = True
         super()._handle_exception(error)  # type: ignore[misc]
+
+    def _print_error_renderables(self) -> None:
+        # The traceback is in the crash log; the command line prints one line for it
+        # (crmtui.factory.run_app). CRMTUI_DEBUG lets Textual print it too.
+        if self.crash is not None and not os.environ.get(DEBUG_ENV):
+            self._exit_renderables.clear()  # type: ignore[attr-defined]
+            return
+        super()._print_error_renderables()  # type: ignore[misc]
 
     def worker_failed(self, exc: Exception) -> None:
         """Show ``exc`` and tell the widget whose worker raised it (the app carries on)."""

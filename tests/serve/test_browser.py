@@ -88,17 +88,16 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 page.wait_for_selector("body.-first-byte", timeout=30_000)
                 screen.wait_for("Annotator: ann", page=page)
                 page.click("#terminal")
-                page.keyboard.press("n")  # the next unsolved: her first assigned instance
-                screen.wait_for(f"1 of {total}", page=page)
-                assert f"idx {first} " in screen.text
-                # The object list shows its counts once the screen is mounted (focus settled).
-                screen.wait_for(f"{history_rows:,}", page=page)
-
+                # The next unsolved (her first assigned instance), and at once, while it
+                # opens, the console and a query: the keys wait for the screen, none is lost.
+                page.keyboard.press("n")
                 page.keyboard.press("F3")
-                screen.wait_for("Run query", page=page)  # the console editor has focus
                 page.keyboard.type("SELECT Id, Subject FROM Case LIMIT 2")
                 page.keyboard.press("F5")
                 screen.wait_for("2 rows", page=page)
+                screen.wait_for(f"1 of {total}", page=page)
+                assert f"idx {first} " in screen.text
+                screen.wait_for(f"{history_rows:,}", page=page)
 
                 page.keyboard.press("F4")
                 page.keyboard.type("CA")

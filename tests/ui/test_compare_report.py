@@ -323,10 +323,9 @@ def test_bare_compare_prints_markdown_when_piped(
 
 
 async def test_report_tui_builds_the_report_app(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    crmtui_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    b.make_fixture_folder(tmp_path / "recordings")
-    monkeypatch.chdir(tmp_path)
+    b.make_fixture_folder(crmtui_home / "recordings")  # the default folder
     built = Built(build_report_app)
     monkeypatch.setattr("crmtui.factory.build_report_app", built)
     code, out, _ = run(["report", "--tui"], capsys)

@@ -101,6 +101,7 @@ async def test_resume_restores_the_draft_answer_editor_notes_and_history(
         clock.advance(5)
         screen.session.flush_pending(force=True)
         screen.session.recorder.suspend()  # the process dies here
+        screen.session.claim.release()  # and the system lets its lock on the instance go
         app.session = None
     app2 = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app2.run_test(size=SIZE) as pilot:

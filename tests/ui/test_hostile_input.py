@@ -49,7 +49,7 @@ async def _play(pilot: Any) -> PlayScreen:
 async def _run_console(pilot: Any, console: QueryConsole, text: str) -> str:
     console.set_text(text)
     await pilot.press("f5")
-    await _wait(pilot, lambda: console._running is None)
+    await _wait(pilot, lambda: console._query_running is None)
     return _status(console)
 
 
@@ -202,15 +202,15 @@ async def test_escape_cancels_a_running_query_and_the_step_is_recorded(
         console.set_text("SELECT Id FROM Case WHERE Subject = 'slow'")
         await pilot.press("f5")
         await pilot.pause(0.2)
-        assert console._running is not None and "Esc cancels" in _status(console)
+        assert console._query_running is not None and "Esc cancels" in _status(console)
         pressed = time.perf_counter()
         await pilot.press("escape")
         for _ in range(200):
             await pilot.pause(0.005)
-            if console._running is None:
+            if console._query_running is None:
                 break
         latency = time.perf_counter() - pressed
-        assert console._running is None and latency < 1.0  # ~10 ms here; < 200 ms target
+        assert console._query_running is None and latency < 1.0  # ~10 ms here; < 200 ms target
         assert _status(console).startswith("QUERY_TIMEOUT: Your query request was cancelled")
         status = await _run_console(pilot, console, "SELECT Id FROM Issue__c LIMIT 3")
         assert status.startswith("3 rows")

@@ -170,7 +170,9 @@ async def test_killed_session_verifies_and_is_resumed(
         await _wait(pilot, lambda: isinstance(app.screen, PlayScreen))
         assert app.screen.session.instance.idx == 0
         assert app.screen.session.recorder.path == path
-        await pilot.press("ctrl+q")  # the annotator quits: the session ends as "quit"
+        await pilot.press("escape")  # back to the list: leave the instance unanswered
+        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await pilot.pause(0.05)
 
     # The same file, one chain: the old events untouched, then resume ... end.

@@ -164,8 +164,14 @@ async def test_pause_hides_the_instance_and_stops_the_clock(workspace, play_conf
         clock.advance(5)
         await pilot.press("tab")
         assert 14.9 < screen.session.active_seconds < 15.1
-    types = [e.type for e in load(_recording(play_config)).events]
-    assert types.count("pause") == 1 and types.count("resume") == 1
+    events = load(_recording(play_config)).events
+    # F7's pause and resume; then the test's app goes away, which (not being the annotator's
+    # Ctrl+Q) lets go of the session with a pause that names why.
+    assert [(e.type, e.payload) for e in events if e.type in ("pause", "resume")] == [
+        ("pause", {}),
+        ("resume", {}),
+        ("pause", {"reason": "disconnect"}),
+    ]
 
 
 async def test_idle_gap_is_recorded(workspace, play_config, clock, wall):
@@ -186,6 +192,7 @@ async def test_unfinished_session_is_offered_for_resume(workspace, play_config, 
         idx = screen.session.instance.idx
         # Simulate a crash: release the file without an end event.
         screen.session.recorder.suspend()
+        screen.session.claim.release()  # a dead process holds no claim
         app.session = None
     app2 = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app2.run_test(size=SIZE) as pilot:
@@ -200,18 +207,31 @@ async def test_unfinished_session_is_offered_for_resume(workspace, play_config, 
     assert "resume" in types and "end" not in types
 
 
-async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
+async def test_ctrl_q_asks_then_keeps_the_attempt_like_an_outside_exit(
     workspace, play_config, clock, wall
 ):
     from crmtui.record.sessions import find_unfinished
+    from crmtui.ui.screens.dialogs import ConfirmScreen
 
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
     async with app.run_test(size=SIZE) as pilot:
-        await _open_first(pilot)
+        screen = await _open_first(pilot)
+        await pilot.press("f4", *"half an answer")
+        clock.advance(40)
         await pilot.press("ctrl+q")
+        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "not submitted" in app.screen.question
+        await pilot.press("enter")  # the safe button: stay
+        await _wait(pilot, lambda: app.screen is screen)
+        assert app.is_running and not screen.session.recorder.closed
+        await pilot.press("ctrl+q", "ctrl+q")  # asked, and Ctrl+Q again says yes
         await pilot.pause(0.05)
     path = _recording(play_config)
-    assert load(path).events[-1].payload["reason"] == "quit"
+    events = load(path).events
+    # Kept to resume, with the draft and the time: the clock stopped with a "quit" pause.
+    assert find_unfinished(play_config.recordings) == [path] and verify(path).ok
+    assert (events[-1].type, events[-1].payload) == ("pause", {"reason": "quit"})
+    assert [e.payload["text"] for e in events if e.type == "answer_edit"][-1] == "half an answer"
     path.unlink()
 
     app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
@@ -239,11 +259,11 @@ async def test_ctrl_q_records_quit_but_an_outside_exit_keeps_it_resumable(
         assert 30 <= session.active_seconds < 31
         await pilot.pause(0.05)
         session.flush_pending(force=True)
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "ctrl+q")
         await pilot.pause(0.05)
     types = [e.type for e in load(path).events]
     assert types.count("answer_edit") == len(edits)  # restoring the box records nothing
-    assert types[-1] == "end" and verify(path).ok
+    assert types[-1] == "pause" and verify(path).ok
 
 
 async def test_a_hangup_saves_the_typing_and_keeps_the_attempt(workspace, play_config, clock, wall):
@@ -393,8 +413,12 @@ async def test_picker_marks_the_ended_session_like_a_rescan_would(
 async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock, wall):
     # In a browser each blink is a repaint sent over the network: the cursor stays steady.
     # (run_test is not a web driver, so the app is told; the default follows app.is_web.)
+    import dataclasses
+
     for steady in (None, True):
-        app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+        # Each in its own folder: the first one's instance is kept to resume.
+        config = dataclasses.replace(play_config, recordings=play_config.recordings / str(steady))
+        app = build_play_app(config, workspace=workspace, clock=clock, wall=wall)
         app.steady_cursor = steady
         async with app.run_test(size=SIZE) as pilot:
             await _open_first(pilot)
@@ -403,7 +427,6 @@ async def test_served_sessions_get_a_steady_cursor(workspace, play_config, clock
             answer = app.screen.query_one("#answer-input")
             assert answer.has_focus
             assert answer.cursor_blink is (steady is None)
-            await pilot.press("ctrl+q")
 
 
 async def test_an_outside_exit_after_submitting_ends_the_session(

@@ -128,6 +128,8 @@ def test_bytes_that_are_not_utf8_are_replaced_and_raw_escapes_never_reach_the_te
         child.send(b"SELECT Id FROM Case WHERE Subject = 'caf\xe9'")
         _poll(lambda: b"'caf\xef\xbf\xbd'" in child.output, child, "the typed query")
         time.sleep(0.5)
+        child.send(CTRL_Q)  # an open instance asks first; Ctrl+Q again quits
+        time.sleep(0.5)
         child.send(CTRL_Q)
         child.proc.wait(timeout=20)
     finally:

@@ -12,8 +12,8 @@ from crmtui.review.replay_org import open_recorded_org
 from crmtui.review.report import report_folder
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "recordings"
-#: The shipped examples' folders only: `crmtui` run from the checkout records the user's own
-#: sessions beside them (recordings/<annotator>/, git-ignored), and those are no examples.
+#: The shipped examples' folders only: anything else there (sessions recorded here with
+#: --recordings recordings, or by an older crmtui that wrote into ./recordings) is no example.
 EXAMPLE_ACTORS = ("example-annotator", "openai-scripted-model")
 FILES = sorted(p for actor in EXAMPLE_ACTORS for p in (EXAMPLES / actor).glob("*.jsonl"))
 

@@ -7,8 +7,6 @@ aligned rows, jump to the first divergence and show a row's steps in full.
 
 from __future__ import annotations
 
-import json
-
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -20,6 +18,7 @@ from textual.widgets import Footer, Static
 from crmtui.data.tasktypes import TASK_TYPES, abbreviation
 from crmtui.review.align import MATCH
 from crmtui.review.compare import Comparison
+from crmtui.scoring.rules import gold_text
 from crmtui.ui.widgets.comparison import (
     ActorCard,
     EvidencePanel,
@@ -42,9 +41,9 @@ def title_text(comparison: Comparison) -> Text:
     if known is not None:
         text.append(f" {known.name}", style="bold")
     text.append(f" · {len(comparison.actors)} attempts · gold ")
-    gold = comparison.gold
-    shown = gold if isinstance(gold, str) else json.dumps(gold, ensure_ascii=False)
-    text.append("—" if gold is None else shown, style="bold cyan")
+    # A None gold is the word None (the expected answer); "—": nobody submitted.
+    submitted = any(actor.submitted for actor in comparison.actors)
+    text.append(gold_text(comparison.gold) if submitted else "—", style="bold cyan")
     if comparison.first_divergence is None:
         text.append(" · identical step by step", style="green")
     else:

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from crmtui.play.views import OPERATORS, Condition
 from crmtui.ui.keys import KeyCommand, help_renderable
+from crmtui.ui.widgets.steady_input import SteadyInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -25,11 +26,19 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes")]
 
     def __init__(
-        self, question: str, yes: str = "Yes", no: str = "Cancel", *, safe: str = "yes"
+        self,
+        question: str,
+        yes: str = "Yes",
+        no: str = "Cancel",
+        *,
+        safe: str = "yes",
+        purpose: str | None = None,
     ) -> None:
         super().__init__()
         self.question, self.yes_label, self.no_label = question, yes, no
         self.safe = safe
+        #: What the question is for (``quit``: the key that asked it may answer it).
+        self.purpose = purpose
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -63,7 +72,7 @@ class TextPromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield SteadyInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
@@ -93,7 +102,7 @@ class FilterScreen(ModalScreen[Condition | None]):
             yield Select(
                 [(op, op) for op in OPERATORS], value="=", id="filter-op", allow_blank=False
             )
-            yield Input(
+            yield SteadyInput(
                 placeholder="value (dates as YYYY-MM-DD; null for empty)", id="filter-value"
             )
             with Horizontal(classes="dialog-buttons"):
@@ -132,7 +141,7 @@ class PickScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog dialog-wide"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Input(placeholder="type to filter", id="pick-filter")
+            yield SteadyInput(placeholder="type to filter", id="pick-filter")
             yield OptionList(*self._options(""), id="pick-list")
 
     def _options(self, needle: str) -> list[Option]:

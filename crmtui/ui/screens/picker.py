@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.text import Text
@@ -77,10 +78,11 @@ class PickerScreen(Screen[None]):
     ]
 
     class InstanceChosen(Message):
-        """Open this instance."""
+        """Open this instance (``next``: the next unsolved one, ``idx`` the first of them)."""
 
-        def __init__(self, idx: int) -> None:
+        def __init__(self, idx: int, next: bool = False) -> None:
             self.idx = idx
+            self.next = next
             super().__init__()
 
     def __init__(
@@ -176,7 +178,7 @@ class PickerScreen(Screen[None]):
                 mark = Text("locked", style="dim")
             elif status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.reward is not None else ""
+                mark = "done" if status.submitted else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             # The query as Text: shown as written, never read as markup ("[b]" stays).
@@ -198,7 +200,9 @@ class PickerScreen(Screen[None]):
         banner.set_class(self.gate is not None and self.gate.final, "-final")
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        self.task_filter = None if event.value is Select.BLANK else str(event.value)
+        # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a
+        # Widget flag (False), so testing it read the prompt as a task named "Select.NULL".
+        self.task_filter = None if event.value is Select.NULL else str(event.value)
         self.refresh_rows()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -206,12 +210,14 @@ class PickerScreen(Screen[None]):
         if event.row_key.value is not None:
             self.post_message(self.InstanceChosen(int(event.row_key.value)))
 
-    def next_unsolved(self) -> int | None:
-        """The first visible instance without a submission, if any."""
+    def next_unsolved(self, skip: Collection[int] = ()) -> int | None:
+        """The first visible, open instance without a submission (and not in ``skip``)."""
         locked = self.gate.locked if self.gate else frozenset()
         for inst in self.visible():
             status = self.status.get(inst.idx)
-            if inst.idx not in locked and (status is None or status.reward is None):
+            if inst.idx in skip or inst.idx in locked:
+                continue
+            if status is None or not status.submitted:
                 return int(inst.idx)
         return None
 
@@ -220,7 +226,7 @@ class PickerScreen(Screen[None]):
         if idx is None:
             self.notify("Every instance in this list has been answered.")
         else:
-            self.post_message(self.InstanceChosen(idx))
+            self.post_message(self.InstanceChosen(idx, next=True))
 
     def action_open_highlighted(self) -> None:
         table = self.query_one("#picker-table", DataTable)

@@ -379,11 +379,9 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench):
         self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
 
     def action_submit(self) -> None:
-        # A priority binding runs as soon as the key arrives, possibly before the answer
-        # box has processed the keys typed just before it (a fast typist, a paste): queue
-        # the submit behind them.
-        box = self.query_one(AnswerBox)
-        box.query_one("#answer-input").call_later(box.action_submit)
+        # The keys typed before Ctrl+S are in the box already: the app hands keys over one
+        # at a time (crmtui.ui.key_order), a priority binding included.
+        self.query_one(AnswerBox).action_submit()
 
     def action_next_instance(self) -> None:
         if not self._submitted:

@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from crmtui.play.cells import ValueRef
+from crmtui.ui.widgets.steady_input import SteadyInput
 from crmtui.ui.widgets.value_view import ValueView
 
 CopyCallback = Callable[[ValueRef, str], None]
@@ -168,7 +169,7 @@ class ValueViewerScreen(ModalScreen[None]):
         box = self.find_box
         bar = self.query_one("#viewer-find")
         if box is None:
-            box = Input(placeholder="find in text", id="viewer-find-input")
+            box = SteadyInput(placeholder="find in text", id="viewer-find-input")
             await bar.mount(box, Label("", id="viewer-matches"))
         bar.add_class("open")  # again after Escape closed it, or in the next value
         box.focus()

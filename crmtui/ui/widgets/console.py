@@ -138,7 +138,9 @@ class QueryConsole(Vertical):
         self.last_query: str | None = None
         self.border_title = "SOQL / SOSL console"
         # The query in flight and when it started: a worker that crashes is finished with it.
-        self._running: tuple[str, float] | None = None
+        # (Not ``_running``: that is Textual's "message pump started" flag, and shadowing it
+        # made the console look stopped to Textual once a query had finished.)
+        self._query_running: tuple[str, float] | None = None
         # Set to stop the query in flight (Escape, or a new query replacing it).
         self._cancel: threading.Event | None = None
         # The error shown (query, error): drawn again when the width changes (F10, resize),
@@ -196,12 +198,12 @@ class QueryConsole(Vertical):
         if self._cancel is not None:
             self._cancel.set()  # a query still running is replaced, not left to finish
         self._cancel = threading.Event()
-        self._running = (query, self.clock())
+        self._query_running = (query, self.clock())
         self._execute(query, self._cancel)
 
     def action_cancel_query(self) -> None:
         """Stop the running query (it ends as a failed step, QUERY_TIMEOUT)."""
-        if self._running is None or self._cancel is None:
+        if self._query_running is None or self._cancel is None:
             raise SkipAction()  # nothing to cancel: Escape goes on to its other bindings
         self._cancel.set()
         self._status("Cancelling…")
@@ -212,9 +214,8 @@ class QueryConsole(Vertical):
             self.post_message(self.EditorChanged(event.text_area.text))
 
     def action_run_query(self) -> None:
-        # F5 is a priority binding: it can arrive before the editor has processed the keys
-        # typed just before it. Run from the editor's queue, behind those keys.
-        self.query_one("#console-editor").call_later(self.run)
+        # The keys typed before F5 are in the editor already (crmtui.ui.key_order).
+        self.run()
 
     def action_history_older(self) -> None:
         entry = self.history.older()
@@ -243,16 +244,16 @@ class QueryConsole(Vertical):
 
     def on_worker_crashed(self, event: WorkerCrashed) -> None:
         # A bug in the engine: the query still ends, as a failed (and recorded) step.
-        if event.group != "console" or self._running is None:
+        if event.group != "console" or self._query_running is None:
             return
         event.stop()
-        text, started = self._running
+        text, started = self._query_running
         self.post_message(self._Finished(text, None, event.error, (self.clock() - started) * 1000))
 
     def on_query_console__finished(self, event: _Finished) -> None:
         event.stop()
-        if self._running is not None and self._running[0] == event.text:
-            self._running = None
+        if self._query_running is not None and self._query_running[0] == event.text:
+            self._query_running = None
         table = self.query_one("#console-results", DataTable)
         kind = "sosl" if event.text.lstrip()[:4].upper() == "FIND" else "soql"
         if event.error is not None:

@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from crmtui.data.schema import Field, Schema, SObject
 from crmtui.play.schema_search import search_schema
+from crmtui.ui.widgets.steady_input import SteadyInput
 
 #: Tree node data: (object name, field name or None).
 NodeData = tuple[str, str | None]
@@ -62,7 +63,7 @@ class SchemaTree(Vertical):
         self.border_title = "Schema"
 
     def compose(self) -> ComposeResult:
-        yield Input(
+        yield SteadyInput(
             placeholder="search objects and fields (Case.Own…, ShippingState, date…)",
             id="schema-search",
         )

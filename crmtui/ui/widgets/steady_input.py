@@ -1,4 +1,9 @@
-"""An :class:`~textual.widgets.Input` that does not reflow the whole screen on every key.
+"""crmtui's text box: focus never selects its text, and a key never reflows the screen.
+
+Textual's Input selects its whole value when it gets focus (``select_on_focus``), so the
+next key replaced it: F4 back into the answer box turned a typed draft into one letter.
+Every crmtui text box (answer, dialogs, search and filter boxes) is this class, which puts
+the cursor at the end instead and keeps the text as it was.
 
 Textual's Input sets its ``virtual_size`` (a layout reactive) to the text's width on every
 edit, so each key typed asks the screen for a full layout pass: every widget on the play
@@ -11,13 +16,20 @@ itself as the value changes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Input
 
 
 class SteadyInput(Input):
-    """An Input whose edits repaint it instead of re-laying out the screen."""
+    """An Input that keeps its text on focus and repaints itself instead of re-laying out
+    the screen on an edit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["select_on_focus"] = False
+        super().__init__(*args, **kwargs)
 
     def _watch_value(self, value: str) -> None:
         if not self.styles.auto_dimensions:

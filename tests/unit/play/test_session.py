@@ -68,8 +68,9 @@ def test_pause_and_idle_are_recorded(tmp_path: Path) -> None:
     session.close("quit")
     events = load(session.path).events
     assert [e.type for e in events] == ["pause", "resume", "idle", "end"]
-    assert events[2].payload["seconds"] == pytest.approx(70)
-    assert session.active_seconds == pytest.approx(5)
+    assert events[2].payload == {"seconds": pytest.approx(70), "idle_after": 60.0}
+    # The first 60 s of the 70 s gap count (the default --idle); only 10 s are idle.
+    assert session.active_seconds == pytest.approx(5 + 60)
 
 
 def test_closed_session_refuses_actions(tmp_path: Path) -> None:

@@ -42,21 +42,35 @@ def test_pause_stops_the_clock_and_is_not_idle() -> None:
     assert timer.active() == pytest.approx(15)
 
 
-def test_gap_longer_than_threshold_is_idle_once() -> None:
+def test_a_long_gap_counts_up_to_the_threshold_and_is_idle_beyond() -> None:
     clock = FakeClock()
     timer = ActiveTimer(clock=clock, idle_threshold=60)
     timer.start()
     clock.now += 20
     timer.note_input()
-    clock.now += 90
-    # While the gap is under way it already stops counting as active.
-    assert timer.active() == pytest.approx(20)
+    clock.now += 30
+    assert timer.active() == pytest.approx(50)  # within the threshold: all active
+    clock.now += 60
+    # 90 s into the gap: its first 60 s count, and the clock holds there.
+    assert timer.active() == pytest.approx(80)
     assert timer.note_input() == pytest.approx(90)
-    assert timer.idle_total == pytest.approx(90)
+    assert timer.idle_total == pytest.approx(30)
+    assert timer.active() == pytest.approx(80)  # closing the gap changes nothing
     clock.now += 10
     assert timer.note_input() is None
     assert timer.elapsed() == pytest.approx(120)
-    assert timer.active() == pytest.approx(30)
+    assert timer.active() == pytest.approx(90)
+
+
+def test_a_pause_closes_the_gap_under_way() -> None:
+    clock = FakeClock()
+    timer = ActiveTimer(clock=clock, idle_threshold=60)
+    timer.start()
+    clock.now += 100
+    assert timer.note_input() == pytest.approx(100)  # the owner records it, then pauses
+    assert timer.pause() is True
+    clock.now += 1000
+    assert timer.active() == pytest.approx(60)
 
 
 def test_input_before_start_or_while_paused_is_ignored() -> None:

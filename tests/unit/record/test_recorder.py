@@ -54,9 +54,9 @@ def test_header_is_first_line_and_hides_the_gold_answer(make_recorder: Make) -> 
 
 
 def test_default_location_uses_actor_slug_time_idx_and_session(
-    tmp_path: Path, make_recorder: Make, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, crmtui_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(tmp_path)  # not where it goes: under CRMTUI_HOME, from any folder
     rec = Recorder.create(
         actor={"kind": "model", "id": "openai/gpt-4o mini", "strategy": "react"},
         instance=HEADER["instance"],
@@ -66,9 +66,9 @@ def test_default_location_uses_actor_slug_time_idx_and_session(
         wall=FakeClock().wall,
     )
     rec.close()
-    expected = Path("recordings/openai-gpt-4o-mini/20260102-030405-idx42-abcdef01.jsonl")
-    assert rec.path == expected
-    assert (tmp_path / expected).is_file()
+    name = "openai-gpt-4o-mini/20260102-030405-idx42-abcdef01.jsonl"
+    assert rec.path == crmtui_home / "recordings" / name
+    assert rec.path.is_file() and not (tmp_path / "recordings").exists()
 
 
 def test_events_are_chained_and_numbered(make_recorder: Make, clock: FakeClock) -> None:

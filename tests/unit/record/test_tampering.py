@@ -74,7 +74,16 @@ def test_no_tampering_verifies_ok_or_counts_as_finished(
     out = capsys.readouterr().out
     assert ": BAD line " in out or ": UNFINISHED after line " in out, out
     assert "OK (" not in out
-    assert report_folder(folder).sessions == []  # never counted
+    counted = report_folder(folder).sessions
+    data = example.read_bytes()
+    human = b'"kind":"human"' in _lines(data)[0] and b'"type":"submit"' in data
+    if tampering == "delete the last line" and human:
+        # Without its end event, a person's recording reads as a crash just after the submit:
+        # the answer they submitted still counts (the report's first-submission rule), and
+        # verify still says UNFINISHED. Nothing else survives a tampering.
+        assert [s.path for s in counted] == [path]
+    else:
+        assert counted == []  # never counted
 
 
 def test_each_tampering_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """Hand-made recordings written through the real Recorder with frozen clocks.
 
 ``make_fixture_folder`` writes the report fixture: 2 humans and 2 models over HTU, KQA and
-BRI instances, plus a superseded attempt, an unfinished and an unsubmitted session and a
+BRI instances, plus a later (not counted) submission, an unfinished and an unsubmitted session
+and a
 tampered file. The expected numbers in test_report.py were worked out by hand from the
 scripts below.
 """
@@ -160,6 +161,7 @@ MODEL_B = {"kind": "model", "id": "tiny", "strategy": "act"}
 
 DAY1 = dt.datetime(2026, 1, 1, 9, 0, 0, tzinfo=dt.UTC)
 DAY2 = dt.datetime(2026, 1, 2, 9, 0, 0, tzinfo=dt.UTC)
+DAY3 = dt.datetime(2026, 1, 3, 9, 0, 0, tzinfo=dt.UTC)
 
 HISTORY_QUERY = f"SELECT Id, NewValue__c FROM CaseHistory__c WHERE CaseId__c = '{CASE_1}'"
 
@@ -176,8 +178,9 @@ ALICE_HTU: Script = [
     (30.0, "idle", {"seconds": 30}),
     (1.0, "submit", submit(AGENT_A, 1.0, AGENT_A)),
 ]
-# alice's earlier (superseded) attempt at the same instance: wrong.
-ALICE_HTU_OLD: Script = [
+# alice's later attempt at the same instance (a second submission, possible before crmtui
+# opened submitted instances read-only): wrong, not counted (her first submission counts).
+ALICE_HTU_LATER: Script = [
     (4.0, "open_object", open_object("User")),
     (1.0, "submit", submit(AGENT_B, 0.0, AGENT_A)),
 ]
@@ -228,8 +231,8 @@ def make_fixture_folder(root: Path) -> dict[str, Path]:
     """Write the report fixture under ``root``; returns the paths by name."""
     paths = {
         "alice_htu": write_session(root, HUMAN_A, HTU, ALICE_HTU, start=DAY2, session_id="a1" * 16),
-        "alice_htu_old": write_session(
-            root, HUMAN_A, HTU, ALICE_HTU_OLD, start=DAY1, session_id="a0" * 16
+        "alice_htu_later": write_session(
+            root, HUMAN_A, HTU, ALICE_HTU_LATER, start=DAY3, session_id="a0" * 16
         ),
         "alice_kqa": write_session(root, HUMAN_A, KQA, ALICE_KQA, start=DAY2, session_id="a2" * 16),
         "bob_htu": write_session(root, HUMAN_B, HTU, BOB_HTU, start=DAY2, session_id="b1" * 16),

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from crmtui.review.align import GAP, MATCH, PARTIAL, align, align_pair, similarity
 from crmtui.review.trajectory import Step, normalize_query
 
@@ -137,3 +140,30 @@ def test_alignment_is_deterministic() -> None:
     pairs = align_pair(a, b)
     assert sorted(p.a for p in pairs if p.a is not None) == [0, 1, 2, 3]
     assert sorted(p.b for p in pairs if p.b is not None) == [0, 1]
+
+
+def _failed(step: Step) -> Step:
+    return Step(**{**step.__dict__, "error_code": "MALFORMED_QUERY"})
+
+
+def test_the_same_query_failed_on_one_side_is_a_divergence() -> None:
+    ok, failed = traj(A, B), traj(A, _failed(B))
+    result = align([ok, failed])
+    assert [row.status for row in result.rows] == [MATCH, PARTIAL]
+    assert result.first_divergence == 1 and result.divergence == [None, 1]
+    # Failing the same way on both sides is the same step.
+    assert align([traj(A, _failed(B)), traj(A, _failed(B))]).first_divergence is None
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from([A, B, C, D, E]), st.booleans(), st.booleans()), max_size=8)
+)
+def test_identical_step_by_step_only_when_every_outcome_agrees(
+    steps: list[tuple[Step, bool, bool]],
+) -> None:
+    """Two trajectories of the same queries: identical iff each query failed on both sides
+    or on neither."""
+    left = traj(*[_failed(s) if fail else s for s, fail, _ in steps])
+    right = traj(*[_failed(s) if fail else s for s, _, fail in steps])
+    same = all(a == b for _, a, b in steps)
+    assert (align([left, right]).first_divergence is None) is same

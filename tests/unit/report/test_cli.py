@@ -59,20 +59,51 @@ def test_report_formats(
     assert code == 0 and "Accuracy" in out and "90.0 (2)" in out
 
 
-def test_report_default_dir_and_missing_dir(
-    fixture_root: Path,
+def test_recordings_default_to_crmtui_home_wherever_crmtui_starts(
     tmp_path: Path,
+    crmtui_home: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from crmtui.config import PlayConfig
+    from crmtui.record.recorder import Recorder
+
+    home = crmtui_home / "recordings"
+    # A ./recordings in the working folder is not the default any more: it is left alone.
     monkeypatch.chdir(tmp_path)
-    code, _, err = run(["report"], capsys)
-    assert code == 2 and err.strip() == "Error: no such folder: recordings"
     b.write_session(
-        tmp_path / "recordings", b.HUMAN_A, b.HTU, b.ALICE_HTU, start=b.DAY2, session_id="1" * 32
+        tmp_path / "recordings", b.HUMAN_B, b.HTU, b.BOB_HTU, start=b.DAY1, session_id="0" * 32
     )
     code, out, _ = run(["report", "--format", "md"], capsys)
-    assert code == 0 and "| alice | — | 100.0 (1) |" in out
+    assert code == 0 and "No counted sessions" in out
+
+    # Play (its config), a recorder without a folder, and every reader agree on the folder.
+    for cwd in (tmp_path, tmp_path / "recordings"):
+        monkeypatch.chdir(cwd)
+        assert PlayConfig().recordings == home
+    recorder = Recorder.create(
+        actor=b.HUMAN_A, instance=b.HTU, org=b.ORG, tasks_source="sample", fsync=False
+    )
+    recorder.close("abandoned")
+    assert recorder.path.is_relative_to(home / "alice")
+    recorder.path.unlink()
+    b.write_session(home, b.HUMAN_A, b.HTU, b.ALICE_HTU, start=b.DAY2, session_id="1" * 32)
+    b.write_session(home, b.MODEL_A, b.HTU, b.GPT_HTU, start=b.DAY2, session_id="2" * 32)
+    code, out, _ = run(["report", "--format", "md"], capsys)
+    assert code == 0 and "| alice | — | 100.0 (1) |" in out and "bob" not in out
+    code, out, _ = run(["compare", "--idx", "650", "--format", "json", "--no-rerun"], capsys)
+    assert code == 0 and len(json.loads(out)["actors"]) == 2
+    code, out, _ = run(["export", "--format", "csv", "--out", str(tmp_path / "x.csv")], capsys)
+    assert code == 0 and "Exported 2 session(s)" in out
+    code, _, err = run(["replay", "--check"], capsys)
+    assert code == 0 and err.startswith(f"Replaying {home}")
+
+
+def test_replay_without_a_file_and_no_recordings_says_so(
+    crmtui_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["replay"], capsys)
+    assert code == 2 and "no recordings in" in err and "give a FILE" in err
 
 
 def test_compare_two_files(

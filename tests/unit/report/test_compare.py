@@ -47,15 +47,15 @@ def test_evidence_classification_of_each_fixture_session(fixture_paths: dict[str
     evidence = b.SOLUTIONS["650"]["evidence"]
     results = {
         name: evidence_for(summarize(load(fixture_paths[name])), evidence)
-        for name in ("alice_htu", "alice_htu_old", "bob_htu", "gpt_htu", "tiny_htu")
+        for name in ("alice_htu", "alice_htu_later", "bob_htu", "gpt_htu", "tiny_htu")
     }
     assert results["alice_htu"].verdict == SOLVED
     assert results["alice_htu"].seen == (b.CASE_1,) and results["alice_htu"].total == 3
     assert results["gpt_htu"].verdict == SOLVED
     assert results["bob_htu"].verdict == MISSED_EVIDENCE
     assert results["tiny_htu"].verdict == MISSED_EVIDENCE
-    # The superseded attempt looked only at the User list and answered wrong.
-    assert results["alice_htu_old"].verdict == MISSED_EVIDENCE
+    # The later (not counted) attempt looked only at the User list and answered wrong.
+    assert results["alice_htu_later"].verdict == MISSED_EVIDENCE
 
 
 def test_lucky_guess_and_reasoning_error(tmp_path: Path) -> None:
@@ -191,10 +191,57 @@ def test_recordings_for_idx(fixture_root: Path) -> None:
     found, skipped = recordings_for_idx(fixture_root, 650)
     labels = [(r.header["actor"]["id"], r.header["session_id"][:2]) for r in found]
     assert labels == [
-        ("alice", "a0"),
         ("alice", "a1"),
+        ("alice", "a0"),
         ("bob", "b1"),
         ("gpt-4o", "c1"),
         ("tiny", "d1"),
     ]
     assert [s.path.name for s in skipped] == ["bob-edited.jsonl"]
+
+
+def test_a_checked_none_answer_is_solved_and_an_unchecked_one_a_lucky_guess(
+    tmp_path: Path,
+) -> None:
+    # A None gold rests on no records: there is nothing to find, so looking is the evidence.
+    checked = b.write_session(
+        tmp_path,
+        b.HUMAN_A,
+        b.HTU,
+        [
+            (1.0, "run_query", b.run_query("SELECT Id FROM Case WHERE Status = 'New'", rows=0)),
+            (1.0, "submit", b.submit("None", 1.0, None)),
+        ],
+        start=b.DAY1,
+        session_id="1" * 32,
+    )
+    guessed = b.write_session(
+        tmp_path,
+        b.HUMAN_B,
+        b.HTU,
+        [(1.0, "submit", b.submit("None", 1.0, None))],
+        start=b.DAY1,
+        session_id="2" * 32,
+    )
+    result = compare([load(checked), load(guessed)], {"650": {"evidence": []}})
+    assert result.evidence is not None
+    assert [e.verdict for e in result.evidence] == [SOLVED, LUCKY_GUESS]
+    assert "Gold answer: `None`" in comparison_markdown(result)
+
+
+def test_a_query_that_failed_on_one_side_only_is_a_divergence(tmp_path: Path) -> None:
+    query = "SELECT Id FROM Case"
+    paths = [
+        b.write_session(
+            tmp_path,
+            actor,
+            b.HTU,
+            [(1.0, "run_query", b.run_query(query, error_code=code))],
+            start=b.DAY1,
+            session_id=sid * 32,
+        )
+        for actor, code, sid in ((b.HUMAN_A, None, "1"), (b.HUMAN_B, "MALFORMED_QUERY", "2"))
+    ]
+    result = compare([load(p) for p in paths])
+    assert result.first_divergence == 0
+    assert "identical step by step" not in comparison_markdown(result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ def test_hf_round_trip_through_datasets(fixture_root: Path, tmp_path: Path) -> N
     assert alice["actor"] == "alice" and alice["abbreviation"] == "HTU"
     assert alice["counted"] is True and alice["reward"] == 1.0 and alice["right"] is True
     assert alice["active_ms"] == 14_000 and alice["records"] == [b.CASE_1]
-    assert rows["a0" * 16]["counted"] is False  # superseded
+    assert rows["a0" * 16]["counted"] is False  # a later submission
     assert rows["b2" * 16]["finished"] is False and rows["b2" * 16]["reward"] is None
     assert rows["c1" * 16]["tokens"] == 2350 and rows["c1" * 16]["strategy"] == "react"
 
@@ -114,3 +115,36 @@ def test_export_errors(fixture_root: Path, tmp_path: Path) -> None:
         export_folder(tmp_path / "absent", "csv", tmp_path / "x.csv")
     with pytest.raises(ConfigError, match="inside"):
         export_folder(fixture_root, "jsonl", fixture_root / "out.jsonl")
+
+
+def test_a_none_gold_stays_the_word_none_apart_from_no_answer(tmp_path: Path) -> None:
+    import datasets
+
+    root = tmp_path / "rec"
+    b.write_session(
+        root, b.HUMAN_A, b.HTU, [(1.0, "submit", b.submit("None", 1.0, None))],
+        start=b.DAY1, session_id="1" * 32,
+    )  # fmt: skip
+    b.write_session(
+        root, b.HUMAN_B, b.HTU, [(1.0, "open_object", b.open_object("Case"))],
+        start=b.DAY1, session_id="2" * 32, end=(1.0, "abandoned"),
+    )  # fmt: skip
+    expected = {"1" * 32: "None", "2" * 32: None}  # a None gold / no answer at all
+
+    out = export_folder(root, "csv", tmp_path / "r.csv").path
+    with out.open(encoding="utf-8", newline="") as handle:
+        got = {row["session_id"]: row["gold"] for row in csv.DictReader(handle)}
+    assert got == {sid: gold or "" for sid, gold in expected.items()}
+
+    out = export_folder(root, "jsonl", tmp_path / "r.jsonl").path
+    rows = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert {row["session_id"]: row["gold"] for row in rows} == expected
+
+    out = export_folder(root, "hf", tmp_path / "r.parquet").path
+    table = datasets.load_dataset("parquet", data_files=str(out), split="train")
+    assert {row["session_id"]: row["gold"] for row in table} == expected
+
+    out = export_folder(root, "sqlite", tmp_path / "r.db").path
+    with sqlite3.connect(out) as db:
+        assert dict(db.execute("select session_id, gold from sessions")) == expected
+        assert dict(db.execute("select session_id, gold from answers")) == {"1" * 32: "None"}

@@ -16,7 +16,14 @@ import pytest
 from crmtui.data.tasktypes import TASK_ORDER
 from crmtui.errors import ConfigError
 from crmtui.review.report import OVERALL, ActorRow, Report, report_folder
-from crmtui.review.report_format import to_csv, to_json, to_markdown, to_table_text
+from crmtui.review.report_format import (
+    report_notes,
+    to_csv,
+    to_dict,
+    to_json,
+    to_markdown,
+    to_table_text,
+)
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +53,13 @@ def test_excluded_sessions(report: Report) -> None:
     assert report.excluded == {
         "unfinished": 1,
         "not submitted": 1,
-        "superseded by a later attempt": 1,
+        "a later submission of an instance already submitted": 1,
     }
 
 
 def test_accuracy_cells(report: Report) -> None:
     alice = _row(report, "alice").accuracy
-    # alice's latest HTU attempt is right (the earlier wrong one is superseded).
+    # alice's first HTU submission is right (the later wrong one does not count).
     assert (alice["handle_time"].value, alice["handle_time"].n) == (1.0, 1)
     assert alice["knowledge_qa"].value == pytest.approx(0.8)
     assert alice[OVERALL].value == pytest.approx(0.9) and alice[OVERALL].n == 2
@@ -178,15 +185,43 @@ def test_empty_and_missing_folders(tmp_path: Path) -> None:
         report_folder(tmp_path / "absent")
 
 
-def test_latest_attempt_wins_regardless_of_file_order(tmp_path: Path) -> None:
+def test_a_persons_first_submission_counts_and_later_ones_are_flagged(tmp_path: Path) -> None:
     from tests.unit.report import builders as b
 
-    # The later attempt is written first and sorts first by name: start time decides.
+    # The first submission is written last and sorts last by name: its submit time decides.
     b.write_session(
-        tmp_path / "z", b.HUMAN_A, b.HTU, b.ALICE_HTU_OLD, start=b.DAY1, session_id="0" * 32
+        tmp_path / "a", b.HUMAN_A, b.HTU, b.ALICE_HTU, start=b.DAY3, session_id="1" * 32
     )
     b.write_session(
-        tmp_path / "a", b.HUMAN_A, b.HTU, b.ALICE_HTU, start=b.DAY2, session_id="1" * 32
+        tmp_path / "z", b.HUMAN_A, b.HTU, b.ALICE_HTU_LATER, start=b.DAY1, session_id="0" * 32
     )
-    row = report_folder(tmp_path).rows[0]
-    assert row.accuracy["handle_time"].value == 1.0
+    report = report_folder(tmp_path)
+    assert report.rows[0].accuracy["handle_time"].value == 0.0  # DAY1's answer, wrong
+    assert [(x.actor, x.idx, x.path.parts[-3], x.counted.parts[-3]) for x in report.later] == [
+        ("alice", 650, "a", "z")
+    ]
+    notes = "\n".join(report_notes(report))
+    assert "NOT COUNTED: alice, instance 650" in notes
+    assert to_dict(report)["later_submissions"][0]["idx"] == 650
+
+
+def test_earlier_unanswered_sessions_add_their_time_to_the_instance(tmp_path: Path) -> None:
+    from tests.unit.report import builders as b
+
+    left = [(4.0, "open_object", b.open_object("Case"))]
+    b.write_session(
+        tmp_path, b.HUMAN_A, b.HTU, left, start=b.DAY1, session_id="0" * 32, end=(1.0, "abandoned")
+    )
+    b.write_session(tmp_path, b.HUMAN_A, b.HTU, b.ALICE_HTU, start=b.DAY2, session_id="1" * 32)
+    (session,) = report_folder(tmp_path).sessions
+    # 14 s in the answered session, plus the 5 s (to its end) of the one left before.
+    assert session.active_seconds == pytest.approx(14 + 5)
+
+
+def test_a_models_rerun_replaces_its_earlier_attempt(tmp_path: Path) -> None:
+    from tests.unit.report import builders as b
+
+    b.write_session(tmp_path, b.MODEL_B, b.HTU, b.TINY_HTU, start=b.DAY1, session_id="0" * 32)
+    b.write_session(tmp_path, b.MODEL_B, b.HTU, b.GPT_HTU, start=b.DAY2, session_id="1" * 32)
+    report = report_folder(tmp_path)
+    assert report.rows[0].accuracy["handle_time"].value == 1.0 and report.later == []

@@ -136,3 +136,9 @@ def test_toml_writer_round_trips(
     doc: dict[str, object] = {k: v for k, v in top.items() if k not in tables}
     doc.update(tables)
     assert tomllib.loads(dumps(doc, comment="a\nb")) == json.loads(json.dumps(doc))
+
+
+def test_a_key_ending_in_a_newline_is_quoted() -> None:
+    # A regex "$" matches before a final newline: "a\n" was written as a bare key.
+    doc = {"top\n": 1, "table\n": {"k\n": "v"}}
+    assert tomllib.loads(dumps(doc)) == doc

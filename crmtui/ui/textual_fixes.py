@@ -1,0 +1,37 @@
+"""Fixes for Textual 8.2.8 bugs that end the app, found by the monkey (tests/ui/test_monkey.py).
+
+**Page Up/Down in an option list with no size.** ``OptionList._move_page`` looks the
+highlighted option up in the list's option-to-line map, which is built only once the list
+has a size. The command palette's list has none while it is being filled: Ctrl+P, a few
+letters and Page Up at once raised ``KeyError`` and the app died. With no lines laid out
+there is nothing to page through, so the key now does nothing.
+
+:func:`install` applies the fixes; the app factory calls it before building any app.
+Idempotent. ``tests/ui/test_textual_fixes.py`` fails when Textual is upgraded and fixed
+(the fix can then go).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_INSTALLED = False
+
+
+def install() -> None:
+    """Apply every fix in this module (once)."""
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    _INSTALLED = True
+    from textual.widgets import OptionList
+
+    move_page = OptionList._move_page
+
+    def _move_page(self: Any, direction: Any) -> None:
+        if self._options and (self.highlighted or 0) not in self._index_to_line:
+            return  # not laid out yet (no size): no page to move by
+        move_page(self, direction)
+
+    _move_page.__wrapped__ = move_page  # type: ignore[attr-defined]
+    OptionList._move_page = _move_page  # type: ignore[method-assign]

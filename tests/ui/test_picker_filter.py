@@ -1,0 +1,33 @@
+"""The picker's task filter, driven by keys: choosing "All task types" again lists every
+instance (Textual 8 reports the prompt as ``Select.NULL``; reading it as a task type took
+the app down)."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Select
+
+from crmtui.factory import build_play_app
+from crmtui.ui.screens.picker import PickerScreen
+from tests.ui.test_play_flow import _wait
+
+SIZE = (160, 48)
+
+
+async def test_all_task_types_again_lists_every_instance(workspace, play_config, clock, wall):
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        picker = app.screen
+        table = picker.query_one("#picker-table", DataTable)
+        select = picker.query_one("#picker-filter", Select)
+        # t focuses the filter, Enter opens it; the prompt is the first line, the types follow.
+        await pilot.press("t", "enter", "down", "enter")
+        await _wait(pilot, lambda: picker.task_filter is not None)
+        assert table.row_count == len(workspace.tasks.filter(task=picker.task_filter))
+        assert table.row_count < len(workspace.tasks)
+        await pilot.press("enter", "home", "enter")  # back to "All task types"
+        await _wait(pilot, lambda: select.value is Select.NULL)
+        await pilot.pause()
+        assert app.return_code is None and app.screen is picker
+        assert picker.task_filter is None
+        assert table.row_count == len(workspace.tasks)
