@@ -93,11 +93,11 @@ def cli(ctx: click.Context) -> None:
     Run without a command to open the play screen on the built-in sample org.
     """
     # Every table and panel a command prints through Rich draws control and bidi characters
-    # visibly (the net under the commands' own printable() calls). Here, not at import:
-    # `crmtui --help` stays without Rich.
-    from crmtui.sanitise import install_rich_guard
+    # visibly (the net under the commands' own printable() calls), installed when Rich is
+    # imported: commands that print plainly (`crmtui query`, `verify`...) never load it.
+    from crmtui.sanitise import install_rich_guard_on_import
 
-    install_rich_guard()
+    install_rich_guard_on_import()
     if ctx.invoked_subcommand is None:
         play = cli.get_command(ctx, "play")
         if play is None:

@@ -143,3 +143,39 @@ def install_rich_guard() -> None:
 
     table: Any = control._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
     table.update(SCREEN_TRANSLATION)
+
+
+class _RichGuardHook:
+    """A ``sys.meta_path`` finder that installs the guard as ``rich.control`` is imported.
+
+    Commands that print plainly never import Rich (~60 ms); those that do get the guard
+    before their first table, wherever the import happens.
+    """
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "rich.control":
+            return None
+        import importlib.machinery
+
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        load = spec.loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            load(module)
+            table: Any = module._CONTROL_STRIP_TRANSLATE
+            table.update(SCREEN_TRANSLATION)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install_rich_guard_on_import() -> None:
+    """:func:`install_rich_guard` now if Rich is loaded, else as soon as it is. Idempotent."""
+    import sys
+
+    if "rich.control" in sys.modules:
+        install_rich_guard()
+    elif not any(isinstance(finder, _RichGuardHook) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _RichGuardHook())

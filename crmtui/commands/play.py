@@ -131,6 +131,10 @@ def play(
       crmtui play --org sample-b2b --interactive --user-model openai/local \\
           --user-api-base http://127.0.0.1:8000/v1
     """
+    from crmtui.startup import pause_collector
+
+    # Until the picker's first frame (the app resumes it): see crmtui.startup.
+    pause_collector()
     from crmtui.factory import build_play_app, run_app
     from crmtui.paths import recordings_dir
 

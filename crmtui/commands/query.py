@@ -25,32 +25,17 @@ def _single_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def render_table(result: Any, limit: int | None = None) -> Any:
-    """A rich Table of the result's flattened rows with a row-count and timing caption.
-
-    Args:
-        result: The query result.
-        limit: Show at most this many rows (the caption says how many there are).
-    """
-    from rich.table import Table
-
-    from crmtui.commands.query_output import TABLE_ROWS, table_rows
-
-    shown = table_rows(result, TABLE_ROWS if limit is None else limit)
+def table_caption(result: Any, shown: int) -> str:
+    """The line under a result's table: rows, totalSize when it differs, time, rows shown."""
     count = len(result.records)
     noun = "row" if count == 1 else "rows"
     caption = f"{count:,} {noun}" if count >= 10_000 else f"{count} {noun}"
     if result.total_size != count:
         caption += f" (totalSize {result.total_size})"
     caption += f" in {result.elapsed_ms:.1f} ms"
-    if len(shown) < count:
-        caption += f"; the first {len(shown):,} shown (--format json prints them all)"
-    table = Table(caption=caption, caption_justify="left", show_lines=False)
-    for column in result.columns:
-        table.add_column(printable(column), overflow="fold")
-    for row in shown:
-        table.add_row(*row)
-    return table
+    if shown < count:
+        caption += f"; the first {shown:,} shown (--format json prints them all)"
+    return caption
 
 
 @contextlib.contextmanager
@@ -176,13 +161,12 @@ def _print(result: Any, fmt: str, deadline: OutputDeadline) -> None:
         deadline.check("nothing")
         click.echo(text)
     else:
-        from rich.console import Console
+        # Drawn without Rich (~60 ms to import: more than a one-line query takes in all).
+        from crmtui.commands.plain_table import print_table
+        from crmtui.commands.query_output import TABLE_ROWS, table_rows
 
-        console = Console(file=sys.stdout)
-        table = render_table(result)
-        # The footer goes on its own line: as a caption it would wrap under a narrow table;
-        # and a table without columns (SELECT COUNT()) prints nothing at all.
-        footer, table.caption = table.caption, None
-        if table.columns:
-            console.print(table)
-        console.print(footer)
+        shown = table_rows(result, TABLE_ROWS)
+        # A table without columns (SELECT COUNT()) prints nothing but its footer line.
+        if result.columns:
+            print_table([printable(c) for c in result.columns], shown)
+        click.echo(table_caption(result, len(shown)))

@@ -42,6 +42,15 @@ import click
     show_default=True,
     help="Browser sessions allowed at once; others see a 'server full' page.",
 )
+@click.option(
+    "--standby",
+    type=click.IntRange(min=0),
+    default=4,
+    show_default=True,
+    help="App processes kept started and waiting, each handed to the next annotator who "
+    "opens their link (forked from one process that loaded the study once; 0: each "
+    "session starts its own).",
+)
 def serve(
     study: str,
     host: str,
@@ -50,6 +59,7 @@ def serve(
     keyfile: Path | None,
     insecure: bool,
     max_sessions: int,
+    standby: int,
 ) -> None:
     """Serve a study: annotators open the sign-in link (BASE/?token=...) in a browser and
     work in the same play app, bound to their own assignment. Recordings are written into
@@ -72,6 +82,7 @@ def serve(
         keyfile=keyfile,
         insecure=insecure,
         max_sessions=max_sessions,
+        standby=standby,
     )
     check_options(options)
     target = load_study(study)

@@ -183,6 +183,14 @@ class Tally:
         return " · ".join(parts)
 
 
+def _is_right(reward: float, reward_metric: str) -> bool | None:
+    # Scoring is imported for the first scored attempt only: a picker with none (every
+    # first start) draws without it (~5 ms of a cold start).
+    from crmtui.scoring.rules import is_right
+
+    return is_right(reward, reward_metric)
+
+
 def tally(
     instances: Iterable[Any],
     status: Mapping[int, InstanceStatus],
@@ -190,8 +198,6 @@ def tally(
 ) -> Tally:
     """Count right, wrong, unfinished and untouched instances among ``instances``; those in
     ``hidden`` (a blind study) count as done, never as right or wrong."""
-    from crmtui.scoring.rules import is_right
-
     counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0, "done_blind": 0}
     for inst in instances:
         item = status.get(inst.idx)
@@ -201,7 +207,7 @@ def tally(
             counts["unfinished"] += 1
         elif inst.idx in hidden:
             counts["done_blind"] += 1
-        elif is_right(item.reward, inst.reward_metric):
+        elif _is_right(item.reward, inst.reward_metric):
             counts["right"] += 1
         else:
             counts["wrong"] += 1

@@ -22,13 +22,46 @@ package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
 
 from __future__ import annotations
 
-from crmtui.query.budget import DEFAULT_TIMEOUT_S, QueryBudget
-from crmtui.query.dispatch import run
-from crmtui.query.errors import QueryError
-from crmtui.query.observation import format_observation, observation_rows
-from crmtui.query.results import QueryResult
-from crmtui.query.soql.columns import ColumnRead, read_columns
-from crmtui.query.soql.engine import compile_soql, execute_soql
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from crmtui.query import lark_setup  # noqa: F401 - the hook: lark without regex
+
+if TYPE_CHECKING:
+    from crmtui.query.budget import DEFAULT_TIMEOUT_S, QueryBudget
+    from crmtui.query.dispatch import run
+    from crmtui.query.errors import QueryError
+    from crmtui.query.observation import format_observation, observation_rows
+    from crmtui.query.results import QueryResult
+    from crmtui.query.soql.columns import ColumnRead, read_columns
+    from crmtui.query.soql.engine import compile_soql, execute_soql
+
+#: Where each public name lives. Loaded on first use (PEP 562): a module that needs only
+#: ``crmtui.query.results`` (``crmtui compare``, ``verify``) does not load the SOQL
+#: compiler and lark (~150 ms).
+_HOMES = {
+    "DEFAULT_TIMEOUT_S": "crmtui.query.budget",
+    "QueryBudget": "crmtui.query.budget",
+    "run": "crmtui.query.dispatch",
+    "QueryError": "crmtui.query.errors",
+    "format_observation": "crmtui.query.observation",
+    "observation_rows": "crmtui.query.observation",
+    "QueryResult": "crmtui.query.results",
+    "ColumnRead": "crmtui.query.soql.columns",
+    "read_columns": "crmtui.query.soql.columns",
+    "compile_soql": "crmtui.query.soql.engine",
+    "execute_soql": "crmtui.query.soql.engine",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'crmtui.query' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",

@@ -2,10 +2,11 @@
 
 Public API: :class:`ServeOptions`, :func:`check_options`, :func:`is_loopback`; the sign-in and
 full pages are :mod:`crmtui.serve.pages`; the bounds on what a browser may send (terminal
-sizes, websocket messages, unparsable requests) are :mod:`crmtui.serve.wire`. The server
-itself, built on textual-serve, is
-:mod:`crmtui.ui.web` (:class:`~crmtui.ui.web.StudyServer`, :func:`~crmtui.ui.web.serve_study`).
-No textual import here: the app runs in child processes (``crmtui play --study``).
+sizes, websocket messages, unparsable requests) are :mod:`crmtui.serve.wire`; the
+pre-started app processes are :mod:`crmtui.serve.pool`. The server itself, built on
+textual-serve, is :mod:`crmtui.ui.web` (:class:`~crmtui.ui.web.StudyServer`,
+:func:`~crmtui.ui.web.serve_study`). No textual import here: the apps run in child
+processes (forked from :mod:`crmtui.ui.standby`, or ``crmtui play --study``).
 """
 
 from crmtui.serve.run import ServeOptions, check_options, is_loopback

@@ -21,6 +21,7 @@ class ServeOptions:
         keyfile: TLS private key (PEM).
         insecure: Allow plain HTTP on a non-loopback address.
         max_sessions: Live sessions allowed at once.
+        standby: App processes kept started and waiting for sessions (0: none).
     """
 
     host: str = "127.0.0.1"
@@ -29,6 +30,7 @@ class ServeOptions:
     keyfile: Path | None = None
     insecure: bool = False
     max_sessions: int = 20
+    standby: int = 4
 
     @property
     def tls(self) -> bool:
@@ -51,7 +53,7 @@ def check_options(options: ServeOptions) -> None:
 
     Raises:
         ConfigError: TLS half configured, plain HTTP on a non-loopback address without
-            ``--insecure``, or a session cap below 1.
+            ``--insecure``, a session cap below 1, or a negative standby count.
     """
     if (options.certfile is None) != (options.keyfile is None):
         raise ConfigError("TLS needs both --certfile and --keyfile")
@@ -62,6 +64,8 @@ def check_options(options: ServeOptions) -> None:
         )
     if options.max_sessions < 1:
         raise ConfigError("--max-sessions must be at least 1")
+    if options.standby < 0:
+        raise ConfigError("--standby must be 0 or more")
 
 
 def ssl_context(options: ServeOptions) -> ssl.SSLContext | None:

@@ -53,6 +53,34 @@ def check_instances(study: Study, tasks: Any) -> None:
         )
 
 
+def load_study_workspace(name: str) -> tuple[Study, Workspace]:
+    """Load the study and, for any of its annotators, the org and the tasks, checked.
+
+    What every session of the study shares: a served study's pre-started processes load
+    it once, before they know whom they will serve (:mod:`crmtui.ui.standby`).
+
+    Raises:
+        StudyError: Unknown study, or changed instances.
+        CrmtuiError: The org or tasks cannot be loaded.
+    """
+    study = load_study(name)
+    workspace = load_workspace(play_config(study, ""))
+    check_instances(study, workspace.tasks)
+    return study, workspace
+
+
+def seat_in(study: Study, annotator: str, workspace: Workspace, *, fsync: bool = True) -> StudySeat:
+    """``annotator``'s seat in ``study``, on an already loaded (and checked) workspace.
+
+    Raises:
+        StudyError: ``annotator`` is not one of the study's annotators.
+    """
+    study.assignment(annotator)  # raises StudyError naming the study's annotators
+    return StudySeat(
+        study, play_config(study, annotator, fsync=fsync), workspace, StudyPlan(study, annotator)
+    )
+
+
 def open_seat(name: str, annotator: str, *, fsync: bool = True) -> StudySeat:
     """Load the study, check the annotator and the instances, and load the org and tasks.
 
@@ -61,7 +89,7 @@ def open_seat(name: str, annotator: str, *, fsync: bool = True) -> StudySeat:
         CrmtuiError: The org or tasks cannot be loaded.
     """
     study = load_study(name)
-    study.assignment(annotator)  # raises StudyError naming the study's annotators
+    study.assignment(annotator)  # before the (slower) org and tasks
     plan = StudyPlan(study, annotator)
     config = play_config(study, annotator, fsync=fsync)
     workspace = load_workspace(config)

@@ -24,10 +24,13 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
+from crmtui.startup import resume_collector
+from crmtui.ui.css_cache import SharedStylesheet
 from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.read_only import ReadOnlyInstances
+from crmtui.ui.resume import ResumeFlow
 from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
@@ -48,13 +51,22 @@ def _goto_commands() -> Any:
     return GotoCommands
 
 
-class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, App[None]):
+class CrmtuiApp(
+    PlanGates, ResumeFlow, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, App[None]
+):
     """Play CRMArena instances as a human annotator, with every action recorded."""
 
     # The tools opened over the play screen bring their styles with the app: Textual
     # restyles every widget of every open screen when a pushed screen adds new CSS, which
     # made the first value viewer of a session take 200 ms to appear (bench_workbench.py).
-    CSS_PATH = ["app.tcss", "screens/viewer.tcss", "screens/compute.tcss"]
+    # So does the picker's: pushing a screen with new CSS re-parses every stylesheet
+    # (~10 ms of a cold start, in a fresh parser without the app's parse cache).
+    CSS_PATH = [
+        "app.tcss",
+        "screens/picker.tcss",
+        "screens/viewer.tcss",
+        "screens/compute.tcss",
+    ]
     TITLE = "crmtui"
     COMMANDS = App.COMMANDS | {_schema_commands, _goto_commands}
     HELP_GROUP = "Anywhere"
@@ -80,6 +92,9 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
         scorer: Scorer | None = None,
     ) -> None:
         super().__init__()
+        # Parsed CSS shared by every app of the process: a served session's copy of the
+        # standby process starts with it all parsed (crmtui/ui/css_cache.py).
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         self.config = config
         self.workspace = workspace
         # What to list and reveal (a study's plan, or free play): screens ask it, never a study.
@@ -91,6 +106,7 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
         self.session: PlaySession | None = None
         #: Ctrl+Q confirmed with an instance open: it is kept to resume, as "quit".
         self._quit_confirmed = False
+        self._resume_checked = False
         #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
         #: is a repaint sent over the network and costs a served session as much CPU as
         #: two keystrokes a second, with nobody typing.
@@ -127,7 +143,8 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
 
     # -- flow ------------------------------------------------------------------------------
 
-    def _status(self) -> dict[int, Any]:
+    def status(self) -> dict[int, Any]:
+        """This annotator's outcome per instance, from their recordings."""
         assert self.workspace is not None
         return actor_progress(
             self.config.recordings, self.config.annotator, self.workspace.tasks_label
@@ -138,12 +155,32 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
             return
         self.workspace = workspace
         # A study's instructions come before anything else, the list of instances included.
-        self.after_instructions(self._show_picker)
+        self.after_instructions(self._start)
+
+    def _start(self) -> None:
+        # A study reopens an unfinished instance without asking: straight in it, rather
+        # than drawing the picker first; the picker comes when the instance closes.
+        if self.plan.picker().resume_unasked and self._resume_straight():
+            return
+        self._show_picker()
+
+    def _resume_straight(self) -> bool:
+        found = self.resumable()
+        self._resume_checked = True
+        if found is None:
+            return False
+        idx, path = found
+        self.notify(f"Resuming your unfinished session on instance {idx}.")
+        self.open_instance(idx, resume_path=path)
+        if self.session is None:  # it could not open (a notice says why): the picker
+            return False
+        self.call_after_refresh(resume_collector)  # start-up is over (crmtui.startup)
+        return True
 
     def _show_picker(self) -> None:
         assert self.workspace is not None
         self.picker = PickerScreen(
-            self.workspace.tasks, self.config.annotator, self._status(), policy=self.plan.picker()
+            self.workspace.tasks, self.config.annotator, self.status(), policy=self.plan.picker()
         )
         self.picker.gate = self.plan.gate()
         self.push_screen(self.picker)
@@ -152,69 +189,12 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
-        if not self._offer_resume() and self.config.idx is not None:
+        resume_collector()  # start-up is over (crmtui.startup)
+        if self._resume_checked:
+            return
+        self._resume_checked = True
+        if not self.offer_resume() and self.config.idx is not None:
             self.open_instance(self.config.idx)
-
-    def _offer_resume(self) -> bool:
-        from crmtui.record.recorder import close_unfinished
-        from crmtui.record.sessions import find_unfinished
-        from crmtui.ui.screens.dialogs import ConfirmScreen
-
-        assert self.workspace is not None
-        # Only this task source's: another's (the same idx, other instances) is left alone.
-        unfinished = [
-            path
-            for path in sorted(find_unfinished(self.config.recordings, self.config.annotator))
-            if _header(path).get("tasks_source") == self.workspace.tasks_label
-        ]
-        if not unfinished:
-            return False
-        # The latest is offered; any other stays unfinished and continues when its instance
-        # is opened (open_instance), as a kept attempt should.
-        latest = unfinished[-1]
-        if _header(latest).get("dialogue") is not None:
-            # A conversation is not resumed (the other side of it is gone): it was abandoned.
-            self._close_quietly(close_unfinished, latest)
-            return False
-        idx = _idx_of(latest)
-        order = self.plan.picker().order
-        offered = idx is not None and idx in self.workspace.tasks
-        if not offered or (order is not None and idx not in order) or self._submission(idx):
-            # Not offered here, or (recordings from before one submission was the rule) a
-            # second attempt at an instance already submitted: it must not count.
-            self._close_quietly(close_unfinished, latest)
-            return False
-
-        assert idx is not None
-        if self.plan.picker().resume_unasked:
-            self.notify(f"Resuming your unfinished session on instance {idx}.")
-            self.open_instance(idx, resume_path=latest)
-            return True
-
-        def answer(resume: bool | None) -> None:
-            if resume:
-                self.open_instance(idx, resume_path=latest)
-            else:
-                self._close_quietly(close_unfinished, latest)
-                if self.picker:
-                    self.picker.set_status(self._status())
-
-        self.push_screen(
-            ConfirmScreen(
-                f"An unfinished session on instance {idx} was found:\n{latest}\n\n"
-                "Resume it, or close it as abandoned?",
-                yes="Resume",
-                no="Close it",
-            ),
-            answer,
-        )
-        return True
-
-    def _close_quietly(self, close: Any, path: Any) -> None:
-        try:
-            close(path, "abandoned", idle_after=self.config.idle_threshold)
-        except CrmtuiError as exc:
-            self.notify(f"{path}: {exc}", severity="warning")
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
         if event.next:
@@ -289,7 +269,7 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
             resume_path = kept[-1]
         for path in kept:
             if path != resume_path or done is not None:
-                self._close_quietly(close_unfinished, path)
+                self.close_quietly(close_unfinished, path)
         if done is not None:
             claim.release()
             self.show_submitted(done)
@@ -307,7 +287,7 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
             if resume_path is not None and spec is not None:
                 # A conversation is not resumed (the user's side of it is gone): the
                 # unfinished one is closed as abandoned and the instance starts afresh.
-                self._close_quietly(close_unfinished, resume_path)
+                self.close_quietly(close_unfinished, resume_path)
                 resume_path = None
             if resume_path is not None:
                 session = PlaySession.resume_from(
@@ -396,6 +376,9 @@ class CrmtuiApp(PlanGates, ReadOnlyInstances, WorkerErrorHandler, OrderedKeys, A
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None
+        if self.picker is None:  # resumed straight into the instance: the picker comes now
+            self._show_picker()
+            return
         if session is not None:
             self.refresh_gate()  # a practice answer may have opened (or closed) the rest
         if self.picker is not None and session is not None:
@@ -555,20 +538,3 @@ _ACTIVITY = (
     events.MouseScrollUp,
     events.MouseMove,
 )
-
-
-def _header(path: Any) -> dict[str, Any]:
-    import json
-
-    try:
-        with open(path, encoding="utf-8") as handle:
-            header = json.loads(handle.readline())
-    except (OSError, ValueError):
-        return {}
-    return header if isinstance(header, dict) else {}
-
-
-def _idx_of(path: Any) -> int | None:
-    instance = _header(path).get("instance")
-    idx = instance.get("idx") if isinstance(instance, dict) else None
-    return idx if isinstance(idx, int) else None

@@ -11,9 +11,11 @@ replaces its routes with guarded ones:
   (Secure under TLS), then redirects to ``/``, which serves the terminal page;
 * every other route (the page, ``/ws``, ``/static``, ``/download``) needs a valid cookie:
   401 without one, 403 for a websocket from another origin, 503 when full;
-* each websocket starts one child process, ``crmtui play --study S --annotator A``, with
-  the annotator taken from the cookie: nothing inside the app can change it. The child
-  writes its recordings into the study folder, on this machine;
+* each websocket gets one app process, bound to the annotator taken from the cookie:
+  nothing inside the app can change it. With ``standby`` (the default) it is a pre-started
+  copy of the study's standby process (:mod:`crmtui.serve.pool`), told the annotator and
+  the terminal size when it is handed over; else a fresh ``crmtui play --study S
+  --annotator A``. The app writes its recordings into the study folder, on this machine;
 * a second tab of the same annotator replaces the first (its session is closed and saved);
   at ``max_sessions`` live sessions, newcomers get the "server full" page;
 * ``POST /signout`` ends the session, records the cookie's nonce as signed out (so no copy
@@ -51,6 +53,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crmtui.serve import pages, wire
+from crmtui.serve.pool import DEFAULT_STANDBY, StandbyChild, StandbyPool
 from crmtui.serve.run import ServeOptions, check_options, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
 from crmtui.study.signouts import SignOuts
@@ -91,7 +94,32 @@ _HEADERS = {
 
 class _AppProcess(AppService):
     """textual-serve's app process, which also ends the browser's session when it exits
-    (the annotator quit, or the app could not start), instead of leaving a dead terminal."""
+    (the annotator quit, or the app could not start), instead of leaving a dead terminal.
+
+    Given a pre-started process (``standby``) it hands that one over to ``annotator``
+    instead of starting ``command``.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        standby: StandbyChild | None = None,
+        annotator: str = "",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(command, **kwargs)
+        self.standby = standby
+        self.annotator = annotator
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+        if self.standby is None:
+            return await super()._open_app_process(width, height)
+        child = self.standby
+        self._process = child  # type: ignore[assignment]  # a Process as far as run() cares
+        self._stdin = child.stdin
+        await child.hand_over(self.annotator, width, height)
+        return child
 
     async def run(self) -> None:
         await super().run()
@@ -103,8 +131,31 @@ class _AppProcess(AppService):
                 log.warning("a session's app did not exit in %d s; killing it", CHILD_EXIT_S)
                 process.kill()
                 await process.wait()
+        if self.standby is not None:
+            self.standby.close()
         with contextlib.suppress(Exception):  # the websocket may be gone already
             await self.remote_close()
+
+
+def app_environment(debug: bool = False) -> dict[str, str]:
+    """The environment textual-serve gives an app process, but its terminal size (a
+    pre-started process learns that at hand-over)."""
+
+    async def nothing(*_: Any) -> None:
+        return None
+
+    service = AppService(
+        "",
+        write_bytes=nothing,
+        write_str=nothing,
+        close=nothing,
+        download_manager=None,  # type: ignore[arg-type]
+        debug=debug,
+    )
+    environment = service._build_environment()
+    for key in ("COLUMNS", "ROWS"):
+        environment.pop(key, None)
+    return environment
 
 
 @dataclass
@@ -148,6 +199,8 @@ class StudyServer(Server):
         port: Port to bind (0: any free port).
         max_sessions: Live sessions allowed at once.
         secure: Whether the server runs under TLS (sets the cookie's Secure flag).
+        standby: App processes kept started and waiting for sessions (0: each session
+            starts its own).
     """
 
     def __init__(
@@ -158,6 +211,7 @@ class StudyServer(Server):
         port: int = 8000,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
         secure: bool = False,
+        standby: int = DEFAULT_STANDBY,
     ) -> None:
         super().__init__(
             command=f"crmtui play --study {study.name}",
@@ -175,6 +229,7 @@ class StudyServer(Server):
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self._ending: set[asyncio.Task[None]] = set()
         self._study_stamp = self._stamp()
+        self.pool = StandbyPool(study.folder, standby, app_environment(self.debug))
 
     # -- identity --------------------------------------------------------------------------
 
@@ -242,8 +297,16 @@ class StudyServer(Server):
             ]
         )
         app.on_startup.append(self._start_watch)
+        app.on_startup.append(self._start_pool)
         app.on_shutdown.append(self.on_shutdown)
+        app.on_cleanup.append(self._close_pool)
         return app
+
+    async def _start_pool(self, app: web.Application) -> None:
+        await self.pool.start()
+
+    async def _close_pool(self, app: web.Application) -> None:
+        await self.pool.close()
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -470,6 +533,8 @@ class StudyServer(Server):
             width, height = wire.first_size(request.query.get("width"), request.query.get("height"))
             service = _AppProcess(
                 child_command(self.study.folder, annotator),
+                standby=await self.pool.take(),
+                annotator=annotator,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
@@ -561,6 +626,7 @@ def serve_study(
         port=options.port,
         max_sessions=options.max_sessions,
         secure=context is not None,
+        standby=options.standby,
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 

@@ -14,10 +14,12 @@ from aiohttp.test_utils import TestClient, TestServer
 from crmtui.errors import ConfigError
 from crmtui.serve import ServeOptions, check_options, is_loopback
 from crmtui.ui.web import COOKIE_NAME, LiveSession, StudyServer, child_command
+from tests.serve.terminal import Terminal
 
 
 async def _client(study: Any, **kwargs: Any) -> TestClient:
-    server = StudyServer(study, **kwargs)
+    # No pre-started apps unless a test opens sessions (each would start a standby process).
+    server = StudyServer(study, **{"standby": 0, **kwargs})
     client = TestClient(TestServer(await server._make_app()))
     await client.start_server()
     client.study_server = server  # type: ignore[attr-defined]
@@ -217,10 +219,12 @@ def test_the_child_command_names_the_signed_in_annotator(served_study: Any) -> N
 _ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
 
-async def test_a_websocket_session_runs_the_annotators_app(served_study: Any) -> None:
-    """A real child process: the screen names the cookie's annotator and their instances."""
+@pytest.mark.parametrize("standby", [0, 2], ids=["fresh-process", "pre-started"])
+async def test_a_websocket_session_runs_the_annotators_app(served_study: Any, standby: int) -> None:
+    """A real app process, started for the session or pre-started and handed over: the
+    screen names the cookie's annotator and their instances."""
     study, tokens = served_study
-    client = await _client(study)
+    client = await _client(study, standby=standby)
     try:
         await _sign_in(client, tokens["ben"])
         ws = await client.ws_connect(
@@ -245,6 +249,15 @@ async def test_a_websocket_session_runs_the_annotators_app(served_study: Any) ->
         await client.close()
 
 
+async def _shown(ws: Any, screen: Terminal, done: Any) -> None:
+    """Apply the app's frames to ``screen`` until ``done()`` holds."""
+    async with asyncio.timeout(60):
+        while not done():
+            message = await ws.receive()
+            if isinstance(message.data, bytes):
+                screen.feed(message.data)
+
+
 async def _screen_until(ws: Any, needle: bytes, screen: bytes = b"") -> bytes:
     async with asyncio.timeout(60):
         while needle not in _ANSI.sub(b"", screen):
@@ -261,21 +274,21 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
     from crmtui.record.verify import load, verify
 
     study, tokens = served_study
-    client = await _client(study)
+    client = await _client(study, standby=2)
     origin = {"Origin": f"http://{client.host}:{client.port}"}
     try:
         await _sign_in(client, tokens["ben"])
         ws = await client.ws_connect("/ws?width=160&height=48", headers=origin)
         await ws.send_str(json.dumps(["focus"]))  # as the browser's terminal does
-        await _screen_until(ws, b"Annotator: ben")
+        screen = Terminal(160, 48)  # each key repaints only what changed: read the screen
+        await _shown(ws, screen, lambda: "Annotator: ben" in screen.text)
         await ws.send_str(json.dumps(["stdin", "n"]))  # the next instance to do
-        await _screen_until(ws, b"Task context")
+        await _shown(ws, screen, lambda: "Task context" in screen.text)
         await ws.send_str(json.dumps(["stdin", "\x1bOS"]))  # F4: the answer box
-        await asyncio.sleep(0.5)  # let the focus move before typing (the recording checks it did)
+        # Typing waits until the text cursor is on the answer box's row (beside Submit).
+        await _shown(ws, screen, lambda: "Submit" in screen.line(screen.y))
         await ws.send_str(json.dumps(["stdin", "draft"]))
-        # Each key repaints only what changed, so "draft" need not arrive as one run of bytes:
-        # give the app a moment; the recording below checks what it got.
-        await asyncio.sleep(1.0)
+        await _shown(ws, screen, lambda: "draft" in screen.text)
         await ws.close()  # the browser tab is gone
         async with asyncio.timeout(30):
             while client.study_server.sessions:  # type: ignore[attr-defined]
@@ -286,9 +299,11 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
         assert [e.payload["text"] for e in events if e.type == "answer_edit"] == ["draft"]
 
         ws = await client.ws_connect("/ws?width=160&height=48", headers=origin)
-        # No dialog: straight back in (the title's "(resumed)" may come a frame after the panels).
+        # No dialog, no picker first: straight back in (the title's "(resumed)" may come a
+        # frame after the panels).
         screen = await _screen_until(ws, b"(resumed)")
         assert b"Task context" in _ANSI.sub(b"", screen)
+        assert b"Annotator: ben" not in _ANSI.sub(b"", screen)
         await _screen_until(ws, b"draft", screen)
         await ws.close()
         async with asyncio.timeout(30):

@@ -154,3 +154,49 @@ def test_blind_submitted_snapshot(snap_compare, study_app, workspace) -> None:
         await pilot.pause(0.1)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=submit_gold)
+
+
+async def test_a_study_reopens_an_unfinished_instance_before_any_picker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workspace: Any, clock, wall
+) -> None:
+    """ann's connection drops mid-instance; her next start shows that instance first (the
+    picker is never on screen before it), with her draft, and the picker comes when she
+    leaves the instance."""
+    monkeypatch.setenv("CRMTUI_STUDIES", str(tmp_path / "studies"))
+    study = _study(tmp_path, workspace)
+
+    def app() -> Any:
+        config = play_config(study, "ann", fsync=False)
+        plan = StudyPlan(study, "ann")
+        return build_play_app(config, workspace=workspace, plan=plan, clock=clock, wall=wall)
+
+    first = app()
+    async with first.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(first.screen, PickerScreen))
+        await pilot.press("n")
+        await _wait(pilot, lambda: isinstance(first.screen, PlayScreen))
+        idx = first.screen.session.instance.idx
+        await pilot.press("f4", *"draft")
+        await pilot.pause(0.1)
+        first.exit()  # not Ctrl+Q: a dropped connection, the attempt stays resumable
+
+    second = app()
+    screens: list[str] = []
+    async with second.run_test(size=SIZE) as pilot:
+        # Every screen the app shows on its way, from its first frame on.
+        for _ in range(200):
+            screens.append(type(second.screen).__name__)
+            if isinstance(second.screen, PlayScreen):
+                break
+            await pilot.pause(0.01)
+        assert "PickerScreen" not in screens and screens[-1] == "PlayScreen"
+        screen = second.screen
+        assert screen.session.instance.idx == idx
+        assert screen.query_one("#answer-input").value == "draft"
+        assert second.picker is None
+        await pilot.press("escape")
+        await _wait(pilot, lambda: type(second.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")  # leave the instance: the picker comes now
+        await _wait(pilot, lambda: isinstance(second.screen, PickerScreen))
+        table = second.screen.query_one("#picker-table", DataTable)
+        assert [row.value for row in table.rows] == [str(i) for i in second.plan.picker().order]

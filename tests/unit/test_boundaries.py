@@ -118,12 +118,14 @@ LAYERS: list[tuple[str, ...]] = [
         "crmtui.limits",
         "crmtui.secrets",
         "crmtui.crash",
+        "crmtui.startup",
         "crmtui.sanitise",
     ),
     ("crmtui.data",),
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
+        "crmtui.query.lark_setup",
         "crmtui.query.errors",
         "crmtui.query.boundary",
         "crmtui.query.budget",
