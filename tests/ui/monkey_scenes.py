@@ -110,9 +110,12 @@ async def at_play(pilot: Any) -> Any:
         return isinstance(app.screen, kinds) and app.screen.is_mounted
 
     await until(pilot, lambda: at(PickerScreen, ConfirmScreen))
-    if at(ConfirmScreen):
-        await pilot.press("y")  # resume the unfinished session a run before left
     for row in range(20):
+        await pilot.pause(0.05)
+        if at(ConfirmScreen):
+            # Resume the unfinished session a run before left (the question may come just
+            # after the picker's first frame).
+            await pilot.press("y")
         await until(pilot, lambda: not at(ConfirmScreen))
         if at(PlayScreen):
             return app.screen
