@@ -38,3 +38,22 @@ def test_a_table_command_loads_rich_but_no_engine_and_no_ui(args: tuple[str, ...
     cpu, modules, _ = run_command(*args)
     assert loaded(modules, (*TUI, *ENGINE)) == []
     assert cpu < TABLE_BUDGET_S, f"crmtui {' '.join(args)} took {cpu:.2f} s of CPU"
+
+
+def test_the_agent_package_loads_its_parts_on_use() -> None:
+    """``crmtui play`` reads only the dialogue settings from ``crmtui.agent`` before the
+    picker's first frame; the package must not load the client, runner and strategies with
+    them (they cost ~37 ms of a cold start)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, crmtui.agent.dialogue_settings, crmtui.commands.play\n"
+        "print(sorted(m for m in sys.modules if m.startswith('crmtui.agent.')))\n"
+        "from crmtui.agent import run_instance, ModelClient\n"
+        "print(run_instance.__module__, ModelClient.__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = out.stdout.splitlines()
+    assert first == "['crmtui.agent.dialogue_settings']"
+    assert second == "crmtui.agent.runner crmtui.agent.client"
