@@ -2,9 +2,10 @@
 
 ``crmtui play --interactive --channel NAME`` (a person as the agent) and
 ``crmtui play --as-user --channel NAME`` (a person as the user) meet in a channel: an
-append-only JSONL file under the recordings folder,
-``channels/<NAME>/<idx>-<n>.jsonl`` (one file per conversation on instance ``idx``; ``n``
-counts the conversations held there). The first side to open the instance creates it with
+append-only file of JSON lines under the recordings folder,
+``channels/<NAME>/<idx>-<n>.channel`` (one file per conversation on instance ``idx``; ``n``
+counts the conversations held there; not ``.jsonl``, the name every scan of the folder
+takes for a recording). The first side to open the instance creates it with
 a fresh dialogue id (its first line, ``open``); the other side joins it and takes that id, so
 both recordings carry it. Each side appends its own events and reads the other's:
 
@@ -182,7 +183,7 @@ class Channel:
                         "idx": idx,
                         "max_user_turns": max_user_turns,
                     }
-                    path = folder / f"{idx}-{cls._next_number(folder, idx)}.jsonl"
+                    path = folder / f"{idx}-{cls._next_number(folder, idx)}.channel"
                     try:
                         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
                     except FileExistsError:
@@ -200,7 +201,7 @@ class Channel:
     @staticmethod
     def _numbered(folder: Path, idx: int) -> list[tuple[int, Path]]:
         found = []
-        for path in folder.glob(f"{idx}-*.jsonl"):
+        for path in folder.glob(f"{idx}-*.channel"):
             tail = path.stem.split("-", 1)[1]
             if tail.isdigit():
                 found.append((int(tail), path))

@@ -37,7 +37,7 @@ def _pair(root: Path, **kwargs: object) -> tuple[Channel, Channel]:
 
 def test_two_sides_meet_with_one_dialogue_id_and_the_first_sides_limit(tmp_path: Path) -> None:
     agent, user = _pair(tmp_path)
-    assert agent.path == user.path == tmp_path / "channels" / "pair" / "9-1.jsonl"
+    assert agent.path == user.path == tmp_path / "channels" / "pair" / "9-1.channel"
     assert agent.dialogue_id == user.dialogue_id and len(agent.dialogue_id) == 32
     assert user.max_user_turns == 4  # the side that opened the conversation set it
     user.poll()
@@ -104,7 +104,7 @@ def test_a_side_that_leaves_ends_the_others_wait(tmp_path: Path) -> None:
     with pytest.raises(PartnerGone, match="the user left"):
         ChannelUser(a, Side("human", "x")).listen()
     a2, u2 = _pair(tmp_path)  # that conversation is over: a new one starts
-    assert a2.path.name == "9-2.jsonl" and a2.dialogue_id != a.dialogue_id
+    assert a2.path.name == "9-2.channel" and a2.dialogue_id != a.dialogue_id
     a2.leave("the agent left")
     done: list[tuple[dict[str, object], object]] = []
     ChannelAgent(u2).feed(lambda _: None, lambda reason, reward: done.append((reason, reward)))
