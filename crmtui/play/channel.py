@@ -305,6 +305,24 @@ class Channel:
         self._events.extend(new)
         return new
 
+    def wait_for_partner(self, cancel: threading.Event | None = None) -> str:
+        """Wait until the other side has joined; return its person's name.
+
+        Both recordings name both people in their headers, so neither starts before the
+        other has arrived. There is no time limit (the person waiting cancels).
+
+        Raises:
+            DialogueCancelled: ``cancel`` was set.
+        """
+        while True:
+            self.beat()
+            self.poll()
+            if self.partner_name is not None:
+                return self.partner_name
+            if cancel is not None and cancel.is_set():
+                raise DialogueCancelled("stopped waiting for the other person")
+            time.sleep(POLL_S)
+
     def next_event(self, cancel: threading.Event | None = None) -> ChannelEvent:
         """Wait for the partner's next ``message`` or ``end`` (joins are taken in passing).
 
@@ -346,7 +364,8 @@ class Channel:
 class ChannelUser:
     """The user of a person's dialogue is a person in another process (the agent's side).
 
-    The play screen listens all the time (:meth:`listen`, in a worker), so a ``###STOP###``
+    ``side`` names the person who joined (:meth:`Channel.wait_for_partner`). The play
+    screen listens all the time (:meth:`listen`, in a worker), so a ``###STOP###``
     sent while the agent is still typing ends the conversation at once; the agent's
     messages go out with :meth:`deliver`.
     """
@@ -363,8 +382,6 @@ class ChannelUser:
         event = self.channel.next_event(cancel)
         if event.kind != "message":
             raise ChannelError(f"the user's side sent {event.kind!r} where a message belongs")
-        if self.channel.partner_name:
-            self.side = Side("human", self.channel.partner_name, settings=self.side.settings)
         return UserReply(event.text)
 
     def opening(self, cancel: threading.Event | None = None) -> UserReply:

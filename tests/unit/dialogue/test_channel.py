@@ -81,12 +81,12 @@ def test_stop_reaches_the_agent_while_it_is_typing_and_the_end_reaches_the_user(
     tmp_path: Path,
 ) -> None:
     a, u = _pair(tmp_path)
-    user = ChannelUser(a, Side("human", "channel pair"))
+    assert a.wait_for_partner() == "ben" and u.wait_for_partner() == "ann"
+    user = ChannelUser(a, Side("human", "ben"))
     agent = ChannelAgent(u)
     agent.send("Which agent should get my lead?")
     opening = user.opening()
     assert opening.text == "Which agent should get my lead?"
-    assert user.side.id == "ben"  # the user's name, once they joined
     agent.stop()  # while it is the agent's turn
     assert user.listen().text == STOP_TOKEN
     user.deliver("too late")  # a message after the end is never read as one
@@ -136,6 +136,8 @@ def test_before_the_partner_joins_there_is_no_time_limit(tmp_path: Path) -> None
     cancel.set()
     with pytest.raises(DialogueCancelled):
         alone.next_event(cancel)
+    with pytest.raises(DialogueCancelled):
+        alone.wait_for_partner(cancel)
 
 
 def test_a_second_person_in_the_same_role_starts_another_conversation(tmp_path: Path) -> None:
