@@ -71,7 +71,7 @@ class PlayChat:
         chat.add_note(f"You greet the user: {GREETING}")
         channel = (seat.spec.user.settings or {}).get("channel")
         if channel:
-            chat.add_note(f"The user is a person on channel {channel}; they may join later.")
+            chat.add_note(f"The user is a person (channel {channel}): they see what you send.")
         chat.set_state(False, "Waiting for the user's first message…")
         chat.focus_reply()
         self._wait_for_user(None)

@@ -51,7 +51,8 @@ class WaitingScreen(ModalScreen[str | None]):
                 f"{self.channel_name}. The {other} joins with\n"
                 f"  crmtui play {command} --channel {self.channel_name} "
                 f"--idx {self.channel_idx}\n"
-                "with the same recordings folder. The conversation opens when they do.",
+                "and the same org, tasks and recordings folder as yours. The conversation "
+                "opens when they do.",
                 classes="dialog-text",
             )
             yield Static("Esc: stop waiting", classes="dialog-text")
