@@ -192,9 +192,13 @@ async def test_alone_on_the_channel_the_person_waits_and_may_give_up(
     app = build_play_app(_config(tmp_path, "ann", as_user=False), workspace=pro_workspace,
                          clock=clock, wall=wall)  # fmt: skip
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait([pilot], lambda: app.screen.__class__.__name__ == "WaitingScreen")
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        assert "Waiting for the user" in shown and "--as-user --channel pair" in shown
+
+        def shown() -> str:
+            return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+        await _wait([pilot], lambda: app.screen.__class__.__name__ == "WaitingScreen"
+                     and "Waiting for the user" in shown())  # fmt: skip
+        assert "--as-user --channel pair --idx 9" in shown()
         await pilot.press("escape")
         await _wait([pilot], lambda: app.screen.__class__.__name__ != "WaitingScreen")
         assert not isinstance(app.screen, PlayScreen)
