@@ -106,10 +106,12 @@ class AgentSeat:
         Raises:
             DialogueError: It is the user's turn, or the conversation is over.
         """
+        if self.live and self.dialogue.awaiting == "agent":
+            # Sent before it is recorded: a message the channel refused is not in the
+            # recording as said (the screen says "Not sent" and the person may retry).
+            self.user.deliver(text)  # type: ignore[attr-defined]
         message = self.dialogue.agent_says(text)
         self.session.record_dialogue("agent_message", message_payload(message))
-        if self.live:
-            self.user.deliver(text)  # type: ignore[attr-defined]
         return message
 
     def user_left(self, why: str) -> None:

@@ -150,3 +150,10 @@ def test_a_second_person_in_the_same_role_starts_another_conversation(tmp_path: 
 def test_a_bad_channel_name_is_one_clear_error(tmp_path: Path, name: str) -> None:
     with pytest.raises(ChannelError, match="channel name"):
         Channel.open(tmp_path, name, 1, "agent", "ann", max_user_turns=10)
+
+
+def test_a_channel_that_cannot_be_written_is_a_clear_error(tmp_path: Path) -> None:
+    agent, _ = _pair(tmp_path)
+    agent.path.unlink()  # a folder cleaned up under a running conversation
+    with pytest.raises(ChannelError, match="cannot write to the channel"):
+        agent.say("hello")
