@@ -11,6 +11,7 @@ person/person; a side that leaves ends the other's as abandoned.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,11 @@ def _config(tmp_path: Path, who: str, *, as_user: bool, turns: int = 10) -> Play
     )
 
 
-async def _wait(pilots: list[Any], condition: Any, tries: int = 500) -> None:
-    for _ in range(tries):
+async def _wait(pilots: list[Any], condition: Any, seconds: float = 60.0) -> None:
+    """Until ``condition()`` holds; a deadline, not a count, so a loaded machine (two apps
+    typing key by key on shared cores) only makes it slower."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         for pilot in pilots:
             await pilot.pause(0.01)
         if condition():
