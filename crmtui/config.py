@@ -45,6 +45,11 @@ class PlayConfig:
             every instance is a conversation with a simulated user; None: single-turn.
         agent: ``--as-user``: the model agent the person talks to, playing the user (a
             :class:`crmtui.agent.settings.AgentSettings`); None: the person plays the agent.
+        channel: ``--channel NAME``: the other side is a person in another process, met
+            on this channel (:mod:`crmtui.play.channel`); None: a model.
+        as_user: With ``channel``: this person plays the user (else the agent).
+        partner_timeout_s: With ``channel``: seconds of the partner's silence before the
+            conversation ends as abandoned (None: the channel's default).
     """
 
     tasks: str | None = None
@@ -59,6 +64,9 @@ class PlayConfig:
     force: bool = False
     dialogue: Any = None
     agent: Any = None
+    channel: str | None = None
+    as_user: bool = False
+    partner_timeout_s: float | None = None
 
     @property
     def actor(self) -> dict[str, str]:

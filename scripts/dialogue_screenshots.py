@@ -9,7 +9,9 @@ HTTP (tests/fakes/openai_server.py) and frozen clocks, so they are reproducible 
 * ``play-interactive.svg``: a person as the agent, mid-conversation with a simulated user;
 * ``play-as-user.svg``: a person as the user (persona and hidden instruction), a model agent
   working beside the conversation;
-* ``compare-dialogue.svg``: the two recordings compared, the conversations side by side.
+* ``compare-dialogue.svg``: the two recordings compared, the conversations side by side;
+* ``play-people.svg``: two people in one dialogue (``--channel``), two apps side by side in
+  one process as two terminals would be: the agent's play screen, mid-conversation.
 """
 
 from __future__ import annotations
@@ -147,9 +149,62 @@ async def _compare(out: Path, recordings: Path) -> Path:
     return out / "compare-dialogue.svg"
 
 
+async def _people(workspace: Any, out: Path, recordings: Path) -> Path:
+    from crmtui.agent.dialogue_settings import DialogueSettings
+    from crmtui.config import PlayConfig
+    from crmtui.factory import build_play_app
+    from crmtui.ui.screens.as_user import UserScreen
+    from crmtui.ui.screens.play import PlayScreen
+    from crmtui.ui.widgets.chat import ChatPanel
+
+    def config(who: str, as_user: bool) -> PlayConfig:
+        dialogue = DialogueSettings(interactive=True, user_kind="human")
+        return PlayConfig(annotator=who, recordings=recordings / "people", fsync=False,
+                          idx=IDX, dialogue=dialogue, channel="pair1", as_user=as_user)  # fmt: skip
+
+    agent_app = build_play_app(config("alice", False), workspace=workspace,
+                               clock=lambda: 100.0, wall=_wall)  # fmt: skip
+    user_app = build_play_app(config("ben", True), workspace=workspace, clock=lambda: 100.0,
+                              wall=_wall)  # fmt: skip
+    agent_app.steady_cursor = user_app.steady_cursor = True
+    async with agent_app.run_test(size=SIZE) as ap, user_app.run_test(size=SIZE) as up:
+        both = [ap, up]
+
+        async def wait(condition: Any) -> None:
+            for _ in range(500):
+                for pilot in both:
+                    await pilot.pause(0.01)
+                if condition():
+                    return
+            raise RuntimeError("the two people did not meet in time")
+
+        await wait(lambda: isinstance(agent_app.screen, PlayScreen)
+                   and isinstance(user_app.screen, UserScreen)
+                   and agent_app.screen.query(ChatPanel)
+                   and user_app.screen.query(ChatPanel))  # fmt: skip
+        agent_chat = agent_app.screen.query_one(ChatPanel)
+        user_chat = user_app.screen.query_one(ChatPanel)
+        await up.press(*"Hi, which agent should get my new lead?", "enter")
+        await wait(lambda: len(agent_chat.messages) == 1)
+        await ap.press("f4", *"Which state is the lead from?", "enter")
+        await wait(lambda: len(user_chat.messages) == 2)
+        await up.press(*"Ohio.", "enter")
+        await wait(lambda: len(agent_chat.messages) == 3)
+        for _ in range(5):  # not settle(): the agent's worker keeps listening to the user
+            await ap.pause(0.2)
+            await up.pause(0.05)
+        agent_app.save_screenshot(filename="play-people.svg", path=str(out))
+        await up.press("escape")
+        await wait(lambda: user_app.screen.__class__.__name__ == "ConfirmScreen")
+        await up.press("y")
+        await wait(lambda: agent_app.screen.session.recorder.closed)
+    return out / "play-people.svg"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("assets"))
+    parser.add_argument("--people-only", action="store_true", help="Only play-people.svg.")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="crmtui-dialogue-shots-"))
     os.environ["CRMTUI_HOME"] = str(home)
@@ -160,9 +215,11 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     recordings = home / "rec"
     workspace = _workspace(home)
-    print(f"wrote {asyncio.run(_as_agent(workspace, args.out, recordings))}")
-    print(f"wrote {asyncio.run(_as_user(workspace, args.out, recordings))}")
-    print(f"wrote {asyncio.run(_compare(args.out, recordings))}")
+    if not args.people_only:
+        print(f"wrote {asyncio.run(_as_agent(workspace, args.out, recordings))}")
+        print(f"wrote {asyncio.run(_as_user(workspace, args.out, recordings))}")
+        print(f"wrote {asyncio.run(_compare(args.out, recordings))}")
+    print(f"wrote {asyncio.run(_people(workspace, args.out, recordings))}")
     return 0
 
 

@@ -96,6 +96,22 @@ from crmtui.config import PlayConfig, default_annotator
     metavar="URL",
     help="With --as-user: the agent model's OpenAI-compatible server.",
 )
+@click.option(
+    "--channel",
+    default=None,
+    metavar="NAME",
+    help="Talk to a person in another crmtui instead of a model: one runs --interactive "
+    "--channel NAME (the agent), the other --as-user --channel NAME (the user), both on the "
+    "same instance and recordings folder.",
+)
+@click.option(
+    "--partner-timeout",
+    type=POSITIVE_SECONDS,
+    default=30.0,
+    show_default=True,
+    help="With --channel: seconds the other person's crmtui may be gone (closed, crashed) "
+    "before the conversation ends as abandoned.",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -113,6 +129,8 @@ def play(
     agent_model: str | None,
     agent_strategy: str,
     agent_api_base: str | None,
+    channel: str | None,
+    partner_timeout: float,
     **dialogue: Any,
 ) -> None:
     """Open the play screen: pick an instance, browse the org, answer; all recorded.
@@ -124,12 +142,18 @@ def play(
     With --as-user you play the user: a model agent (--agent-model) works the org while you
     type; its steps show live beside the conversation.
 
+    With --channel NAME the other side is a person: two people, each in their own crmtui,
+    open the same instance, one with --interactive (the agent), one with --as-user (the
+    user); both recordings carry one dialogue id.
+
     \b
     Examples:
       crmtui play --org sample-b2b --interactive --user-model openai/gpt-4o
       crmtui play --org sample-b2b --as-user --agent-model openai/gpt-4o
       crmtui play --org sample-b2b --interactive --user-model openai/local \\
           --user-api-base http://127.0.0.1:8000/v1
+      crmtui play --org sample-b2b --idx 9 --interactive --channel pair1 --annotator ann
+      crmtui play --org sample-b2b --idx 9 --as-user --channel pair1 --annotator ben
     """
     from crmtui.startup import pause_collector
 
@@ -140,11 +164,15 @@ def play(
 
     conversation = dialogue_settings(dialogue, tasks)
     agent = None
-    if as_user:
+    if channel is not None:
+        conversation = _channel_settings(channel, as_user, agent_model, conversation)
+    elif as_user:
         agent = _agent_settings(agent_model, agent_strategy, agent_api_base, conversation)
     elif agent_model is not None:
         raise click.UsageError("--agent-model is for --as-user (you play the user)")
     if study is not None:
+        if channel is not None:
+            raise click.UsageError("--channel is not for --study (a study's seats are its own)")
         _play_study(ctx, study, annotator)
         return
 
@@ -160,13 +188,16 @@ def play(
         force=force,
         dialogue=conversation if conversation.interactive and agent is None else None,
         agent=agent,
+        channel=channel,
+        as_user=as_user and channel is not None,
+        partner_timeout_s=partner_timeout,
     )
     conversation.check()
     if agent is not None:
         from crmtui.agent.preflight import check_agent_settings
 
         check_agent_settings(agent)  # the agent model's key and server: one Error: line
-    elif conversation.interactive:
+    elif conversation.interactive and channel is None:
         from crmtui.agent.preflight import check_user_model
 
         check_user_model(conversation)  # a missing key or a dead server: one Error: line
@@ -202,6 +233,27 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
     run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
+
+
+def _channel_settings(
+    channel: str, as_user: bool, agent_model: str | None, conversation: Any
+) -> Any:
+    """``--channel NAME``: the other side is a person (checked here: one Error: line)."""
+    from dataclasses import replace
+
+    from crmtui.play.channel import ChannelError, check_channel_name
+
+    try:
+        check_channel_name(channel)
+    except ChannelError as exc:
+        raise click.BadParameter(str(exc), param_hint="--channel") from None
+    if agent_model is not None:
+        raise click.UsageError("--channel and --agent-model both name the agent; choose one")
+    if not as_user and not conversation.interactive:
+        raise click.UsageError(
+            "--channel needs --interactive (you play the agent) or --as-user (you play the user)"
+        )
+    return replace(conversation, interactive=True, user_kind="human")
 
 
 def _agent_settings(

@@ -18,7 +18,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from crmtui.play.dialogue import Dialogue, DialogueEnd, DialogueSpec, Message, message_payload
+from crmtui.play.dialogue import (
+    Dialogue,
+    DialogueEnd,
+    DialogueSpec,
+    Message,
+    is_stop,
+    message_payload,
+)
 from crmtui.play.dialogue_sides import UserReply, UserSide
 from crmtui.play.session import PlaySession, SessionScore
 
@@ -53,6 +60,12 @@ class AgentSeat:
         return self.dialogue.end
 
     @property
+    def live(self) -> bool:
+        """Whether the user is a person elsewhere, listened to all the time (a channel):
+        their ``###STOP###`` may come while the agent is still typing."""
+        return bool(getattr(self.user, "live", False))
+
+    @property
     def my_turn(self) -> bool:
         """Whether the person (the agent) may send a message now."""
         return self.dialogue.awaiting == "agent"
@@ -70,8 +83,16 @@ class AgentSeat:
     # -- recorded steps (the screen's thread) ----------------------------------------------
 
     def user_said(self, reply: UserReply) -> Message:
-        """Record the user's message; finish the session when it ended the conversation."""
-        message = self.dialogue.user_says(reply.text)
+        """Record the user's message; finish the session when it ended the conversation.
+
+        A ``###STOP###`` that comes while the agent is typing (a person elsewhere) ends the
+        conversation there and then, as the end key of a person in this process does.
+        """
+        if self.dialogue.awaiting == "agent" and is_stop(reply.text):
+            message = self.dialogue.user_ends()
+            assert message is not None
+        else:
+            message = self.dialogue.user_says(reply.text)
         self.session.record_dialogue(
             "user_message", message_payload(message, reply.call), self.user.side.id
         )
@@ -85,9 +106,23 @@ class AgentSeat:
         Raises:
             DialogueError: It is the user's turn, or the conversation is over.
         """
+        if self.live and self.dialogue.awaiting == "agent":
+            # Sent before it is recorded: a message the channel refused is not in the
+            # recording as said (the screen says "Not sent" and the person may retry).
+            self.user.deliver(text)  # type: ignore[attr-defined]
         message = self.dialogue.agent_says(text)
         self.session.record_dialogue("agent_message", message_payload(message))
         return message
+
+    def user_left(self, why: str) -> None:
+        """The user left (or stopped answering): the conversation ends as abandoned."""
+        if not self.session.recorder.closed:
+            self.session.close(f"abandoned: {why}"[:500])
+
+    def leave(self, why: str) -> None:
+        """The person leaves before the end: a person on the user's side is told."""
+        if self.live and self.dialogue.end is None:
+            self.user.leave(why)  # type: ignore[attr-defined]
 
     def user_failed(self, error: str) -> None:
         """The user side failed (a simulated user's model error): close the session."""
@@ -95,10 +130,15 @@ class AgentSeat:
             self.session.close(f"User model error: {error}"[:500])
 
     def _finish(self, end: DialogueEnd) -> None:
+        reward: float | None = None
         if end.scored and end.answer is not None:
             self.score = self.session.submit(end.answer)
-            return
-        self.session.close(end.message)
+            reward = self.score.reward if self.score is not None else None
+        else:
+            self.session.close(end.message)
+        told = getattr(self.user, "episode_ended", None)
+        if told is not None:  # a person on the user's side closes their recording with it
+            told(end.end_reason(), reward)
 
 
 def user_reply_from(value: Any) -> UserReply:

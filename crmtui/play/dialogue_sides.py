@@ -2,13 +2,13 @@
 
 The agent (a model in :mod:`crmtui.agent.runner`, or a person's play session) asks the user
 side for the opening message, then for a reply to each of its messages; both calls block
-until the user has spoken. Two kinds of user implement :class:`UserSide`:
+until the user has spoken. Three kinds of user implement :class:`UserSide`:
 
 * a simulated user (:class:`crmtui.agent.user_sim.SimulatedUser`, a model through litellm);
 * :class:`PersonUser`: a person typing in the as-user screen of the same process (the
-  screen calls :meth:`PersonUser.say`; the agent's thread waits in :meth:`~PersonUser.reply`).
-
-(A person in another process, for two people in one dialogue, is not built yet.)
+  screen calls :meth:`PersonUser.say`; the agent's thread waits in :meth:`~PersonUser.reply`);
+* :class:`crmtui.play.channel.ChannelUser`: a person in another process (``play --as-user
+  --channel NAME``), met on a channel file.
 
 A person may end the conversation at any moment (:meth:`UserSide.ended_by_user`): the agent
 stops at its next step and its last message is scored.

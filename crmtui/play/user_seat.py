@@ -93,9 +93,14 @@ class UserSeat:
         """
         if self.outcome is not None:
             raise DialogueError("the conversation is over")
+        if not self.my_turn:
+            raise DialogueError("it is the agent's turn" if not self.dialogue.ended
+                                else "the conversation is over")  # fmt: skip
+        # Sent before it is recorded: a message the channel to a person agent refused is
+        # not in the recording as said (the screen says "Not sent").
+        self._send(text)
         message = self.dialogue.user_says(text)
         self.session.record_dialogue("user_message", message_payload(message))
-        self._send(text)
         return message
 
     def end(self) -> Message | None:

@@ -104,6 +104,8 @@ class CrmtuiApp(
         self.scorer = scorer  # None: crmtui.play.session.default_scorer
         self.picker: PickerScreen | None = None
         self.session: PlaySession | None = None
+        #: ``--channel``: the channels whose other person has joined, by instance.
+        self._met: dict[int, Any] = {}
         #: Ctrl+Q confirmed with an instance open: it is kept to resume, as "quit".
         self._quit_confirmed = False
         self._resume_checked = False
@@ -242,7 +244,7 @@ class CrmtuiApp(
         assert self.workspace is not None
         if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
             return True
-        if self.config.agent is not None:
+        if self.config.agent is not None or self.config.as_user:
             return self._open_as_user(idx)
         try:
             instance = self.workspace.tasks.get(idx)
@@ -274,6 +276,9 @@ class CrmtuiApp(
             claim.release()
             self.show_submitted(done)
             return True
+        if self.config.channel is not None and idx not in self._met:
+            claim.release()  # taken again once the other person has joined
+            return self._meet(instance, resume_path)
         try:
             options = dict(
                 aided=self.config.aided,
@@ -324,26 +329,43 @@ class CrmtuiApp(
     def _open_as_user(self, idx: int) -> bool:
         """``--as-user``: the person plays the user; a model plays the agent (True: opened)."""
         from crmtui.play.session import default_scorer
-        from crmtui.ui.as_user_setup import start_as_user
+        from crmtui.ui.as_user_setup import start_as_user, start_as_user_with_person
         from crmtui.ui.screens.as_user import UserScreen
 
         assert self.workspace is not None
+        if self.config.channel is not None and idx not in self._met:
+            try:
+                return self._meet(self.workspace.tasks.get(idx), None)
+            except CrmtuiError as exc:
+                self.notify(str(exc), severity="error", title="Cannot open instance")
+                return False
+        options = dict(
+            idle_threshold=self.config.idle_threshold,
+            clock=self.clock,
+            wall=self.wall,
+            scorer=self.scorer or default_scorer,
+            fsync=self.config.fsync,
+        )
         try:
             instance = self.workspace.tasks.get(idx)
-            start = start_as_user(
-                instance,
-                self.workspace,
-                annotator=self.config.annotator,
-                agent=self.config.agent,
-                recordings=self.config.recordings,
-                session_options=dict(
-                    idle_threshold=self.config.idle_threshold,
-                    clock=self.clock,
-                    wall=self.wall,
-                    scorer=self.scorer or default_scorer,
-                    fsync=self.config.fsync,
-                ),
-            )
+            if self.config.channel is not None:
+                start = start_as_user_with_person(
+                    instance,
+                    self.workspace,
+                    annotator=self.config.annotator,
+                    channel=self._met.pop(idx),
+                    recordings=self.config.recordings,
+                    session_options=options,
+                )
+            else:
+                start = start_as_user(
+                    instance,
+                    self.workspace,
+                    annotator=self.config.annotator,
+                    agent=self.config.agent,
+                    recordings=self.config.recordings,
+                    session_options=options,
+                )
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot open instance")
             return False
@@ -352,6 +374,7 @@ class CrmtuiApp(
             start.seat,
             start.brief,
             agent_run=start.agent_run,
+            agent_feed=start.agent_feed,
             stop_agent=start.stop_agent,
             next_instance=self._next_instance,
         )
@@ -369,10 +392,57 @@ class CrmtuiApp(
         from crmtui.play.dialogue import DialogueSpec, Side
 
         assert self.workspace is not None
+        me = Side("human", self.config.annotator)
+        if self.config.channel is not None:
+            return self._person_user(instance, me, settings)
         client = settings.user_client(timeout=60.0)
         user = settings.simulated_user(instance, self.workspace.org.path, client)
-        me = Side("human", self.config.annotator)
         return user, DialogueSpec("agent", me, user.side, settings.max_user_turns)
+
+    def _person_user(self, instance: Any, me: Any, settings: Any) -> tuple[Any, Any]:
+        """``play --interactive --channel NAME``: the user is the person who joined."""
+        from crmtui.play.channel import ChannelUser
+        from crmtui.play.dialogue import DialogueSpec, Side
+
+        side = self._met.pop(instance.idx)
+        user = Side("human", side.partner_name, settings={"channel": self.config.channel})
+        spec = DialogueSpec("agent", me, user, side.max_user_turns, side.dialogue_id)
+        return ChannelUser(side, user), spec
+
+    def _meet(self, instance: Any, resume_path: Any) -> bool:
+        """``--channel``: join the instance's conversation, and open the instance once the
+        other person is there too (at once if they were first; else after a wait the
+        person may give up). Both headers then name both people."""
+        from crmtui.play.channel import PARTNER_TIMEOUT_S, Channel
+        from crmtui.ui.screens.waiting import WaitingScreen
+
+        assert self.config.channel is not None and self.config.dialogue is not None
+        idx = instance.idx
+        try:
+            side = Channel.open(
+                self.config.recordings,
+                self.config.channel,
+                idx,
+                "user" if self.config.as_user else "agent",
+                self.config.annotator,
+                max_user_turns=self.config.dialogue.max_user_turns,
+                partner_timeout_s=self.config.partner_timeout_s or PARTNER_TIMEOUT_S,
+            )
+            side.poll()
+        except CrmtuiError as exc:
+            self.notify(str(exc), severity="error", title="Cannot open instance")
+            return False
+
+        def met(name: str | None) -> None:
+            if name is not None:
+                self._met[idx] = side
+                self.open_instance(idx, resume_path)
+
+        if side.partner_name is not None:
+            met(side.partner_name)
+        else:
+            self.push_screen(WaitingScreen(side, self.config.channel), met)
+        return True
 
     def _play_ended(self, _: None) -> None:
         session, self.session = self.session, None

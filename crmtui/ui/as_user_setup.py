@@ -19,7 +19,7 @@ from crmtui.play.dialogue_sides import PersonUser
 from crmtui.play.session import PlaySession
 from crmtui.play.user_seat import Brief, UserSeat
 
-__all__ = ["AsUserStart", "start_as_user"]
+__all__ = ["AsUserStart", "start_as_user", "start_as_user_with_person"]
 
 
 class AsUserStart:
@@ -29,13 +29,15 @@ class AsUserStart:
         self,
         seat: UserSeat,
         brief: Brief,
-        agent_run: Callable[..., None],
+        agent_run: Callable[..., None] | None,
         stop_agent: Callable[[], None],
+        agent_feed: Callable[..., None] | None = None,
     ) -> None:
         self.seat = seat
         self.brief = brief
         self.agent_run = agent_run
         self.stop_agent = stop_agent
+        self.agent_feed = agent_feed
 
 
 def start_as_user(
@@ -142,3 +144,47 @@ def start_as_user(
         model.end_now("runner", "Stopped", "the user left")
 
     return AsUserStart(seat, brief, agent_run, stop_agent)
+
+
+def start_as_user_with_person(
+    instance: Any,
+    workspace: Any,
+    *,
+    annotator: str,
+    channel: Any,
+    recordings: Any,
+    session_options: dict[str, Any],
+) -> AsUserStart:
+    """Start the person's recording as the user of the person agent met on ``channel``
+    (a :class:`~crmtui.play.channel.Channel` the agent has joined).
+
+    The agent (``play --interactive --channel NAME``, in another process) records the
+    episode; this recording holds the user's side, with the channel's dialogue id.
+
+    Raises:
+        CrmtuiError: The recording cannot be created.
+    """
+    from crmtui.play.channel import ChannelAgent
+
+    side = channel
+    agent = ChannelAgent(side)
+    name = side.path.parent.name
+    partner = Side("human", str(side.partner_name), settings={"channel": name})
+    person = Side("human", annotator)
+    spec = DialogueSpec("user", partner, person, side.max_user_turns, side.dialogue_id)
+    try:
+        session = PlaySession.begin(
+            instance,
+            workspace.org,
+            actor={"kind": "human", "id": annotator},
+            tasks_source=workspace.tasks_label,
+            recordings=recordings,
+            dialogue=spec.to_json(),
+            **session_options,
+        )
+    except Exception:
+        side.leave("the user could not start")
+        raise
+    seat = UserSeat(session, spec, agent.send, agent.stop)
+    brief = Brief.of(instance, hidden_facts(workspace.org.path, instance.idx))
+    return AsUserStart(seat, brief, None, agent.leave, agent_feed=agent.feed)

@@ -10,6 +10,7 @@ answer box is not used. The recording is done by :class:`~crmtui.play.dialogue_s
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -17,6 +18,7 @@ from textual import work
 from textual.message import Message
 
 from crmtui.errors import CrmtuiError
+from crmtui.play.channel import PartnerGone
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS
 from crmtui.play.dialogue_session import AgentSeat
 from crmtui.play.dialogue_sides import DialogueCancelled, UserReply
@@ -36,6 +38,14 @@ class UserFailed(Message):
 
     def __init__(self, error: str) -> None:
         self.error = error
+        super().__init__()
+
+
+class UserLeft(Message):
+    """The user (a person elsewhere) left, or stopped answering."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
         super().__init__()
 
 
@@ -59,6 +69,9 @@ class PlayChat:
         chat = self.query_one(ChatPanel)
         chat.border_title = f"Conversation with the user ({seat.spec.user.label})"
         chat.add_note(f"You greet the user: {GREETING}")
+        channel = (seat.spec.user.settings or {}).get("channel")
+        if channel:
+            chat.add_note(f"The user is a person (channel {channel}): they see what you send.")
         chat.set_state(False, "Waiting for the user's first message…")
         chat.focus_reply()
         self._wait_for_user(None)
@@ -72,6 +85,9 @@ class PlayChat:
             else:
                 reply = seat.fetch_reply(text, self._chat_cancel)
         except DialogueCancelled:
+            return
+        except PartnerGone as exc:
+            self.post_message(UserLeft(str(exc)))
             return
         except CrmtuiError as exc:  # a model error of the simulated user, a channel error
             self.post_message(UserFailed(str(exc)))
@@ -92,6 +108,16 @@ class PlayChat:
             return
         left = seat.dialogue.replies_left
         chat.set_state(True, f"Your turn · the user replies {left} more time(s) at most")
+        if seat.live:  # a person elsewhere may end it while you type: keep listening
+            self._wait_for_user(None)
+
+    def on_user_left(self: Any, event: UserLeft) -> None:
+        chat = self.query_one(ChatPanel)
+        chat.add_note(f"The conversation ended: {event.why} (recorded as abandoned).")
+        chat.close("Ended (abandoned) · F9: next instance")
+        self.seat.user_left(event.why)
+        self.notify(event.why, severity="warning", title="The user is gone")
+        self._tick()
 
     def on_user_failed(self: Any, event: UserFailed) -> None:
         chat = self.query_one(ChatPanel)
@@ -117,7 +143,8 @@ class PlayChat:
         chat = self.query_one(ChatPanel)
         chat.add_message("agent", event.text)
         chat.set_state(False, "Waiting for the user's reply…")
-        self._wait_for_user(event.text)
+        if not seat.live:  # a live user is listened to already (and got the message)
+            self._wait_for_user(event.text)
 
     def _dialogue_over(self: Any) -> None:
         """The user ended the conversation: show how, and the score of an accepted answer."""
@@ -142,3 +169,6 @@ class PlayChat:
         """Stop waiting for the user (the screen is closing)."""
         if self._chat_cancel is not None:
             self._chat_cancel.set()
+        if self.seat is not None:
+            with contextlib.suppress(CrmtuiError):  # leaving anyway: the user's side times out
+                self.seat.leave("the agent left")
