@@ -48,7 +48,10 @@ def _config(tmp_path: Path, who: str, *, as_user: bool, turns: int = 10) -> Play
         dialogue=DialogueSettings(interactive=True, user_kind="human", max_user_turns=turns),
         channel="pair",
         as_user=as_user,
-        partner_timeout_s=2.0,
+        # Two apps share one process here: on a loaded CI machine a side's heartbeat thread
+        # can wait seconds for its turn. Leaving is explicit in these tests; a silent
+        # partner's timeout is tested with a frozen clock in tests/unit/dialogue.
+        partner_timeout_s=60.0,
     )
 
 
