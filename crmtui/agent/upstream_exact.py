@@ -25,6 +25,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from crmtui.agent.upstream_tools import TOOL_FUNCTIONS
+
 __all__ = ["EXACT_TOOLS", "call_exact_tool"]
 
 _DT = "%Y-%m-%dT%H:%M:%SZ"
@@ -628,35 +630,9 @@ def get_livechat_transcript_by_case_id(case_id, sf_connector=None):  # type: ign
         return _unexpected(exc)
 
 
-EXACT_TOOLS: dict[str, Callable[..., Any]] = {
-    f.__name__: f
-    for f in (
-        get_agents_with_max_cases,
-        get_agents_with_min_cases,
-        calculate_average_handle_time,
-        get_start_date,
-        get_period,
-        get_agent_handled_cases_by_period,
-        get_qualified_agent_ids_by_case_count,
-        get_cases,
-        get_non_transferred_case_ids,
-        get_agent_transferred_cases_by_period,
-        get_shipping_state,
-        calculate_region_average_closure_times,
-        get_order_item_ids_by_product,
-        get_issue_counts,
-        find_id_with_max_value,
-        find_id_with_min_value,
-        get_account_id_by_contact_id,
-        get_purchase_history,
-        get_month_to_case_count,
-        search_knowledge_articles,
-        search_products,
-        get_issues,
-        get_livechat_transcript_by_case_id,
-        get_email_messages_by_case_id,
-    )
-}
+#: The same helpers, by the same names and in the same order, as crmtui's own versions
+#: (:data:`crmtui.agent.upstream_tools.TOOL_FUNCTIONS`): only their behaviour differs.
+EXACT_TOOLS: dict[str, Callable[..., Any]] = {name: globals()[name] for name in TOOL_FUNCTIONS}
 
 
 def call_exact_tool(name: str, arguments: Any, connector: Any) -> str:
