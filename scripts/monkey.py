@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime as dt
 import json
 import os
 import sys
@@ -21,30 +20,6 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-class Clock:
-    """The UI tests' fake monotonic clock (moved by hand)."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-class Wall:
-    """The UI tests' wall clock: 1 ms per call."""
-
-    def __init__(self) -> None:
-        self.moment = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        self.moment += dt.timedelta(milliseconds=1)
-        return self.moment
 
 
 def main() -> int:
@@ -72,6 +47,7 @@ def main() -> int:
     from crmtui.org.store import Org
     from crmtui.play.workspace import Workspace
     from tests.fakes.openai_server import FakeOpenAI
+    from tests.ui.conftest import FakeClock, FrozenWall  # the UI tests' clocks
     from tests.ui.monkey import MonkeyFailure, run_monkey
     from tests.ui.monkey_scenes import scenes
 
@@ -100,7 +76,7 @@ def main() -> int:
         config = PlayConfig(annotator="monkey", recordings=folder / "recordings", fsync=False)
         try:
             with FakeOpenAI([]) as server:  # the watched agent's scripted model
-                scene = scenes(workspace, config, folder, Clock(), Wall(), server)[name]
+                scene = scenes(workspace, config, folder, FakeClock(), FrozenWall(), server)[name]
                 report = asyncio.run(
                     run_monkey(
                         scene,
