@@ -21,9 +21,8 @@ unsafe character as one visible character (``␛``, ``�``) and lengths stay as
 from __future__ import annotations
 
 import codecs
-import contextlib
 import functools
-import importlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -49,10 +48,32 @@ def install() -> None:
     """Guard terminal input decoding and output text for every Textual app in this process."""
     install_rich_guard()
     from textual import content
+    from textual.app import App
 
     table: Any = content._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
     table.update(SCREEN_TRANSLATION)
+    # The driver modules already imported are guarded now; any other when an app picks it
+    # (App.__init__ asks get_driver_class): importing the web driver up front cost every
+    # terminal start ~6 ms for a module only a browser session uses.
     for name in DRIVER_MODULES:
-        with contextlib.suppress(ImportError):  # linux drivers need termios (not on Windows)
-            module: Any = importlib.import_module(name)
-            module.getincrementaldecoder = lenient_incremental_decoder
+        if name in sys.modules:
+            _guard_module(sys.modules[name])
+    if not getattr(App.get_driver_class, "_crmtui_guarded", False):
+        App.get_driver_class = _guarded_driver_class(App.get_driver_class)  # type: ignore[method-assign]
+
+
+def _guard_module(module: Any) -> None:
+    module.getincrementaldecoder = lenient_incremental_decoder
+
+
+def _guarded_driver_class(get_driver_class: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(get_driver_class)
+    def guarded(self: Any) -> Any:
+        driver_class = get_driver_class(self)
+        module = sys.modules.get(driver_class.__module__)
+        if driver_class.__module__ in DRIVER_MODULES and module is not None:
+            _guard_module(module)
+        return driver_class
+
+    guarded._crmtui_guarded = True  # type: ignore[attr-defined]
+    return guarded
