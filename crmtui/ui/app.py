@@ -165,7 +165,8 @@ class CrmtuiApp(
     def _start(self) -> None:
         # A study reopens an unfinished instance without asking: straight in it, rather
         # than drawing the picker first; the picker comes when the instance closes.
-        if self.plan.picker().resume_unasked and self._resume_straight():
+        on_the_picker = self.picker is not None and self.picker in self.screen_stack
+        if not on_the_picker and self.plan.picker().resume_unasked and self._resume_straight():
             return
         self._show_picker()
 
@@ -183,15 +184,30 @@ class CrmtuiApp(
         return True
 
     def get_default_screen(self) -> Screen[Any]:
-        # Free play started with its workspace opens on the picker, so the picker is the
-        # app's first screen: composed with the app and drawn whole in its first frame.
-        # Pushed over Textual's blank default screen it took three frames (the top line
-        # and footer, then the filter, then the table), the table ~90 ms after App.run
-        # where the bare app's one frame takes ~25 ms. A study keeps the blank screen:
-        # its instructions or an instance reopened unasked come before the list.
-        if self.workspace is not None and isinstance(self.plan, FreePlay):
+        # A start that goes straight to the list makes the picker the app's first screen:
+        # composed with the app and drawn whole in its first frame. Pushed over Textual's
+        # blank default screen it took three frames (the top line and footer, then the
+        # filter, then the table), the table ~90 ms after App.run where the bare app's one
+        # frame takes ~25 ms.
+        if self.workspace is not None and self._opens_on_the_picker():
             return self._new_picker()
         return super().get_default_screen()
+
+    def _opens_on_the_picker(self) -> bool:
+        """Whether the start shows the list first: free play, or a study with no
+        instructions to accept first and no unfinished instance to reopen unasked."""
+        if isinstance(self.plan, FreePlay):
+            return True
+        try:
+            if self.plan.instructions() is not None:
+                return False
+        except CrmtuiError:
+            return False  # the start's own way reports it
+        if self.plan.picker().resume_unasked:
+            if self.resumable() is not None:
+                return False
+            self._resume_checked = True  # nothing to reopen: no second scan after the frame
+        return True
 
     def _new_picker(self) -> PickerScreen:
         assert self.workspace is not None
