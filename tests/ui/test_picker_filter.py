@@ -19,9 +19,11 @@ async def test_all_task_types_again_lists_every_instance(workspace, play_config,
         await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
         picker = app.screen
         table = picker.query_one("#picker-table", DataTable)
-        select = picker.query_one("#picker-filter", Select)
         # t focuses the filter, Enter opens it; the prompt is the first line, the types follow.
+        # Typed with the first frame: before the filter has replaced its face, t puts it in
+        # place and the keys after it reach it.
         await pilot.press("t", "enter", "down", "enter")
+        select = picker.query_one("#picker-filter", Select)
         await _wait(pilot, lambda: picker.task_filter is not None)
         assert table.row_count == len(workspace.tasks.filter(task=picker.task_filter))
         assert table.row_count < len(workspace.tasks)
@@ -31,3 +33,17 @@ async def test_all_task_types_again_lists_every_instance(workspace, play_config,
         assert app.return_code is None and app.screen is picker
         assert picker.task_filter is None
         assert table.row_count == len(workspace.tasks)
+
+
+async def test_t_typed_before_the_filter_is_in_place_opens_it(workspace, play_config, clock, wall):
+    """The filter replaces its face just after the picker's first frame; `t` and Enter typed
+    before that must still reach it (the keys wait for the filter, or `t` puts it in place)."""
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        picker = app.screen
+        assert isinstance(picker, PickerScreen) and picker.query("#picker-filter-face")
+        assert not picker.query("#picker-filter")
+        await pilot.press("t", "enter")
+        select = picker.query_one("#picker-filter", Select)
+        await _wait(pilot, lambda: select.expanded)
+        assert app.return_code is None and select.has_focus_within

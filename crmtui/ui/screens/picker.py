@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Label, Select, Static
 
 from crmtui.data.tasktypes import TASK_ORDER, abbreviation
@@ -123,8 +123,11 @@ class PickerScreen(Screen[None]):
         self.query_one("#picker-table").focus()
         self.call_after_refresh(self._mount_filter)
 
-    def _mount_filter(self) -> None:
-        """Put the task filter in place of its face (see :meth:`compose`)."""
+    def _mount_filter(self) -> AwaitMount | None:
+        """Put the task filter in place of its face (see :meth:`compose`), unless it is
+        there already; what to await for it to be mounted (None: it was there)."""
+        if self.query("#picker-filter"):
+            return None
         codes = [c for c in TASK_ORDER if c in set(self.tasks.task_codes)]
         codes += [c for c in self.tasks.task_codes if c not in codes]
         face = self.query_one("#picker-filter-face", FilterFace)
@@ -133,8 +136,9 @@ class PickerScreen(Screen[None]):
             prompt=FILTER_PROMPT,
             id="picker-filter",
         )
-        face.parent.mount(select, before=face)  # type: ignore[union-attr]
+        mounting = face.parent.mount(select, before=face)  # type: ignore[union-attr]
         face.remove()
+        return mounting
 
     def set_gate(self, gate: Gate | None) -> None:
         """Show which instances are closed, and why (None: none)."""
@@ -240,7 +244,12 @@ class PickerScreen(Screen[None]):
         if rows and 0 <= table.cursor_row < len(rows):
             self.post_message(self.InstanceChosen(int(rows[table.cursor_row].idx)))
 
-    def action_focus_filter(self) -> None:
+    async def action_focus_filter(self) -> None:
+        # A `t` typed with the first frame comes before the filter replaced its face:
+        # it is put in place now, then focused (keys after `t` wait for this action).
+        mounting = self._mount_filter()
+        if mounting is not None:
+            await mounting
         self.query_one("#picker-filter").focus()
 
     def action_help(self) -> None:
