@@ -8,6 +8,8 @@ both open the same instance, meet on the pair's channel, and both record into th
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,11 @@ from crmtui.factory import build_play_app
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.play.workspace import Workspace
 from crmtui.record.verify import load, verify
-from crmtui.study import StudyPlan, StudyRequest, create_study
+from crmtui.study import StudyPlan, StudyRequest, create_study, load_study, study_status
 from crmtui.study.launch import play_config
+from crmtui.study.render import status_grids
 from crmtui.study.roles import Conversation
+from crmtui.ui.screens.as_user import UserScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
@@ -107,3 +111,69 @@ async def test_a_participant_in_the_agent_role_talks_to_the_simulated_user(
     assert recording.header["dialogue"]["user"]["id"] == "openai/user"
     assert recording.submit is not None and recording.submit.payload["reward"] == 1.0
     assert recording.submit.payload["answer"] == f"Route it to {fx.U4}"
+
+
+async def _until(pilots: list[Any], condition: Any, seconds: float = 60.0) -> None:
+    """Until ``condition()`` holds, pausing both apps (a deadline: a loaded machine only
+    makes two apps typing key by key slower)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for pilot in pilots:
+            await pilot.pause(0.01)
+        if condition():
+            return
+    raise AssertionError("condition not met in time")
+
+
+async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_study(
+    pro_workspace: Workspace, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    study = _study(
+        tmp_path,
+        pro_workspace,
+        Conversation(user_model="openai/unused"),
+        annotators=["ann", "ben"],
+        roles=["agent", "user"],
+    )
+    apps = []
+    for who in ("ann", "ben"):
+        # Two apps in one process: a loaded machine may delay a heartbeat for seconds.
+        config = replace(play_config(study, who, fsync=False), partner_timeout_s=60.0)
+        apps.append(build_play_app(config, workspace=pro_workspace,
+                                   plan=StudyPlan(study, who), clock=clock, wall=wall))  # fmt: skip
+    agent_app, user_app = apps
+    assert "you play the user, talking to ann (a person)" in user_app.plan.title
+    async with agent_app.run_test(size=(160, 48)) as ap, user_app.run_test(size=(80, 24)) as up:
+        pilots = [ap, up]
+        await _until(pilots, lambda: all(isinstance(a.screen, PickerScreen) for a in apps))
+        await ap.press("n")
+        await up.press("n")
+        await _until(
+            pilots, lambda: _chat_open(agent_app) and isinstance(user_app.screen, UserScreen)
+        )
+        agent_chat = agent_app.screen.query_one(ChatPanel)
+        user_screen = user_app.screen
+        await up.press(*"Who gets my lead?", "enter")
+        await _until(pilots, lambda: len(agent_chat.messages) == 1)
+        await ap.press("f4", *f"Route it to {fx.U4}", "enter")
+        await _until(pilots, lambda: len(user_screen.query_one(ChatPanel).messages) == 2)
+        await up.press("f9")
+        await _until(pilots, lambda: user_app.screen.__class__.__name__ == "ConfirmScreen")
+        await up.press("y")
+        await _until(pilots, lambda: agent_app.screen.session.submitted)
+    paths = sorted(study.recordings.rglob("*.jsonl"))
+    assert [p.relative_to(study.recordings).parts[0] for p in paths] == ["ann", "ben"]
+    recordings = [load(p) for p in paths]
+    assert all(verify(p).ok for p in paths)
+    agent, user = recordings
+    assert agent.header["dialogue"]["id"] == user.header["dialogue"]["id"]
+    assert agent.header["dialogue"]["user"]["id"] == "ben"
+    assert user.header["dialogue"]["agent"]["id"] == "ann"
+    assert agent.submit is not None and agent.submit.payload["answer"] == f"Route it to {fx.U4}"
+    # study status: both sides are done, each row says the role and the partner.
+    rows = {row.annotator: row for row in study_status(load_study(study.folder)).annotators}
+    assert rows["ann"].done == rows["ben"].done == 1
+    assert (rows["ann"].role, rows["ann"].partner) == ("agent", "ben (a person)")
+    assert (rows["ben"].role, rows["ben"].partner) == ("user", "ann (a person)")
+    grid = status_grids(study_status(study))[0]
+    assert grid[1][:3] == ["Annotator", "Role", "Talks to"]
