@@ -198,10 +198,10 @@ def channel_name(agent: str, user: str) -> str:
 def partner_label(role: str, partner: str | None, conversation: Conversation) -> str:
     """Who the other side is, in words (the picker's title, ``study status``)."""
     if partner is not None:
-        return f"{partner} (a person)"
+        return f"{partner} (person)"
     if role == AGENT:
-        return f"the simulated user {conversation.user_model}"
-    return f"the model agent {conversation.agent_model or '(none set)'}"
+        return f"simulated user {conversation.user_model}"
+    return f"model agent {conversation.agent_model or '(none set)'}"
 
 
 def check_roles(

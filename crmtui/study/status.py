@@ -211,6 +211,17 @@ def read_facts(path: Path) -> SessionFacts | None:
     )
 
 
+def _by_a_model(path: Path) -> bool:
+    """Whether a recording is a model's (a multi-turn study's model agent, recorded beside
+    the person it talked to): not a person's progress, and not unreadable either."""
+    try:
+        with path.open("rb") as handle:
+            header = json.loads(handle.readline())
+        return bool(header["actor"]["kind"] == "model")
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 def _reward(line: bytes) -> float | None:
     """The reward of a ``submit`` line (its payload may hold anything, so it is parsed)."""
     try:
@@ -259,7 +270,7 @@ def scan_recordings(root: Path, cache: FactsCache | None = None) -> tuple[list[S
                     item = read_facts(path)
                     cache[path] = (stamp, item)
             if item is None:
-                skipped += 1
+                skipped += not _by_a_model(path)
             else:
                 facts.append(item)
     return facts, skipped

@@ -1,7 +1,7 @@
 """Multi-turn studies in the play app: a participant's seat follows their role.
 
 A study made with ``--interactive`` gives an annotator in the agent role the chat region
-with the simulated user (a scripted model over real HTTP), recording into the study; the
+with simulated user (a scripted model over real HTTP), recording into the study; the
 picker's title says whom they talk to. With ``--roles agent,user`` two people are paired:
 both open the same instance, meet on the pair's channel, and both record into the study.
 """
@@ -23,6 +23,7 @@ from crmtui.record.verify import load, verify
 from crmtui.study import StudyPlan, StudyRequest, create_study, load_study, study_status
 from crmtui.study.launch import play_config
 from crmtui.study.render import status_grids
+from crmtui.study.report import report_study
 from crmtui.study.roles import Conversation
 from crmtui.ui.screens.as_user import UserScreen
 from crmtui.ui.screens.picker import PickerScreen
@@ -94,7 +95,7 @@ async def test_a_participant_in_the_agent_role_talks_to_the_simulated_user(
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
-        assert "talking to the simulated user openai/user" in app.plan.title
+        assert "talking to simulated user openai/user" in app.plan.title
         await pilot.press("n")
         await _wait(
             pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.query(ChatPanel)
@@ -111,6 +112,8 @@ async def test_a_participant_in_the_agent_role_talks_to_the_simulated_user(
     assert recording.header["dialogue"]["user"]["id"] == "openai/user"
     assert recording.submit is not None and recording.submit.payload["reward"] == 1.0
     assert recording.submit.payload["answer"] == f"Route it to {fx.U4}"
+    kinds = report_study(load_study(study.folder)).report.dialogue_kinds
+    assert [(k.pairing, k.dialogues, k.success) for k in kinds] == [("human/model", 1, 1.0)]
 
 
 async def _until(pilots: list[Any], condition: Any, seconds: float = 60.0) -> None:
@@ -142,7 +145,7 @@ async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_
         apps.append(build_play_app(config, workspace=pro_workspace,
                                    plan=StudyPlan(study, who), clock=clock, wall=wall))  # fmt: skip
     agent_app, user_app = apps
-    assert "you play the user, talking to ann (a person)" in user_app.plan.title
+    assert "you play the user, talking to ann (person)" in user_app.plan.title
     async with agent_app.run_test(size=(160, 48)) as ap, user_app.run_test(size=(80, 24)) as up:
         pilots = [ap, up]
         await _until(pilots, lambda: all(isinstance(a.screen, PickerScreen) for a in apps))
@@ -173,7 +176,59 @@ async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_
     # study status: both sides are done, each row says the role and the partner.
     rows = {row.annotator: row for row in study_status(load_study(study.folder)).annotators}
     assert rows["ann"].done == rows["ben"].done == 1
-    assert (rows["ann"].role, rows["ann"].partner) == ("agent", "ben (a person)")
-    assert (rows["ben"].role, rows["ben"].partner) == ("user", "ann (a person)")
+    assert (rows["ann"].role, rows["ann"].partner) == ("agent", "ben (person)")
+    assert (rows["ben"].role, rows["ben"].partner) == ("user", "ann (person)")
     grid = status_grids(study_status(study))[0]
     assert grid[1][:3] == ["Annotator", "Role", "Talks to"]
+    # study report: the dialogue counts once (from ann's recording), as person/person.
+    report = report_study(load_study(study.folder)).report
+    assert [(k.pairing, k.dialogues, k.success) for k in report.dialogue_kinds] == [
+        ("human/human", 1, 1.0)
+    ]
+
+
+ASK = "<thought>I need the region.</thought><respond>Which state is the lead from?</respond>"
+ANSWER = f"<thought>Done.</thought><respond>Route it to {fx.U4}.</respond>"
+
+
+async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
+    pro_workspace: Workspace, tmp_path: Path, clock: Any, wall: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    with FakeOpenAI(model_name="agent") as agent:
+        study = _study(
+            tmp_path,
+            pro_workspace,
+            Conversation(user_model="openai/unused", agent_model="openai/agent",
+                         agent_api_base=agent.base_url),
+            roles=["user"],
+        )  # fmt: skip
+        agent.push(text(ASK), text(ANSWER))
+        app = build_play_app(play_config(study, "ann", fsync=False), workspace=pro_workspace,
+                             plan=StudyPlan(study, "ann"), clock=clock, wall=wall)  # fmt: skip
+        assert "you play the user, talking to model agent openai/agent" in app.plan.title
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+            await pilot.press("n")
+            await _wait(pilot, lambda: isinstance(app.screen, UserScreen))
+            screen = app.screen
+            chat = screen.query_one(ChatPanel)
+            await pilot.press(*"I need to route a new lead.", "enter")
+            await _wait(pilot, lambda: len(chat.messages) == 2)
+            await pilot.press(*"Ohio", "enter")
+            await _wait(pilot, lambda: len(chat.messages) == 4)
+            await pilot.press("f9")
+            await _wait(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
+            await pilot.press("y")
+            await _wait(pilot, lambda: screen.seat.outcome is not None)
+    paths = sorted(study.recordings.rglob("*.jsonl"))
+    assert len(paths) == 2 and all(verify(p).ok for p in paths)
+    result = report_study(load_study(study.folder))
+    assert [(k.pairing, k.dialogues, k.success) for k in result.report.dialogue_kinds] == [
+        ("model/human", 1, 1.0)
+    ]
+    assert "not a human session" not in result.excluded
+    status = study_status(study)
+    assert status.skipped == 0  # the model agent's recording is not an unreadable file
+    (row,) = status.annotators
+    assert row.done == 1 and row.partner == "model agent openai/agent"

@@ -62,8 +62,8 @@ def test_a_pair_gets_one_assignment_and_both_sides_meet_on_its_channel() -> None
     assert cat.channel is None and cat.dialogue.simulated
     assert cat.dialogue.user_api_base == "http://127.0.0.1:9/v1"
     assert cat.dialogue.max_user_turns == 4
-    assert study.partner_text("ann") == "ben (a person)"
-    assert study.partner_text("cat") == "the simulated user openai/user"
+    assert study.partner_text("ann") == "ben (person)"
+    assert study.partner_text("cat") == "simulated user openai/user"
 
 
 def test_the_definition_round_trips_and_holds_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +77,7 @@ def test_the_definition_round_trips_and_holds_no_key(monkeypatch: pytest.MonkeyP
     assert "sk-secret" not in study.definition_path.read_text()
     ann = play_config(again, "ann")
     assert ann.agent is not None and ann.agent.model == "openai/agent" and ann.channel is None
-    assert again.partner_text("ann") == "the model agent openai/agent"
+    assert again.partner_text("ann") == "model agent openai/agent"
 
 
 def test_mistakes_are_one_line_errors() -> None:
@@ -99,8 +99,8 @@ def test_study_create_cli_interactive(tmp_path: Path, monkeypatch: pytest.Monkey
         "--user-api-base", "http://127.0.0.1:9/v1", "--max-user-turns", "3",
     ])  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "ann plays the agent, talking to ben (a person)" in result.output
-    assert "cat plays the agent, talking to the simulated user openai/u" in result.output
+    assert "ann plays the agent, talking to ben (person)" in result.output
+    assert "cat plays the agent, talking to simulated user openai/u" in result.output
     study = load_study("cli")
     assert study.conversation.max_user_turns == 3 and study.partners["ben"] == "ann"
     bad = CliRunner().invoke(cli, [
