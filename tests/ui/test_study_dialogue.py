@@ -221,6 +221,15 @@ async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
             await _wait(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
             await pilot.press("y")
             await _wait(pilot, lambda: screen.seat.outcome is not None)
+            # The conversation counts once: back in the picker, "n" finds nothing left.
+            await pilot.press("escape")
+            await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+            await pilot.press("n")
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, PickerScreen)
+            app.open_instance(IDX)  # and opening it again says so instead of starting over
+            await pilot.pause(0.1)
+            assert isinstance(app.screen, PickerScreen)
     paths = sorted(study.recordings.rglob("*.jsonl"))
     assert len(paths) == 2 and all(verify(p).ok for p in paths)
     result = report_study(load_study(study.folder))

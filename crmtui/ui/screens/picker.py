@@ -217,7 +217,7 @@ class PickerScreen(Screen[None]):
             status = self.status.get(inst.idx)
             if inst.idx in skip or inst.idx in locked:
                 continue
-            if status is None or not status.submitted:
+            if status is None or not status.done:
                 return int(inst.idx)
         return None
 
