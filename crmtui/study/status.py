@@ -458,7 +458,9 @@ def study_status(
         InstanceProgress(
             idx=idx,
             task=study.design.types[idx],
-            shared=idx in study.design.shared or len(names) > 1,
+            # A pair of people is one seat: their instance is not shared for agreement.
+            shared=idx in study.design.shared
+            or len([n for n in names if study.partner_of(n) not in names[: names.index(n)]]) > 1,
             assigned=names,
             finished=[n for n in names if n in finished_by.get(idx, set())],
         )

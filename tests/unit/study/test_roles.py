@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from crmtui.cli import cli
 from crmtui.errors import ConfigError
-from crmtui.study import StudyRequest, create_study, load_study
+from crmtui.study import StudyRequest, create_study, load_study, study_status
 from crmtui.study.launch import play_config
 from crmtui.study.roles import Conversation, channel_name, cycle_roles, pair_people
 from tests.unit.study.helpers import workspace
@@ -64,6 +64,8 @@ def test_a_pair_gets_one_assignment_and_both_sides_meet_on_its_channel() -> None
     assert cat.dialogue.max_user_turns == 4
     assert study.partner_text("ann") == "ben (person)"
     assert study.partner_text("cat") == "simulated user openai/user"
+    # A pair is one seat: its instances are not "shared" (no agreement between two sides).
+    assert not any(row.shared for row in study_status(study).instances)
 
 
 def test_the_definition_round_trips_and_holds_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
