@@ -181,8 +181,16 @@ class CrmtuiApp(
 
     def _show_picker(self) -> None:
         assert self.workspace is not None
+        from dataclasses import replace
+
+        dialogue = self.config.dialogue
+        # A person playing the agent never sees the query: it is the user's hidden instruction.
+        hide = bool(dialogue and dialogue.interactive) and not (
+            self.config.as_user or self.config.agent is not None
+        )
+        policy = replace(self.plan.picker(), hide_queries=hide)
         self.picker = PickerScreen(
-            self.workspace.tasks, self.config.annotator, self.status(), policy=self.plan.picker()
+            self.workspace.tasks, self.config.annotator, self.status(), policy=policy
         )
         self.picker.gate = self.plan.gate()
         self.push_screen(self.picker)

@@ -57,6 +57,10 @@ async def _wait(pilot: Any, condition: Any, tries: int = 300) -> None:
     raise AssertionError("condition not met in time")
 
 
+def _screen_text(screen: Any) -> str:
+    return "\n".join(strip.text for strip in screen._compositor.render_strips())
+
+
 def _chat_open(app: Any) -> bool:
     return isinstance(app.screen, PlayScreen) and bool(app.screen.query(ChatPanel))
 
@@ -96,6 +100,10 @@ async def test_a_participant_in_the_agent_role_talks_to_the_simulated_user(
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
         assert "talking to simulated user openai/user" in app.plan.title
+        # The query is the user's hidden instruction: the picker does not show it either.
+        listed = _screen_text(app.screen)
+        assert "(the user will tell you)" in listed
+        assert " ".join(fx.PRO_ROWS[IDX]["query"].split())[:25] not in listed
         await pilot.press("n")
         await _wait(
             pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.query(ChatPanel)

@@ -20,6 +20,10 @@ from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.footer import KeyFooter
 
+#: The query column of a person playing the agent of conversations (the query is the
+#: user's hidden instruction: the user tells them what they want).
+HIDDEN_QUERY = "(the user will tell you)"
+
 
 def _excerpt(query: str, width: int = 110) -> str:
     """One line of the query; for routing instances (whose opening instruction is always the
@@ -178,11 +182,12 @@ class PickerScreen(Screen[None]):
                 mark = Text("locked", style="dim")
             elif status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.submitted else ""
+                mark = "done" if status.done else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             # The query as Text: shown as written, never read as markup ("[b]" stays).
-            cells.append((str(inst.idx), abbreviation(inst.task), mark, Text(_excerpt(inst.query))))
+            query = HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query)
+            cells.append((str(inst.idx), abbreviation(inst.task), mark, Text(query)))
         # Widths known up front: DataTable would otherwise draw the first frame at the
         # labels' widths and measure every cell on its idle, then draw every row again.
         for n, label in enumerate(("idx", "type", "done", "query")):
