@@ -111,3 +111,25 @@ def test_study_create_cli_interactive(tmp_path: Path, monkeypatch: pytest.Monkey
     ])  # fmt: skip
     assert isinstance(bad.exception, ConfigError)  # main() prints it as one Error: line
     assert "--roles: 'boss' is not a role" in str(bad.exception)
+
+
+def test_a_newcomer_takes_a_role_and_talks_to_a_model() -> None:
+    from crmtui.study import add_annotator
+    from crmtui.study.definition import StudyError
+
+    study = make(["ann", "ben"], ["agent", "user"])
+    updated, item, _ = add_annotator(str(study.folder), "cat", role="user")
+    assert updated.role_of("cat") == "user" and updated.partner_of("cat") is None
+    assert load_study(study.folder).role_of("cat") == "user"
+    assert play_config(updated, "cat").agent.model == "openai/agent"
+    plain, _ = create_study(
+        StudyRequest(name="plain", annotators=["ann"], per_type=1, shared=0),
+        workspace=workspace(),
+    )
+    with pytest.raises(ConfigError, match="--role is for multi-turn"):
+        add_annotator(str(plain.folder), "dan", role="user")
+    # A hand-edited definition whose partners do not pair back is refused, naming the entry.
+    text = study.definition_path.read_text().replace('partner = "ann"', 'partner = "cat"')
+    study.definition_path.write_text(text)
+    with pytest.raises(StudyError, match="annotators.ann.partner 'ben' is not paired back"):
+        load_study(study.folder)
