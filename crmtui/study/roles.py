@@ -31,11 +31,14 @@ from crmtui.errors import ConfigError
 
 __all__ = [
     "AGENT",
+    "ROLES",
     "USER",
     "Conversation",
     "channel_name",
+    "check_roles",
     "cycle_roles",
     "pair_people",
+    "parse_roles",
     "partner_label",
 ]
 
