@@ -10,7 +10,8 @@ below arrive in one piece), which keeps its own CPU small: it shares the cores w
 server it measures. Times are from the link's request to
 
 * *first frame*: the first bytes of the app on the websocket, and
-* *picker*: the instance picker on screen (``Annotator: <name>``).
+* *picker*: the instance picker on screen, drawn whole (``Annotator: <name>`` and the table's
+  header).
 
 Runs, in one process, for each ``--standby`` value given (default: ``0`` and the server's
 default, 4), side by side and alternating (``--rounds``):
@@ -123,9 +124,10 @@ class SignIn:
 
 
 async def sign_in(
-    http: Any, url: str, name: str, token: str, until: str, timeout: float = 120
+    http: Any, url: str, name: str, token: str, until: str | tuple[str, ...], timeout: float = 120
 ) -> tuple[SignIn, Any]:
-    """Open ``name``'s link as a browser does; wait until the screen shows ``until``."""
+    """Open ``name``'s link as a browser does; wait until the screen has shown ``until``
+    (every text of it, when several)."""
     result = SignIn(name)
     start = time.perf_counter()
     signed = await http.get(f"{url}/?token={token}", allow_redirects=False)
@@ -137,6 +139,8 @@ async def sign_in(
         f"{url.replace('http', 'ws')}/ws?width={WIDTH}&height={HEIGHT}", headers={"Origin": url}
     )
     await ws.send_str(json.dumps(["focus"]))
+    pending = {until} if isinstance(until, str) else set(until)
+    keep = max(len(text) for text in pending)
     tail = ""
     try:
         async with asyncio.timeout(timeout):
@@ -146,13 +150,19 @@ async def sign_in(
                 if not result.first_frame:
                     result.first_frame = time.perf_counter() - start
                 text = tail + _ANSI.sub("", message.data.decode("utf-8", "replace"))
-                if until in text:
+                pending = {each for each in pending if each not in text}
+                if not pending:
                     result.shown = time.perf_counter() - start
                     return result, ws
-                tail = text[-len(until) :]
+                tail = text[-keep:]
     except TimeoutError:
         pass
-    raise Stuck(f"{name}: {until!r} not on screen after {timeout:g} s")
+    raise Stuck(f"{name}: {sorted(pending)!r} not on screen after {timeout:g} s")
+
+
+def picker(name: str) -> tuple[str, str]:
+    """The picker drawn whole: its top line and its table's header."""
+    return (f"Annotator: {name}", "query")
 
 
 def app_processes(server_pid: int) -> list[int]:
@@ -194,9 +204,7 @@ async def one_round(url: str, server_pid: int, tokens: dict[str, str], args: Any
     jar = lambda: aiohttp.CookieJar(unsafe=True)  # noqa: E731
     out: dict[str, Any] = {}
     async with aiohttp.ClientSession(cookie_jar=jar()) as http:
-        alone, ws = await sign_in(
-            http, url, alone_name, tokens[alone_name], f"Annotator: {alone_name}"
-        )
+        alone, ws = await sign_in(http, url, alone_name, tokens[alone_name], picker(alone_name))
         await ws.close()
     out["alone"] = alone
     await asyncio.sleep(1.0)
@@ -208,7 +216,7 @@ async def one_round(url: str, server_pid: int, tokens: dict[str, str], args: Any
     try:
         results = await asyncio.gather(
             *(
-                sign_in(http, url, name, tokens[name], f"Annotator: {name}")
+                sign_in(http, url, name, tokens[name], picker(name))
                 for http, name in zip(sessions, class_names, strict=True)
             )
         )
@@ -229,9 +237,7 @@ async def one_round(url: str, server_pid: int, tokens: dict[str, str], args: Any
 
     # A dropped connection mid-instance, then the link again: straight back into it.
     async with aiohttp.ClientSession(cookie_jar=jar()) as http:
-        _, ws = await sign_in(
-            http, url, resume_name, tokens[resume_name], f"Annotator: {resume_name}"
-        )
+        _, ws = await sign_in(http, url, resume_name, tokens[resume_name], picker(resume_name))
         await ws.send_str(json.dumps(["stdin", "n"]))
         await asyncio.sleep(3.0)  # the instance opens; the app records it
         await ws.close()

@@ -19,6 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.ptyproc import PtyProcess, crmtui_argv, terminal_env  # noqa: E402
 
 FIRST_FRAME_MARK = b"Annotator:"
+#: The picker's table header: with it the picker is drawn whole. (Before the picker became
+#: the app's first screen, "Annotator:" reached the terminal in a first frame without the
+#: filter or the table, ~40 ms before them: timing to it alone flattered the start.)
+PICKER_TABLE_MARK = b"query"
 
 #: The floor: a Textual app with one Label and a Footer, started the same way.
 BARE_APP = """
@@ -63,9 +67,14 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 def spawn_until_mark(
-    argv: list[str], environ: dict[str, str], cwd: Path, mark: bytes = FIRST_FRAME_MARK
+    argv: list[str],
+    environ: dict[str, str],
+    cwd: Path,
+    mark: bytes = FIRST_FRAME_MARK,
+    *also: bytes,
 ) -> dict[str, float | None]:
-    """Spawn ``argv`` in a pseudo-terminal; seconds until ``mark`` is drawn.
+    """Spawn ``argv`` in a pseudo-terminal; seconds until ``mark`` (and every mark in
+    ``also``) is drawn.
 
     Returns:
         ``seen`` (wall seconds to the mark), ``first_byte`` (to the first output) and
@@ -73,7 +82,7 @@ def spawn_until_mark(
     """
     child = PtyProcess(argv, env=environ, cwd=cwd)
     try:
-        seen = child.wait_for(mark, timeout=60)
+        seen = max(child.wait_for(each, timeout=60) for each in (mark, *also))
         cpu = _cpu_seconds(child.proc.pid)
         assert child.first_byte is not None
         return {"seen": seen, "first_byte": child.first_byte - child.started, "cpu": cpu}
@@ -99,7 +108,9 @@ def cold_starts(home: Path, runs: int, args: list[str] | None = None) -> dict[st
         with tempfile.TemporaryDirectory(prefix="crmtui-bench-start-") as tmp:
             bare = spawn_until_mark([sys.executable, "-c", BARE_APP], env(home), Path(tmp))
             argv = [*crmtui_argv(), "play", "--annotator", "bench", "--recordings", tmp]
-            started = spawn_until_mark([*argv, *(args or [])], env(home), Path(tmp))
+            started = spawn_until_mark(
+                [*argv, *(args or [])], env(home), Path(tmp), FIRST_FRAME_MARK, PICKER_TABLE_MARK
+            )
         if not round_:
             continue  # the warm-up: bytecode written, files in the page cache
         out["bare_s"].append(float(bare["seen"] or 0))

@@ -10,6 +10,10 @@ from __future__ import annotations
 MAX_INT64 = 2**63 - 1
 #: Largest ``idx`` accepted anywhere.
 MAX_IDX = MAX_INT64
+#: User replies allowed in a multi-turn episode before it ends without an answer
+#: (upstream's default). Here, not in :mod:`crmtui.play.dialogue`, so the CLI's options
+#: name it without importing the dialogue core (~6 ms of every ``crmtui play`` start).
+DEFAULT_MAX_USER_TURNS = 10
 
 
 def idx_range_problem(idx: int) -> str | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crmtui.errors import ConfigError
-from crmtui.play.dialogue import DEFAULT_MAX_USER_TURNS
+from crmtui.limits import DEFAULT_MAX_USER_TURNS
 
 __all__ = ["UPSTREAM_USER_MODEL", "DialogueSettings", "is_interactive_source"]
 

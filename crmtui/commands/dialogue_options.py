@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from crmtui.play.dialogue import DEFAULT_MAX_USER_TURNS
+from crmtui.limits import DEFAULT_MAX_USER_TURNS
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crmtui.errors import CrmtuiError
+from crmtui.limits import DEFAULT_MAX_USER_TURNS
 
 __all__ = [
     "ACCEPTED",
@@ -48,8 +49,6 @@ __all__ = [
 STOP_TOKEN = "###STOP###"
 #: The agent's fixed greeting a user answers with the opening message.
 GREETING = "Hello! What can I help you with today?"
-#: User replies allowed before the episode ends without an answer (upstream's default).
-DEFAULT_MAX_USER_TURNS = 10
 #: The two sides of a conversation.
 ROLES = ("agent", "user")
 

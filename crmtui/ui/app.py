@@ -25,13 +25,12 @@ from crmtui.play.policy import FreePlay, PlayPlan
 from crmtui.play.progress import InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
-from crmtui.ui.css_cache import SharedStylesheet
+from crmtui.ui.css_cache import SharedStylesheet, save_parsed
 from crmtui.ui.key_order import OrderedKeys
 from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.read_only import ReadOnlyInstances
 from crmtui.ui.resume import ResumeFlow
-from crmtui.ui.screens.loading import LoadingScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
 
@@ -120,6 +119,10 @@ class CrmtuiApp(
         if self.workspace is not None:
             self._workspace_ready(self.workspace)
         else:
+            # Only an app started without its workspace loads it on screen (the CLI loads it
+            # first): the progress bar's modules stay out of every other start.
+            from crmtui.ui.screens.loading import LoadingScreen
+
             self.push_screen(LoadingScreen(self.config), self._workspace_ready)
 
     def _exit_on_hangup(self) -> None:
@@ -162,7 +165,8 @@ class CrmtuiApp(
     def _start(self) -> None:
         # A study reopens an unfinished instance without asking: straight in it, rather
         # than drawing the picker first; the picker comes when the instance closes.
-        if self.plan.picker().resume_unasked and self._resume_straight():
+        on_the_picker = self.picker is not None and self.picker in self.screen_stack
+        if not on_the_picker and self.plan.picker().resume_unasked and self._resume_straight():
             return
         self._show_picker()
 
@@ -179,7 +183,33 @@ class CrmtuiApp(
         self.call_after_refresh(resume_collector)  # start-up is over (crmtui.startup)
         return True
 
-    def _show_picker(self) -> None:
+    def get_default_screen(self) -> Screen[Any]:
+        # A start that goes straight to the list makes the picker the app's first screen:
+        # composed with the app and drawn whole in its first frame. Pushed over Textual's
+        # blank default screen it took three frames (the top line and footer, then the
+        # filter, then the table), the table ~90 ms after App.run where the bare app's one
+        # frame takes ~25 ms.
+        if self.workspace is not None and self._opens_on_the_picker():
+            return self._new_picker()
+        return super().get_default_screen()
+
+    def _opens_on_the_picker(self) -> bool:
+        """Whether the start shows the list first: free play, or a study with no
+        instructions to accept first and no unfinished instance to reopen unasked."""
+        if isinstance(self.plan, FreePlay):
+            return True
+        try:
+            if self.plan.instructions() is not None:
+                return False
+        except CrmtuiError:
+            return False  # the start's own way reports it
+        if self.plan.picker().resume_unasked:
+            if self.resumable() is not None:
+                return False
+            self._resume_checked = True  # nothing to reopen: no second scan after the frame
+        return True
+
+    def _new_picker(self) -> PickerScreen:
         assert self.workspace is not None
         from dataclasses import replace
 
@@ -193,13 +223,20 @@ class CrmtuiApp(
             self.workspace.tasks, self.config.annotator, self.status(), policy=policy
         )
         self.picker.gate = self.plan.gate()
-        self.push_screen(self.picker)
+        return self.picker
+
+    def _show_picker(self) -> None:
+        if self.picker is None or self.picker not in self.screen_stack:
+            self.push_screen(self._new_picker())
         # After the picker's first frame: the resume check imports the recorder and the
         # dialogs, which cost a cold start more than drawing the picker does.
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
         resume_collector()  # start-up is over (crmtui.startup)
+        # The next start reads the CSS parsed here (crmtui/ui/css_cache.py); a second on,
+        # so the parts mounted after the first frame (the picker's filter) are in it.
+        self.set_timer(1.0, save_parsed)
         if self._resume_checked:
             return
         self._resume_checked = True
@@ -595,6 +632,7 @@ class CrmtuiApp(
                 return
 
     def on_unmount(self) -> None:
+        save_parsed()  # screens opened in this session start faster next time
         for loop, number in self._signals:  # the loop may outlive the app (tests)
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(number)

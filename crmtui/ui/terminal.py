@@ -7,6 +7,13 @@ traceback). Each driver module's ``getincrementaldecoder`` is replaced by one wh
 decoder replaces bytes it cannot decode by U+FFFD: the text arrives, visibly marked, and the
 session goes on.
 
+**Hang-up.** A terminal that goes away (an ssh connection dropped, a terminal window closed
+while the app has no controlling terminal, as under ``setsid``) gets no SIGHUP there; the
+driver's input thread then reads end-of-file in a loop: the app spun at a full core for
+ever, holding its instance's lock. The terminal drivers' decoder treats an empty read as the
+hang-up it is and raises SIGHUP in the process, which the play app answers by exiting
+through unmount (the attempt kept to resume, as on a real SIGHUP).
+
 **Out.** Textual writes text as it is: a task's query holding ``ESC]52;c;...`` wrote the
 clipboard, ``ESC]0;...`` set the window title, ``ESC[2J`` cleared the screen, U+202E
 reversed the rest of a line. Rich and Textual both pass every string through a table of
@@ -21,9 +28,11 @@ unsafe character as one visible character (``␛``, ``�``) and lengths stay as
 from __future__ import annotations
 
 import codecs
-import contextlib
 import functools
-import importlib
+import os
+import signal
+import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +44,10 @@ DRIVER_MODULES = (
     "textual.drivers.linux_inline_driver",
     "textual.drivers.web_driver",
 )
+#: Of those, the ones reading a terminal: an empty read there is the terminal hanging up.
+TERMINAL_DRIVER_MODULES = DRIVER_MODULES[:2]
+#: While a hung-up app exits, each further empty read waits this long (no busy loop).
+HANGUP_POLL_S = 0.05
 
 
 def lenient_incremental_decoder(encoding: str) -> Callable[..., codecs.IncrementalDecoder]:
@@ -45,14 +58,70 @@ def lenient_incremental_decoder(encoding: str) -> Callable[..., codecs.Increment
     return functools.partial(codecs.getincrementaldecoder(encoding), errors="replace")
 
 
+class TerminalInputDecoder(codecs.IncrementalDecoder):
+    """UTF-8 with U+FFFD for bad bytes; an empty read (the terminal hung up) raises SIGHUP.
+
+    The signal is raised once; later empty reads only pause (:data:`HANGUP_POLL_S`) while
+    the app exits. A process with no SIGHUP handler ends on it, as it would on the hang-up.
+    """
+
+    def __init__(self, errors: str = "replace") -> None:
+        super().__init__(errors)
+        self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.hung_up = False
+
+    def decode(self, input: bytes, final: bool = False) -> str:  # noqa: A002 (codecs' name)
+        if not input and not final:
+            if not self.hung_up:
+                self.hung_up = True
+                os.kill(os.getpid(), signal.SIGHUP)
+            time.sleep(HANGUP_POLL_S)
+        return self._utf8.decode(input, final)
+
+    def reset(self) -> None:
+        self._utf8.reset()
+
+
+def terminal_input_decoder(encoding: str) -> Callable[..., codecs.IncrementalDecoder]:
+    """The terminal drivers' ``getincrementaldecoder``: see :class:`TerminalInputDecoder`."""
+    if codecs.lookup(encoding).name != "utf-8":
+        return lenient_incremental_decoder(encoding)
+    return TerminalInputDecoder
+
+
 def install() -> None:
     """Guard terminal input decoding and output text for every Textual app in this process."""
     install_rich_guard()
     from textual import content
+    from textual.app import App
 
     table: Any = content._CONTROL_STRIP_TRANSLATE  # typed as removals only; now replacements too
     table.update(SCREEN_TRANSLATION)
+    # The driver modules already imported are guarded now; any other when an app picks it
+    # (App.__init__ asks get_driver_class): importing the web driver up front cost every
+    # terminal start ~6 ms for a module only a browser session uses.
     for name in DRIVER_MODULES:
-        with contextlib.suppress(ImportError):  # linux drivers need termios (not on Windows)
-            module: Any = importlib.import_module(name)
-            module.getincrementaldecoder = lenient_incremental_decoder
+        if name in sys.modules:
+            _guard_module(sys.modules[name])
+    if not getattr(App.get_driver_class, "_crmtui_guarded", False):
+        App.get_driver_class = _guarded_driver_class(App.get_driver_class)  # type: ignore[method-assign]
+
+
+def _guard_module(module: Any) -> None:
+    if module.__name__ in TERMINAL_DRIVER_MODULES:
+        module.getincrementaldecoder = terminal_input_decoder
+    else:
+        module.getincrementaldecoder = lenient_incremental_decoder
+
+
+def _guarded_driver_class(get_driver_class: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(get_driver_class)
+    def guarded(self: Any) -> Any:
+        driver_class = get_driver_class(self)
+        module = sys.modules.get(driver_class.__module__)
+        if driver_class.__module__ in DRIVER_MODULES and module is not None:
+            _guard_module(module)
+        return driver_class
+
+    guarded._crmtui_guarded = True  # type: ignore[attr-defined]
+    return guarded

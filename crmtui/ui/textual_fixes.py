@@ -6,6 +6,12 @@ has a size. The command palette's list has none while it is being filled: Ctrl+P
 letters and Page Up at once raised ``KeyError`` and the app died. With no lines laid out
 there is nothing to page through, so the key now does nothing.
 
+**A Select mounted as the app closes.** ``Select._on_mount`` looks up its option list
+(``SelectOverlay``), which the app's shutdown may already have removed: the picker mounts its
+task filter just after its first frame, and an app closed at that moment (a test leaving,
+``q`` pressed at once) raised ``NoMatches`` on the way out. A Select without its option list
+is being removed: there is nothing to set up.
+
 :func:`install` applies the fixes; the app factory calls it before building any app.
 Idempotent. ``tests/ui/test_textual_fixes.py`` fails when Textual is upgraded and fixed
 (the fix can then go).
@@ -35,3 +41,16 @@ def install() -> None:
 
     _move_page.__wrapped__ = move_page  # type: ignore[attr-defined]
     OptionList._move_page = _move_page  # type: ignore[method-assign]
+
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    select_on_mount = Select._on_mount
+
+    def _on_mount(self: Any, event: Any) -> None:
+        if not self.query(SelectOverlay):
+            return  # removed while it was being mounted: nothing to set up
+        select_on_mount(self, event)
+
+    _on_mount.__wrapped__ = select_on_mount  # type: ignore[attr-defined]
+    Select._on_mount = _on_mount  # type: ignore[method-assign]

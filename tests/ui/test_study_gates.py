@@ -92,6 +92,8 @@ async def test_nothing_opens_before_the_instructions_are_accepted(make_app) -> N
     async with again.run_test(size=SIZE) as pilot:
         await _wait(pilot, lambda: isinstance(again.screen, PickerScreen))
         assert len(answers(study)) == 2
+        # Nothing before the list: the picker is the app's first screen (drawn whole at once).
+        assert again.screen_stack == [again.picker]
     # A changed text is asked for again, before the next instance.
     study.instructions_path.write_text(TEXT + "\nNew: no calculators.\n", encoding="utf-8")
     third = make_app()

@@ -144,3 +144,27 @@ def test_bytes_that_are_not_utf8_are_replaced_and_raw_escapes_never_reach_the_te
     assert answers[-1] == "caf\ufffd \ufffd( \ufffd ok"
     edits = [e["payload"]["text"] for e in events if e["type"] == "editor_edit"]
     assert edits and edits[-1].endswith("'caf\ufffd'")
+
+
+def test_a_driver_module_loaded_after_install_is_guarded_once_an_app_picks_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The web driver is imported only by a served session (not by every terminal start,
+    ~6 ms): the app that picks it still gets the lenient decoder."""
+    import codecs
+
+    import textual.drivers.web_driver as web
+    from textual import constants
+    from textual.app import App
+
+    from crmtui.ui import terminal
+
+    terminal.install()
+    # As a served session sees it: the driver named by textual-serve, its module as imported.
+    monkeypatch.setattr(constants, "DRIVER", "textual.drivers.web_driver:WebDriver")
+    monkeypatch.setattr(web, "getincrementaldecoder", codecs.getincrementaldecoder)
+    assert App().driver_class is web.WebDriver
+    assert web.getincrementaldecoder("utf-8")().decode(b"caf\xe9 \xc3(") == "caf\ufffd \ufffd("
+    terminal.install()  # idempotent: the wrapper is not wrapped again
+    assert App.get_driver_class.__wrapped__.__name__ == "get_driver_class"
+    assert not hasattr(App.get_driver_class.__wrapped__, "__wrapped__")

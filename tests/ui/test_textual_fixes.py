@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import OptionList
+from textual.css.query import NoMatches
+from textual.widgets import Label, OptionList, Select
 
 from crmtui.ui import textual_fixes
 
@@ -45,3 +46,36 @@ async def test_textual_still_has_the_bug() -> None:
     """When this fails, Textual fixed it: the workaround can go."""
     with pytest.raises(KeyError):
         await _page(fixed=False)
+
+
+class _SelectAsItCloses(App[None]):
+    """Mounts a Select just after the first frame, as the picker mounts its task filter."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("first frame")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(lambda: self.mount(Select([("a", "a")])))
+
+
+async def _close_while_mounting(fixed: bool) -> None:
+    textual_fixes.install()
+    installed = Select._on_mount
+    if not fixed:
+        Select._on_mount = installed.__wrapped__  # type: ignore[attr-defined]
+    try:
+        app = _SelectAsItCloses()
+        async with app.run_test() as pilot:
+            await pilot.pause(0)  # the app leaves with the Select's mount under way
+    finally:
+        Select._on_mount = installed  # type: ignore[method-assign]
+
+
+async def test_an_app_closed_while_a_select_mounts_closes_cleanly() -> None:
+    await _close_while_mounting(fixed=True)
+
+
+async def test_textual_still_raises_for_a_select_removed_while_mounting() -> None:
+    """When this fails, Textual fixed it: the workaround can go."""
+    with pytest.raises(NoMatches):
+        await _close_while_mounting(fixed=False)

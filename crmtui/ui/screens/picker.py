@@ -174,7 +174,7 @@ class PickerScreen(Screen[None]):
         table.clear(columns=True)
         rows = self.visible()
         locked = self.gate.locked if self.gate else frozenset()
-        cells: list[tuple[str, str, Text | str, Text]] = []
+        cells: list[tuple[Text, Text, Text, Text]] = []
         for inst in rows:
             status = self.status.get(inst.idx)
             mark: Text | str = ""
@@ -185,16 +185,21 @@ class PickerScreen(Screen[None]):
                 mark = "done" if status.done else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
-            # The query as Text: shown as written, never read as markup ("[b]" stays).
-            query = HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query)
-            cells.append((str(inst.idx), abbreviation(inst.task), mark, Text(query)))
+            # Every cell as Text: the query shown as written, never read as markup ("[b]"
+            # stays), and no str cell for DataTable to read as markup either (rich's markup
+            # loads its emoji table to look for ":name:", ~3 ms of a cold start).
+            done = mark if isinstance(mark, Text) else Text(mark)
+            query = Text(HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query))
+            cells.append((Text(str(inst.idx)), Text(abbreviation(inst.task)), done, query))
         # Widths known up front: DataTable would otherwise draw the first frame at the
         # labels' widths and measure every cell on its idle, then draw every row again.
         for n, label in enumerate(("idx", "type", "done", "query")):
             width = max([cell_len(label)] + [cell_len(str(row[n])) for row in cells])
-            table.add_column(label, key=label, width=width)
+            # A Text label: a str is read as markup, and rich's markup loads its emoji table
+            # (~3 ms of a cold start) to look for ":name:" codes.
+            table.add_column(Text(label), key=label, width=width)
         for row in cells:
-            table.add_row(*row, key=row[0])
+            table.add_row(*row, key=row[0].plain)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         summary = tally(rows, self.status, hidden=self.policy.hidden)
