@@ -5,9 +5,10 @@ Usage: python scripts/study_screenshots.py [--out assets] [NAME ...]
 Builds the sample org into a temporary CRMTUI_HOME, creates a six-annotator study, records
 a few sessions through the real play session (frozen clocks), then saves: the study status
 screen, an annotator's picker in a blind study, a blind play screen after submitting, the
-instructions (and consent) page, and the picker of an annotator who did not qualify. NAME
+instructions (and consent) page, the picker of an annotator who did not qualify, and the
+status of a multi-turn study with roles (who plays which side, with whom). NAME
 (``study-status``, ``study-picker``, ``study-blind``, ``study-instructions``,
-``study-qualify``) shoots only those.
+``study-qualify``, ``study-roles``) shoots only those.
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
-SHOTS = ("study-status", "study-picker", "study-blind", "study-instructions", "study-qualify")
+SHOTS = (
+    "study-status",
+    "study-picker",
+    "study-blind",
+    "study-instructions",
+    "study-qualify",
+    "study-roles",
+)
 
 #: The instructions page of the screenshot (and the README's example).
 INSTRUCTIONS = """\
@@ -201,6 +209,26 @@ def main() -> None:
             _fail_practice(gated, "hal", workspace, clock)
             record_answer(gated, "hal", text_digest(INSTRUCTIONS), True)
             asyncio.run(_shoot(app_for("hal", gated), "study-qualify", out))
+        if "study-roles" in wanted:
+            from crmtui.study.roles import Conversation
+
+            talking, _ = create_study(
+                StudyRequest(
+                    name="pilot-chat",
+                    annotators=["ivy", "jon", "kim", "lee", "max"],
+                    per_type=2,
+                    shared=0.0,
+                    overlap=1,
+                    seed=4,
+                    conversation=Conversation(
+                        user_model="gpt-4o-2024-08-06", agent_model="openai/gpt-4o"
+                    ),
+                    roles=["agent", "user", "agent", "user", "user"],
+                ),
+                workspace=workspace,
+            )
+            app = build_study_status_app(talking, refresh_s=0)
+            asyncio.run(_shoot(app, "study-roles", out))
 
 
 def _fail_practice(study: Any, name: str, workspace: Any, clock: _Clock) -> None:

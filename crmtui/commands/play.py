@@ -232,6 +232,9 @@ def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
     if clashing:
         raise click.UsageError(f"--study sets {', '.join(clashing)} itself; leave it out")
     seat = open_seat(study, annotator)
+    from crmtui.study.launch import check_models
+
+    check_models(seat.study, [annotator])  # a multi-turn study's models: one Error: line
     run_app(build_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
 
 

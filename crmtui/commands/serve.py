@@ -88,11 +88,13 @@ def serve(
     target = load_study(study)
     if not target.annotators:
         raise click.UsageError(f"study {target.name} has no annotators yet")
-    from crmtui.study.launch import open_seat
+    from crmtui.study.launch import check_models, open_seat
 
     # Fail here, with one Error: line, rather than in every annotator's browser: the org
-    # and tasks must load and still hold the study's instances unchanged.
+    # and tasks must load and still hold the study's instances unchanged, and the models
+    # a multi-turn study's seats talk to need their keys and servers.
     open_seat(str(target.folder), target.annotators[0])
+    check_models(target, target.annotators)
 
     def ready(url: str) -> None:
         click.echo(f"Serving study {target.name} on {url}/ (Ctrl-C to stop)", err=False)

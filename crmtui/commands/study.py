@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 from crmtui.commands.options import POSITIVE_SECONDS, UNIT_FRACTION
 from crmtui.errors import ConfigError
 from crmtui.sanitise import printable
@@ -214,6 +215,37 @@ def _read_instructions(path: Path | None) -> str | None:
 )
 @_QUALIFY
 @_INSTRUCTIONS
+@dialogue_options
+@click.option(
+    "--roles",
+    default=None,
+    metavar="LIST",
+    help="Multi-turn: roles (agent, user) cycled over the annotators in order; "
+    "e.g. agent,user makes the 1st, 3rd... annotators agents and the 2nd, 4th... users "
+    "(implies --interactive; default: everyone plays the agent).",
+)
+@click.option(
+    "--partners",
+    type=click.Choice(["people", "models"]),
+    default="people",
+    show_default=True,
+    help="Multi-turn: people: the k-th agent and the k-th user are paired (both on the same "
+    "instances, in the same order); models: everyone talks to a model.",
+)
+@click.option(
+    "--agent-model",
+    default=None,
+    metavar="M",
+    help="Multi-turn: the model agent of annotators in the user role without a person partner.",
+)
+@click.option("--agent-api-base", default=None, metavar="URL", help="Server of --agent-model.")
+@click.option(
+    "--agent-strategy",
+    type=click.Choice(["react", "act"]),
+    default="react",
+    show_default=True,
+    help="Strategy of --agent-model.",
+)
 @_URL
 @_FORMAT
 def create(
@@ -234,8 +266,14 @@ def create(
     idle: float,
     qualify: int | None,
     instructions: Path | None,
+    roles: str | None,
+    partners: str,
+    agent_model: str | None,
+    agent_api_base: str | None,
+    agent_strategy: str,
     url: str,
     fmt: str,
+    **dialogue: Any,
 ) -> None:
     """Create study NAME: draw its instances, assign them, print each annotator's token.
 
@@ -249,9 +287,21 @@ def create(
       crmtui study create pilot --annotators ann,ben,cat,dan,eve,fay --per-type 10 \\
           --overlap 2 --shared 0.33 --practice 2 --seed 1
       crmtui study create kqa --annotators a,b --idx 0-9 --shared 1 --time-limit 10m
+      crmtui study create chat --org sample-b2b --annotators ann,ben --idx 0-9 \\
+          --interactive --user-model openai/gpt-4o
+      crmtui study create pairs --org sample-b2b --annotators ann,ben,cat --idx 0-9 \\
+          --roles agent,user --agent-model openai/gpt-4o --shared 0
+
+    With --interactive (or --roles) every instance is a conversation (CRMArena-Pro's
+    multi-turn mode): see --roles and --partners for who talks to whom. The study keeps
+    the models' names and servers, never a key.
     """
     from crmtui.study import Settings, StudyRequest, create_study
+    from crmtui.study.roles import parse_roles
 
+    conversation = _conversation(
+        dialogue, tasks, roles, partners, agent_model, agent_api_base, agent_strategy
+    )
     names = [n.strip() for n in annotators.split(",") if n.strip()]
     request = StudyRequest(
         name=name,
@@ -273,6 +323,8 @@ def create(
             qualify=qualify,
         ),
         instructions=_read_instructions(instructions),
+        conversation=conversation,
+        roles=None if roles is None else parse_roles(roles),
     )
     made, tokens = create_study(request)
     if fmt == "table":
@@ -283,11 +335,43 @@ def create(
             f"{len(made.practice)} practice, {'reveals gold' if reveal_gold else 'blind'}"
             + (f", {qualify} practice right to go on" if qualify else "")
             + (", instructions to accept first" if instructions else "")
-            + "."
+            + ("." if conversation is None else ", multi-turn:")
         )
+        for who in made.annotators if conversation is not None else ():
+            talks_to = made.partner_text(who)
+            click.echo(f"  {who} plays the {made.role_of(who)}, talking to {talks_to}")
     _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
     if fmt == "table":
         click.echo(f"Serve it with: crmtui serve --study {name}")
+
+
+def _conversation(
+    dialogue: dict[str, Any],
+    tasks: str | None,
+    roles: str | None,
+    partners: str,
+    agent_model: str | None,
+    agent_api_base: str | None,
+    agent_strategy: str,
+) -> Any:
+    """The multi-turn settings of ``study create`` (None: a single-turn study)."""
+    from crmtui.study.roles import Conversation
+
+    settings = dialogue_settings(dialogue, tasks)
+    if not settings.interactive and roles is None:
+        if agent_model is not None:
+            raise click.UsageError("--agent-model is for multi-turn studies: add --interactive")
+        return None
+    return Conversation(
+        user_model=settings.user_model,
+        user_api_base=settings.user_api_base,
+        user_temperature=settings.user_temperature,
+        max_user_turns=settings.max_user_turns,
+        agent_model=agent_model,
+        agent_api_base=agent_api_base,
+        agent_strategy=agent_strategy,
+        partners=partners,
+    )
 
 
 @study.command("set")
@@ -354,9 +438,17 @@ def set_cmd(
     default=None,
     help="Counted instances to give them (default: the mean of the others).",
 )
+@click.option(
+    "--role",
+    type=click.Choice(["agent", "user"]),
+    default=None,
+    help="Multi-turn studies: their role (default: agent); they talk to a model.",
+)
 @_URL
 @_FORMAT
-def add_annotator_cmd(name: str, annotator: str, count: int | None, url: str, fmt: str) -> None:
+def add_annotator_cmd(
+    name: str, annotator: str, count: int | None, role: str | None, url: str, fmt: str
+) -> None:
     """Add ANNOTATOR to study NAME and print their token.
 
     Nobody else's assignment changes. The newcomer's instances are spread over the task
@@ -364,7 +456,7 @@ def add_annotator_cmd(name: str, annotator: str, count: int | None, url: str, fm
     """
     from crmtui.study import add_annotator
 
-    updated, _, token = add_annotator(name, annotator, count=count)
+    updated, _, token = add_annotator(name, annotator, count=count, role=role)
     _print_tokens(updated.name, updated.folder, {annotator: token}, url, fmt, _counts(updated))
 
 

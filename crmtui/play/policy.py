@@ -28,6 +28,8 @@ class PickerPolicy:
         resume_unasked: Reopen an unfinished session at start without asking (a study: a
             dropped connection or a closed terminal must not cost the annotator the
             attempt, and "close it as abandoned" is not theirs to choose).
+        hide_queries: List instances without their query (a person playing the agent of a
+            conversation: the query is the user's hidden instruction).
     """
 
     order: tuple[int, ...] | None = None
@@ -36,6 +38,7 @@ class PickerPolicy:
     report: bool = True
     report_scope: str | None = None
     resume_unasked: bool = False
+    hide_queries: bool = False
 
     def reveals(self, idx: int) -> bool:
         """Whether this instance's reward may be shown."""

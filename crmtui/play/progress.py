@@ -30,6 +30,9 @@ class InstanceStatus:
         submitted_at: Wall time of the submission (None: not submitted).
         submissions: Sessions on this instance with a submission (more than 1 only in
             recordings made before one submission was the rule).
+        conversation_over: A dialogue that ended without a submission here but with an
+            outcome (the person played the user, or the user's replies ran out): the
+            instance is done, as a submission would make it.
     """
 
     idx: int
@@ -39,11 +42,17 @@ class InstanceStatus:
     reason: str | None = None
     submitted_at: str | None = None
     submissions: int = 0
+    conversation_over: bool = False
 
     @property
     def submitted(self) -> bool:
         """Whether the instance has its (one counted) submission."""
         return self.submitted_at is not None
+
+    @property
+    def done(self) -> bool:
+        """Whether the instance counts as done: submitted, or its conversation is over."""
+        return self.submitted or self.conversation_over
 
     @property
     def label(self) -> str:
@@ -55,11 +64,31 @@ class InstanceStatus:
             return "unscored"
         if not self.finished:
             return "unfinished"
+        if self.conversation_over:
+            return "talked"
         return _ENDED.get(self.reason or "", "abandoned")
 
 
 #: How a session that ended without an answer is shown, by its end reason.
 _ENDED = {"quit": "quit", "time_limit": "time's up"}
+#: End reasons of a dialogue with an outcome (the agent's end messages, which a person
+#: playing the user records too): the conversation is over, not to be had again.
+CONVERSATION_OUTCOMES = (
+    "Submit action",
+    "Max user turns reached",
+    "User stopped before any response",
+    "Max turns reached",
+)
+
+
+def conversation_over(
+    directory: str | os.PathLike[str], actor_id: str, tasks_source: str | None, idx: int
+) -> InstanceStatus | None:
+    """The actor's dialogue on ``idx`` that ended with an outcome but no submission of
+    theirs (they played the user, or the user's replies ran out), if there is one."""
+    found = _pick(_statuses(Path(directory), f"*-idx{idx}-*.jsonl", actor_id, tasks_source))
+    status = found.get(idx)
+    return status if status is not None and status.conversation_over else None
 
 
 def actor_progress(
@@ -149,8 +178,13 @@ def _status(
     idx = header.get("instance", {}).get("idx")
     if not isinstance(idx, int):
         return None
+    over = (
+        isinstance(header.get("dialogue"), dict)
+        and submitted_at is None
+        and reason in CONVERSATION_OUTCOMES
+    )
     return str(header.get("started_at", "")), InstanceStatus(
-        idx, reward, finished, path, reason, submitted_at, int(submitted_at is not None)
+        idx, reward, finished, path, reason, submitted_at, int(submitted_at is not None), over
     )
 
 

@@ -28,6 +28,14 @@ from crmtui.study.definition import (
     now_text,
     study_folder,
 )
+from crmtui.study.roles import (
+    AGENT,
+    USER,
+    Conversation,
+    check_roles,
+    cycle_roles,
+    pair_people,
+)
 from crmtui.study.tokens import TokenStore, load_secret
 
 
@@ -49,6 +57,8 @@ class StudyRequest:
         practice_idx: Explicit practice instances (instead of ``practice``).
         settings: Play settings (``qualify`` among them).
         instructions: Markdown shown, and to be accepted, before the first instance.
+        conversation: Multi-turn settings (None: single-turn); see :mod:`crmtui.study.roles`.
+        roles: Roles cycled over the annotators (None: everyone plays the agent).
     """
 
     name: str
@@ -64,6 +74,8 @@ class StudyRequest:
     practice_idx: Sequence[int] | None = None
     settings: Settings = Settings()
     instructions: str | None = None
+    conversation: Conversation | None = None
+    roles: Sequence[str] | None = None
 
 
 def _source_text(spec: str | None) -> str | None:
@@ -128,8 +140,9 @@ def create_study(
     check_qualify(request.settings.qualify, len(practice))
     if request.instructions is not None:
         check_instructions(request.instructions, "--instructions")
+    roles, partners = _roles(request, names)
     plan = design(pool, shared=request.shared, overlap=request.overlap, seed=request.seed)
-    assignments = assign(plan, names, seed=request.seed, practice=practice)
+    assignments = _assign_seats(plan, names, partners, request.seed, practice)
     used = [work.tasks.get(idx) for idx in [*pool, *practice]]
     study = Study(
         folder=folder,
@@ -144,6 +157,9 @@ def create_study(
         practice=practice,
         settings=request.settings,
         assignments=assignments,
+        conversation=request.conversation,
+        roles=roles,
+        partners=partners,
     )
     study.save()
     study.recordings.mkdir(exist_ok=True)
@@ -154,8 +170,59 @@ def create_study(
     return study, tokens
 
 
+def _roles(request: StudyRequest, names: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Each annotator's role and each paired annotator's partner (multi-turn studies).
+
+    Raises:
+        ConfigError: Roles without ``--interactive``, a user nobody can answer, or
+            ``--qualify`` with people in the user role (their side is not scored).
+    """
+    conversation = request.conversation
+    if conversation is None:
+        if request.roles is not None:
+            raise ConfigError("--roles is for multi-turn studies: add --interactive")
+        return {}, {}
+    conversation.check()
+    roles = cycle_roles(names, list(request.roles or [AGENT]))
+    partners = pair_people(roles, conversation.partners)
+    check_roles(roles, partners, conversation)
+    if request.settings.qualify is not None and USER in roles.values():
+        raise ConfigError(
+            "--qualify needs everyone in the agent role (the user's side is not scored)"
+        )
+    return roles, partners
+
+
+def _assign_seats(
+    plan: Any, names: list[str], partners: dict[str, str], seed: int, practice: Sequence[int]
+) -> dict[str, Assignment]:
+    """Deal the pool to seats: a pair of people is one seat (named after its first
+    member), so both get the same instances in the same order.
+
+    Raises:
+        ConfigError: Fewer seats than the overlap needs.
+    """
+    seats = [name for name in names if partners.get(name) not in names[: names.index(name)]]
+    if partners and plan.shared and plan.overlap > len(seats):
+        raise ConfigError(
+            f"--overlap {plan.overlap} needs at least {plan.overlap} seats (a pair of people "
+            f"is one seat; there are {len(seats)}); lower it or use --shared 0"
+        )
+    dealt = assign(plan, seats, seed=seed, practice=practice)
+    found: dict[str, Assignment] = {}
+    for name in names:
+        seat = name if name in dealt else partners[name]
+        found[name] = replace(dealt[seat], annotator=name)
+    return found
+
+
 def add_annotator(
-    name: str, annotator: str, *, count: int | None = None, now: dt.datetime | None = None
+    name: str,
+    annotator: str,
+    *,
+    count: int | None = None,
+    role: str | None = None,
+    now: dt.datetime | None = None,
 ) -> tuple[Study, Assignment, str]:
     """Add an annotator to an existing study (nobody else's assignment changes).
 
@@ -165,11 +232,19 @@ def add_annotator(
         count: Counted instances to give them (default: the current mean per annotator).
         now: The time the token is made (tests freeze it).
 
+    In a multi-turn study the newcomer takes ``role`` (default: agent) and talks to a model
+    (the simulated user, or the study's agent model); pairs of people are made at creation.
+
     Returns:
         The updated study, the newcomer's assignment and their token (shown once).
     """
     check_name(annotator, "annotator name")
     study = load_study(name)
+    if study.conversation is None and role is not None:
+        raise ConfigError("--role is for multi-turn studies (this one is single-turn)")
+    if study.conversation is not None:
+        role = role or AGENT
+        check_roles({annotator: role}, {}, study.conversation)
     loads = [len(item.instances) for item in study.assignments.values()]
     wanted = count if count is not None else round(sum(loads) / len(loads)) if loads else 0
     wanted = wanted or len(study.design.types)
@@ -181,7 +256,7 @@ def add_annotator(
         seed=study.seed,
         practice=study.practice,
     )
-    updated = study.with_assignment(item)
+    updated = study.with_assignment(item, role)
     updated.save()
     token = TokenStore(study.tokens_path).issue([annotator], now)[annotator]
     return updated, item, token

@@ -33,6 +33,7 @@ from crmtui.data.tasktypes import sort_key
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.study import toml_text
 from crmtui.study.assign import Assignment, Design
+from crmtui.study.roles import AGENT, ROLES, Conversation, partner_label
 
 DEFINITION_FILE = "study.toml"
 TOKENS_FILE = "tokens.json"
@@ -124,6 +125,11 @@ class Study:
         practice: Practice instances, in order.
         settings: Play settings.
         assignments: Each annotator's assignment, in the order they were added.
+        conversation: A multi-turn study's settings (None: single-turn; see
+            :mod:`crmtui.study.roles`).
+        roles: Each annotator's role in a multi-turn study (``agent`` or ``user``).
+        partners: Each paired annotator's partner (a person in the other role); the
+            unpaired talk to a model.
     """
 
     folder: Path
@@ -138,6 +144,9 @@ class Study:
     practice: tuple[int, ...]
     settings: Settings = field(default_factory=Settings)
     assignments: dict[str, Assignment] = field(default_factory=dict)
+    conversation: Conversation | None = None
+    roles: dict[str, str] = field(default_factory=dict)
+    partners: dict[str, str] = field(default_factory=dict)
 
     # -- places ----------------------------------------------------------------------------
 
@@ -207,9 +216,33 @@ class Study:
                 f"{annotator!r} is not an annotator of study {self.name!r} (annotators: {known})"
             ) from None
 
-    def with_assignment(self, item: Assignment) -> Study:
-        """A copy with one more (or a replaced) assignment."""
-        return replace(self, assignments={**self.assignments, item.annotator: item})
+    @property
+    def interactive(self) -> bool:
+        """Whether the study's instances are played as dialogues."""
+        return self.conversation is not None
+
+    def role_of(self, annotator: str) -> str | None:
+        """``agent`` or ``user`` in a multi-turn study (None: single-turn)."""
+        if self.conversation is None:
+            return None
+        return self.roles.get(annotator, AGENT)
+
+    def partner_of(self, annotator: str) -> str | None:
+        """The annotator paired with ``annotator`` (None: a model, or single-turn)."""
+        return self.partners.get(annotator)
+
+    def partner_text(self, annotator: str) -> str | None:
+        """Whom ``annotator`` talks to, in words (None: single-turn)."""
+        role = self.role_of(annotator)
+        if role is None or self.conversation is None:
+            return None
+        return partner_label(role, self.partner_of(annotator), self.conversation)
+
+    def with_assignment(self, item: Assignment, role: str | None = None) -> Study:
+        """A copy with one more (or a replaced) assignment (and, in a multi-turn study,
+        the newcomer's role; they talk to a model)."""
+        roles = self.roles if role is None else {**self.roles, item.annotator: role}
+        return replace(self, assignments={**self.assignments, item.annotator: item}, roles=roles)
 
     # -- file ------------------------------------------------------------------------------
 
@@ -244,8 +277,14 @@ class Study:
                 "idle_s": self.settings.idle_s,
                 "qualify": self.settings.qualify,
             },
+            "dialogue": None if self.conversation is None else self.conversation.to_document(),
             "annotators": {
-                name: {"practice": list(item.practice), "instances": list(item.instances)}
+                name: {
+                    "practice": list(item.practice),
+                    "instances": list(item.instances),
+                    "role": self.role_of(name),
+                    "partner": self.partner_of(name),
+                }
                 for name, item in self.assignments.items()
             },
         }
@@ -309,7 +348,16 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
     if not shared <= set(pool):
         raise ValueError("design.shared names instances outside design.instances")
     assignments: dict[str, Assignment] = {}
+    conversation = None if "dialogue" not in doc else Conversation.from_document(doc["dialogue"])
+    roles: dict[str, str] = {}
+    partners: dict[str, str] = {}
     for name, item in doc.get("annotators", {}).items():
+        if "role" in item:
+            if item["role"] not in ROLES or conversation is None:
+                raise ValueError(f"annotators.{name}.role needs agent or user and [dialogue]")
+            roles[name] = str(item["role"])
+        if "partner" in item:
+            partners[name] = str(item["partner"])
         counted = tuple(int(idx) for idx in item["instances"])
         if not set(counted) <= set(pool):
             raise ValueError(f"annotators.{name}.instances names instances outside the pool")
@@ -342,4 +390,21 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
             qualify=None if qualify is None else int(qualify),
         ),
         assignments=assignments,
+        conversation=conversation,
+        roles=roles,
+        partners=_checked_partners(partners, roles, assignments),
     )
+
+
+def _checked_partners(
+    partners: dict[str, str], roles: Mapping[str, str], assignments: Mapping[str, Assignment]
+) -> dict[str, str]:
+    """Partners must be mutual, in opposite roles, with the same instances in one order."""
+    for name, other in partners.items():
+        if partners.get(other) != name or other not in assignments:
+            raise ValueError(f"annotators.{name}.partner {other!r} is not paired back")
+        if roles.get(name, AGENT) == roles.get(other, AGENT):
+            raise ValueError(f"annotators.{name} and {other} are partners in the same role")
+        if assignments[name].order != assignments[other].order:
+            raise ValueError(f"annotators.{name} and {other} are partners with other instances")
+    return partners

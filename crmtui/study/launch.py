@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,6 +10,7 @@ from crmtui.config import PlayConfig
 from crmtui.play.workspace import Workspace, load_workspace
 from crmtui.study.definition import Study, StudyError, instances_digest, load_study
 from crmtui.study.plan import StudyPlan
+from crmtui.study.roles import AGENT, USER, channel_name
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,8 @@ class StudySeat:
 
 
 def play_config(study: Study, annotator: str, *, fsync: bool = True) -> PlayConfig:
-    """The play settings a study imposes on ``annotator``'s sessions."""
+    """The play settings a study imposes on ``annotator``'s sessions (in a multi-turn
+    study, their seat: see :func:`seat_settings`)."""
     return PlayConfig(
         tasks=None if study.tasks == "sample" else study.tasks,
         org=study.org,
@@ -31,7 +34,52 @@ def play_config(study: Study, annotator: str, *, fsync: bool = True) -> PlayConf
         aided=study.settings.aided,
         idle_threshold=study.settings.idle_s,
         fsync=fsync,
+        **seat_settings(study, annotator),
     )
+
+
+def seat_settings(study: Study, annotator: str) -> dict[str, Any]:
+    """The conversation side of ``annotator``'s :class:`PlayConfig` in a multi-turn study.
+
+    * agent, no partner: the simulated user (``dialogue``);
+    * agent with a person partner: ``dialogue`` with a person user, met on the pair's channel;
+    * user, no partner: the study's model agent (``agent``);
+    * user with a person partner: ``as_user`` on the pair's channel.
+    """
+    conversation = study.conversation
+    if conversation is None:
+        return {}
+    role, partner = study.role_of(annotator), study.partner_of(annotator)
+    if partner is not None:
+        agent, user = (annotator, partner) if role == AGENT else (partner, annotator)
+        return {
+            "dialogue": conversation.dialogue(person_user=True),
+            "channel": channel_name(agent, user),
+            "as_user": role == USER,
+        }
+    if role == USER:
+        return {"agent": conversation.agent()}
+    return {"dialogue": conversation.dialogue(person_user=False)}
+
+
+def check_models(study: Study, annotators: Iterable[str]) -> None:
+    """The preflight of the models these annotators' seats talk to (keys, then servers),
+    each model once.
+
+    Raises:
+        ConfigError: Naming the variable or the URL (one ``Error:`` line).
+    """
+    from crmtui.agent.preflight import check_agent_settings, check_user_model
+
+    checked: set[str] = set()
+    for annotator in annotators:
+        settings = seat_settings(study, annotator)
+        if settings.get("agent") is not None and "agent" not in checked:
+            check_agent_settings(settings["agent"])
+            checked.add("agent")
+        elif "channel" not in settings and settings.get("dialogue") and "user" not in checked:
+            check_user_model(settings["dialogue"])
+            checked.add("user")
 
 
 def check_instances(study: Study, tasks: Any) -> None:

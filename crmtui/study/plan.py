@@ -51,12 +51,24 @@ class StudyPlan:
         """Whether counted instances hide the reward and the gold answer."""
         return not self.study.settings.reveal_gold
 
+    @property
+    def title(self) -> str:
+        """The picker's title: the study, and in a multi-turn study the annotator's role
+        and who the other side of their conversations is."""
+        role = self.study.role_of(self.annotator)
+        if role is None:
+            return f"study {self.study.name}"
+        return (
+            f"study {self.study.name} · you play the {role}, "
+            f"talking to {self.study.partner_text(self.annotator)}"
+        )
+
     def picker(self) -> PickerPolicy:
         """This annotator's instances in their order; counted ones hidden when blind."""
         return PickerPolicy(
             order=self.order,
             hidden=frozenset(self.counted) if self.blind else frozenset(),
-            title=f"study {self.study.name}",
+            title=self.title,
             report=not self.blind,
             report_scope=slugify(self.annotator),
             resume_unasked=True,

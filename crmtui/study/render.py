@@ -48,9 +48,11 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
     Instructions columns when the study has them)."""
     gated = any(row.qualification is not None for row in status.annotators)
     asked = any(row.instructions is not None for row in status.annotators)
+    talking = any(row.role is not None for row in status.annotators)
     people = [
         [
             row.annotator,
+            *([row.role or DASH, row.partner or DASH] if talking else []),
             f"{row.done} / {row.assigned}",
             str(row.in_progress),
             str(row.left),
@@ -64,6 +66,7 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
     ]
     headers = [
         "Annotator",
+        *(["Role", "Talks to"] if talking else []),
         "Done",
         "In progress",
         "Left",

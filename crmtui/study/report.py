@@ -7,7 +7,11 @@ Which sessions count:
   ``excluded``), verified and selected by the usual rules (an annotator's first submission
   per instance; later ones are flagged, not counted);
 * with ``--models DIR``, model sessions on the study's instances; a model session whose
-  task type or instance text differs from the annotators' (another task file) is left out.
+  task type or instance text differs from the annotators' (another task file) is left out;
+* in a multi-turn study, the dialogues on the annotators' counted instances, counted from
+  their agents' recordings (a person's, or the study's model agent's when a person played
+  the user) and shown by who played each side, apart from the single-turn tables
+  (:mod:`crmtui.review.dialogue_report`).
 
 On top of the usual tables: agreement between annotators on the shared instances (on
 correctness, and on the answers themselves for exact-match instances) with a seeded
@@ -243,9 +247,15 @@ def excluded_reason(study: Study, summary: SessionSummary) -> str | None:
     Returns:
         The reason (``practice``, ...), or None when the session is kept.
     """
+    person = summary.actor_id
     if summary.actor_kind != "human":
-        return "not a human session"
-    item = study.assignments.get(summary.actor_id)
+        # A multi-turn study's model agent, answering a person in the user role, recorded
+        # into the study: it counts as that person's dialogue does.
+        user = summary.dialogue.spec.user if summary.dialogue is not None else None
+        if user is None or user.kind != "human" or user.id not in study.assignments:
+            return "not a human session"
+        person = user.id
+    item = study.assignments.get(person)
     if item is None:
         return "annotator not in the study"
     if summary.idx in item.practice:

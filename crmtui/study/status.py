@@ -6,8 +6,9 @@ header, its last line and the lines the time model reads (``submit``, ``end``, `
 :mod:`crmtui.record.timing`, as everywhere; hash chains are not checked (``crmtui study
 report`` and ``crmtui verify`` do that).
 
-Per annotator, each counted instance is *done* (a session with a submission), *in progress*
-(a session without one yet, running or ended) or *left* (no session). Active time adds up
+Per annotator, each counted instance is *done* (a session with a submission, or in a
+multi-turn study a conversation that ended, on either side), *in progress* (a session without
+one yet, running or ended) or *left* (no session). Active time adds up
 every session's active time (the one time model, as in the report). Where the study has
 them, each annotator's qualification (``qualify``) and answer to the instructions are shown
 too.
@@ -47,6 +48,8 @@ class SessionFacts:
         last_at: Wall time of its last event (or its start).
         reward: The submission's reward (None: none, or not scored).
         reward_metric: The instance's metric, from the header (decides what is right).
+        dialogue_role: The side a person played in a conversation (``agent`` or ``user``;
+            None: single-turn).
     """
 
     path: Path
@@ -60,6 +63,19 @@ class SessionFacts:
     last_at: str
     reward: float | None = None
     reward_metric: str | None = None
+    dialogue_role: str | None = None
+
+    @property
+    def completed(self) -> bool:
+        """Whether the instance is done: a submission, or a conversation that ended
+        (accepted, out of user turns, stopped by the user), not one a side left."""
+        if self.submitted:
+            return True
+        return (
+            self.dialogue_role is not None
+            and self.finished
+            and not (self.end_reason or "").startswith("abandoned")
+        )
 
     @property
     def right(self) -> bool | None:
@@ -146,6 +162,8 @@ def read_facts(path: Path) -> SessionFacts | None:
         annotator, idx = str(header["actor"]["id"]), header["instance"]["idx"]
         started = str(header["started_at"])
         metric = header["instance"].get("reward_metric")
+        dialogue = header.get("dialogue")
+        role = dialogue.get("role") if isinstance(dialogue, dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not isinstance(idx, int):
@@ -189,7 +207,19 @@ def read_facts(path: Path) -> SessionFacts | None:
         last_at=last_at,
         reward=reward,
         reward_metric=metric if isinstance(metric, str) else None,
+        dialogue_role=role if isinstance(role, str) else None,
     )
+
+
+def _by_a_model(path: Path) -> bool:
+    """Whether a recording is a model's (a multi-turn study's model agent, recorded beside
+    the person it talked to): not a person's progress, and not unreadable either."""
+    try:
+        with path.open("rb") as handle:
+            header = json.loads(handle.readline())
+        return bool(header["actor"]["kind"] == "model")
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def _reward(line: bytes) -> float | None:
@@ -240,7 +270,7 @@ def scan_recordings(root: Path, cache: FactsCache | None = None) -> tuple[list[S
                     item = read_facts(path)
                     cache[path] = (stamp, item)
             if item is None:
-                skipped += 1
+                skipped += not _by_a_model(path)
             else:
                 facts.append(item)
     return facts, skipped
@@ -263,6 +293,8 @@ class AnnotatorProgress:
         last_activity: Wall time of their latest event (None: never started).
         qualification: Their standing on the study's ``qualify`` (None: no gate).
         instructions: Their answer to the study's instructions (None: there are none).
+        role: Their side of the conversations in a multi-turn study (None: single-turn).
+        partner: Who the other side is, in words (None: single-turn).
     """
 
     annotator: str
@@ -277,6 +309,8 @@ class AnnotatorProgress:
     last_activity: str | None = None
     qualification: Qualification | None = None
     instructions: dict[str, object] | None = None
+    role: str | None = None
+    partner: str | None = None
 
     @property
     def left(self) -> int:
@@ -354,6 +388,8 @@ class StudyStatus:
                     if row.qualification is None
                     else row.qualification.to_dict(),
                     "instructions": row.instructions,
+                    "role": row.role,
+                    "partner": row.partner,
                 }
                 for row in self.annotators
             ],
@@ -396,6 +432,7 @@ def study_status(
         row = AnnotatorProgress(name, len(assignment.instances), practice=len(assignment.practice))
         row.qualification = qualification(study, name, by_annotator.get(name, []))
         row.instructions = consent.consent_state(recorded, name, digest)
+        row.role, row.partner = study.role_of(name), study.partner_text(name)
         counted, practice = set(assignment.instances), set(assignment.practice)
         submitted: set[int] = set()
         started: set[int] = set()
@@ -409,7 +446,7 @@ def study_status(
             if row.last_activity is None or item.last_at > row.last_activity:
                 row.last_activity = item.last_at
             started.add(item.idx)
-            if item.submitted:
+            if item.completed:
                 submitted.add(item.idx)
         row.done = len(submitted & counted)
         row.in_progress = len((started - submitted) & counted)
@@ -421,7 +458,9 @@ def study_status(
         InstanceProgress(
             idx=idx,
             task=study.design.types[idx],
-            shared=idx in study.design.shared or len(names) > 1,
+            # A pair of people is one seat: their instance is not shared for agreement.
+            shared=idx in study.design.shared
+            or len([n for n in names if study.partner_of(n) not in names[: names.index(n)]]) > 1,
             assigned=names,
             finished=[n for n in names if n in finished_by.get(idx, set())],
         )

@@ -211,8 +211,16 @@ class CrmtuiApp(
 
     def _new_picker(self) -> PickerScreen:
         assert self.workspace is not None
+        from dataclasses import replace
+
+        dialogue = self.config.dialogue
+        # A person playing the agent never sees the query: it is the user's hidden instruction.
+        hide = bool(dialogue and dialogue.interactive) and not (
+            self.config.as_user or self.config.agent is not None
+        )
+        policy = replace(self.plan.picker(), hide_queries=hide)
         self.picker = PickerScreen(
-            self.workspace.tasks, self.config.annotator, self.status(), policy=self.plan.picker()
+            self.workspace.tasks, self.config.annotator, self.status(), policy=policy
         )
         self.picker.gate = self.plan.gate()
         return self.picker
@@ -280,6 +288,8 @@ class CrmtuiApp(
 
         assert self.workspace is not None
         if not self.may_open(idx, lambda: self.open_instance(idx, resume_path)):
+            return True
+        if self._conversation_over(idx):
             return True
         if self.config.agent is not None or self.config.as_user:
             return self._open_as_user(idx)
@@ -362,6 +372,22 @@ class CrmtuiApp(
             self._play_ended,
         )
         return True
+
+    def _conversation_over(self, idx: int) -> bool:
+        """Whether ``idx``'s conversation already ended with an outcome (said on screen):
+        like a submission, it counts once and is not had again."""
+        from crmtui.play.progress import conversation_over
+
+        assert self.workspace is not None
+        over = conversation_over(
+            self.config.recordings, self.config.annotator, self.workspace.tasks_label, idx
+        )
+        if over is not None:
+            self.notify(
+                f"This conversation is over ({over.reason}); it counts once.",
+                title=f"Instance {idx}",
+            )
+        return over is not None
 
     def _open_as_user(self, idx: int) -> bool:
         """``--as-user``: the person plays the user; a model plays the agent (True: opened)."""

@@ -20,6 +20,10 @@ from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.footer import KeyFooter
 
+#: The query column of a person playing the agent of conversations (the query is the
+#: user's hidden instruction: the user tells them what they want).
+HIDDEN_QUERY = "(the user will tell you)"
+
 
 def _excerpt(query: str, width: int = 110) -> str:
     """One line of the query; for routing instances (whose opening instruction is always the
@@ -182,14 +186,14 @@ class PickerScreen(Screen[None]):
                 mark = Text("locked", style="dim")
             elif status and not self.policy.reveals(inst.idx):
                 # Blind: done or not, never how well.
-                mark = "done" if status.submitted else ""
+                mark = "done" if status.done else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
             # Every cell as Text: the query shown as written, never read as markup ("[b]"
             # stays), and no str cell for DataTable to read as markup either (rich's markup
             # loads its emoji table to look for ":name:", ~3 ms of a cold start).
             done = mark if isinstance(mark, Text) else Text(mark)
-            query = Text(_excerpt(inst.query))
+            query = Text(HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query))
             cells.append((Text(str(inst.idx)), Text(abbreviation(inst.task)), done, query))
         # Widths known up front: DataTable would otherwise draw the first frame at the
         # labels' widths and measure every cell on its idle, then draw every row again.
@@ -227,7 +231,7 @@ class PickerScreen(Screen[None]):
             status = self.status.get(inst.idx)
             if inst.idx in skip or inst.idx in locked:
                 continue
-            if status is None or not status.submitted:
+            if status is None or not status.done:
                 return int(inst.idx)
         return None
 
