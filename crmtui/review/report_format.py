@@ -183,6 +183,24 @@ def turned(
     return [what, *(row[0] for row in body)], rows
 
 
+def _least_width(headers: list[str], body: list[list[str]]) -> int:
+    """Columns a table needs with no cell folded (a header may wrap at its spaces)."""
+    widths = [
+        max([len(word) for word in header.split()] + [len(row[n]) for row in body])
+        for n, header in enumerate(headers)
+    ]
+    return sum(width + 2 for width in widths)
+
+
+def _by_measure(headers: list[str], body: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """A multi-turn table turned: one column per row (named by its agent and user, or its
+    pairing) and one row per measure."""
+    if headers[:2] == ["Agent", "User"]:  # who played whom: the pair names the column
+        headers = ["Agent / user", *headers[2:]]
+        body = [[f"{row[0]} / {row[1]}", *row[2:]] for row in body]
+    return turned(headers, body, "Measure")
+
+
 def print_table(report: Report, console: Console) -> None:
     """Print the report as rich tables to ``console``."""
     from rich import box
@@ -197,15 +215,26 @@ def print_table(report: Report, console: Console) -> None:
             what = "Skill" if title == SKILL_TITLE else "Task"
             headers, body = turned(headers, body, what)
             title += f" (turned: one row per {what.lower()})"
+        elif headers[0] != "Actor" and _least_width(headers, body) > console.width:
+            # The multi-turn tables (eleven measures) fold every cell on an 80-column
+            # terminal: turned, one column per pairing and one row per measure.
+            headers, body = _by_measure(headers, body)
+            title += " (turned: one row per measure)"
         # A light box leaves the 11 columns room on an 80-column terminal; cells wrap
         # ("100.0" over "(1)") or fold rather than hiding digits behind an ellipsis.
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
         for n, header in enumerate(headers):
+            # A long header (a turned table's pairing) wraps at its spaces rather than
+            # taking its whole length; a word of a cell is not cut where it fits.
+            words = [
+                len(word) for cell in (header, *(row[n] for row in body)) for word in cell.split()
+            ]
+            least = min(len(header), max(words, default=0))
             table.add_column(
                 header,
                 justify="left" if n == 0 else "right",
                 overflow="fold",
-                min_width=len(header) if n else None,
+                min_width=least if n else None,
             )
         for row in body:
             table.add_row(*row)

@@ -44,11 +44,12 @@ def _instructions_cell(state: dict[str, object] | None) -> str:
 
 
 def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Grid]:
-    """The annotator table and the instance table of a status (with Qualified and
-    Instructions columns when the study has them)."""
+    """The annotator table and the instance table of a status (with Role, Practice,
+    Qualified and Instructions columns when the study has them)."""
     gated = any(row.qualification is not None for row in status.annotators)
     asked = any(row.instructions is not None for row in status.annotators)
     talking = any(row.role is not None for row in status.annotators)
+    practiced = any(row.practice for row in status.annotators)
     people = [
         [
             row.annotator,
@@ -56,7 +57,11 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
             f"{row.done} / {row.assigned}",
             str(row.in_progress),
             str(row.left),
-            f"{row.practice_done} / {row.practice}" if row.practice else DASH,
+            *(
+                [f"{row.practice_done} / {row.practice}" if row.practice else DASH]
+                if practiced
+                else []
+            ),
             *([row.qualification.short if row.qualification else DASH] if gated else []),
             *([_instructions_cell(row.instructions)] if asked else []),
             render.duration(row.active_seconds),
@@ -70,7 +75,7 @@ def status_grids(status: StudyStatus, now: dt.datetime | None = None) -> list[Gr
         "Done",
         "In progress",
         "Left",
-        "Practice",
+        *(["Practice"] if practiced else []),
         *(["Qualified"] if gated else []),
         *(["Consent"] if asked else []),
         "Active",

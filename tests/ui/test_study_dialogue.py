@@ -188,6 +188,7 @@ async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_
     assert (rows["ben"].role, rows["ben"].partner) == ("user", "ann (person)")
     grid = status_grids(study_status(study))[0]
     assert grid[1][:3] == ["Annotator", "Role", "Talks to"]
+    assert "Practice" not in grid[1]  # no practice in this study: no column of dashes
     # study report: the dialogue counts once (from ann's recording), as person/person.
     report = report_study(load_study(study.folder)).report
     assert [(k.pairing, k.dialogues, k.success) for k in report.dialogue_kinds] == [

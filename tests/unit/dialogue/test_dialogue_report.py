@@ -68,6 +68,15 @@ def test_the_report_splits_multi_turn_by_who_played_whom(tmp_path: Path) -> None
     text = to_table_text(report, width=200)
     assert "Multi-turn: who played whom" in text and "Multi-turn by pairing" in text
     assert "person as agent, simulated user" in text
+    # On an 80-column terminal the eleven measures are turned, one column per pairing, and
+    # no name or number is cut in two.
+    narrow = to_table_text(report, width=80)
+    assert all(len(line) <= 80 for line in narrow.splitlines())
+    assert "Multi-turn: who played whom (turned: one row per measure)" in narrow
+    assert "Multi-turn by pairing (turned: one row per measure)" in narrow
+    for word in ("openai/user", "human/model", "model/human", "Dialogues", "Questions"):
+        assert word in narrow
+    assert "ben / ann" in narrow  # a pair names its column
     data = to_dict(report)
     assert len(data["dialogues"]["pairs"]) == 4
     assert data["dialogues"]["sessions"][0]["messages"][0]["role"] == "user"
