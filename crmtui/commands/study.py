@@ -98,15 +98,30 @@ def _print_tokens(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="Access tokens (shown once; stored only as hashes)", title_justify="left")
-    table.add_column("Annotator")
-    table.add_column("Instances", justify="right")
-    table.add_column("Sign-in link", overflow="fold")
+    title = "Access tokens (shown once; stored only as hashes)"
+    rows = []
     for name, token in tokens.items():
         item = counts.get(name, {})
         done = f"{item.get('practice', 0)} + {item.get('instances', 0)}" if item else ""
-        table.add_row(name, done, sign_in_link(url, token))
-    Console(soft_wrap=False).print(table)
+        rows.append((name, done, sign_in_link(url, token)))
+    console = Console(soft_wrap=False)
+    # A link folded inside a table cell is copied in pieces (with the box between): where
+    # the table would fold them, each link is printed whole on a line of its own, which
+    # the terminal only wraps on screen.
+    widest = max((len(a) + len(b) + len(c) for a, b, c in rows), default=0)
+    if widest + 20 > console.width:
+        console.print(title, markup=False, highlight=False)
+        for name, done, link in rows:
+            console.print(f"{name} ({done}):" if done else f"{name}:", markup=False)
+            console.print(link, markup=False, highlight=False, soft_wrap=True)
+        return
+    table = Table(title=title, title_justify="left")
+    table.add_column("Annotator")
+    table.add_column("Instances", justify="right")
+    table.add_column("Sign-in link", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
 
 
 def _counts(made: Study) -> dict[str, dict[str, int]]:

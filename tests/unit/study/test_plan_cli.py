@@ -88,6 +88,14 @@ def test_create_tokens_add_status_report_export(
 
     listing = run("study", "tokens", "cli")
     assert "ann: token made" in listing and "rotated 0 time(s)" in listing
+    # Where a table would fold the links (80 columns), each link is printed whole on its
+    # own line: copied from the terminal, it works.
+    monkeypatch.setenv("COLUMNS", "80")
+    printed = run("study", "tokens", "cli", "--rotate", "cat")
+    [line] = [line for line in printed.splitlines() if "token=" in line]
+    assert line.startswith("http://") and len(line.split("token=")[1]) == 43  # whole
+    monkeypatch.setenv("COLUMNS", "200")
+    assert "│ cat" in run("study", "tokens", "cli", "--rotate", "cat")
     rotated = json.loads(run("study", "tokens", "cli", "--rotate", "ben", "--format", "json"))
     assert [a["annotator"] for a in rotated["annotators"]] == ["ben"]
     assert "ben: token made" in run("study", "tokens", "cli") and "rotated 1" in run(
