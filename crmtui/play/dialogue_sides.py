@@ -7,7 +7,7 @@ until the user has spoken. Three kinds of user implement :class:`UserSide`:
 * a simulated user (:class:`crmtui.agent.user_sim.SimulatedUser`, a model through litellm);
 * :class:`PersonUser`: a person typing in the as-user screen of the same process (the
   screen calls :meth:`PersonUser.say`; the agent's thread waits in :meth:`~PersonUser.reply`);
-* :class:`crmtui.play.channel.ChannelUser`: a person in another process (``play --as-user
+* :class:`crmtui.play.channel_sides.ChannelUser`: a person in another process (``play --as-user
   --channel NAME``), met on a channel file.
 
 A person may end the conversation at any moment (:meth:`UserSide.ended_by_user`): the agent

@@ -164,7 +164,7 @@ def start_as_user_with_person(
     Raises:
         CrmtuiError: The recording cannot be created.
     """
-    from crmtui.play.channel import ChannelAgent
+    from crmtui.play.channel_sides import ChannelAgent
 
     side = channel
     agent = ChannelAgent(side)

@@ -126,7 +126,7 @@ class DialogueSeats:
 
     def _person_user(self, instance: Any, me: Any, settings: Any) -> tuple[Any, Any]:
         """``play --interactive --channel NAME``: the user is the person who joined."""
-        from crmtui.play.channel import ChannelUser
+        from crmtui.play.channel_sides import ChannelUser
         from crmtui.play.dialogue import DialogueSpec, Side
 
         side = self._met.pop(instance.idx)

@@ -17,14 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crmtui.play.channel import (
-    ABANDONED,
-    Channel,
-    ChannelAgent,
-    ChannelError,
-    ChannelUser,
-    PartnerGone,
-)
+from crmtui.play.channel import ABANDONED, Channel, ChannelError, PartnerGone
+from crmtui.play.channel_sides import ChannelAgent, ChannelUser
 from crmtui.play.dialogue import STOP_TOKEN, Side
 from crmtui.play.dialogue_sides import DialogueCancelled
 
