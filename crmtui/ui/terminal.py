@@ -21,6 +21,10 @@ control characters to remove when text is made (``rich.Text``, ``textual.Content
 table is extended with :data:`crmtui.sanitise.SCREEN_TRANSLATION`, so every widget (the
 query, the record browser, the transcript, the value viewer, replay and compare) draws an
 unsafe character as one visible character (``␛``, ``�``) and lengths stay as they were.
+Text in a table cell is shown as written: Textual's ``DataTable`` reads a ``str`` cell as
+markup, so a recorded message holding ``[/]`` ended the replay (MarkupError), ``[red]``
+recoloured the row and ``:smile:`` became an emoji; every ``str`` cell is now plain text
+(:func:`plain_cell_formatter`).
 
 :func:`install` does both; the app factory calls it before building any app. Idempotent.
 """
@@ -105,6 +109,36 @@ def install() -> None:
             _guard_module(sys.modules[name])
     if not getattr(App.get_driver_class, "_crmtui_guarded", False):
         App.get_driver_class = _guarded_driver_class(App.get_driver_class)  # type: ignore[method-assign]
+    from textual.widgets import _data_table
+
+    if not getattr(_data_table.default_cell_formatter, "_crmtui_plain", False):
+        _data_table.default_cell_formatter = plain_cell_formatter(
+            _data_table.default_cell_formatter
+        )
+
+
+class _PlainText:
+    """A ``str`` DataTable's cell formatter takes as text, not markup (not renderable, so
+    it formats ``str(cell)`` into a plain ``Text`` with the cell's wrapping and height)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def plain_cell_formatter(formatter: Callable[..., Any]) -> Callable[..., Any]:
+    """DataTable's ``default_cell_formatter``, with a ``str`` cell shown as written."""
+
+    def format_cell(obj: object, wrap: bool = True, height: int = 0) -> Any:
+        return formatter(_PlainText(obj) if isinstance(obj, str) else obj, wrap, height)
+
+    format_cell._crmtui_plain = True  # type: ignore[attr-defined]
+    format_cell.__wrapped__ = formatter  # type: ignore[attr-defined]
+    return format_cell
 
 
 def _guard_module(module: Any) -> None:

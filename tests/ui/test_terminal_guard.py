@@ -168,3 +168,34 @@ def test_a_driver_module_loaded_after_install_is_guarded_once_an_app_picks_it(
     terminal.install()  # idempotent: the wrapper is not wrapped again
     assert App.get_driver_class.__wrapped__.__name__ == "get_driver_class"
     assert not hasattr(App.get_driver_class.__wrapped__, "__wrapped__")
+
+
+async def test_a_str_in_any_table_is_shown_as_written_never_as_markup() -> None:
+    """A recorded message with ``[/]`` ended the replay (MarkupError in the event table),
+    ``[red]`` recoloured its row and ``:smile:`` became an emoji."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable
+
+    from crmtui.ui import terminal
+
+    terminal.install()
+    written = ["is [/] closed", "[red]not red[/red]", ":smile: [b]x[/b] \\[y]"]
+
+    class Table(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DataTable()
+
+        def on_mount(self) -> None:
+            table = self.query_one(DataTable)
+            table.add_columns("a", "b", "c")
+            table.add_row(*written)
+
+    app = Table()
+    async with app.run_test(size=(120, 10)) as pilot:
+        await pilot.pause()
+        table = app.query_one(DataTable)
+        shown = [cell.plain for cell in table._get_row_renderables(0).cells]
+        assert shown == written and not any(
+            cell.spans for cell in table._get_row_renderables(0).cells
+        )
+        assert "<svg" in app.export_screenshot()  # drawn, not raised

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -108,7 +109,8 @@ class PickerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="picker-top"):
-            title = f" · {self.policy.title}" if self.policy.title else ""
+            # The title names models and people as given: text, not markup.
+            title = f" · {escape(self.policy.title)}" if self.policy.title else ""
             yield Label(f"Annotator: [b]{self.annotator}[/b]{title}  ", id="picker-annotator")
             # The task filter's face; the Select itself (five widgets, four stylesheets
             # parsed on first use: ~25 ms of a cold start) replaces it after the first frame.
