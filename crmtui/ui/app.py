@@ -466,12 +466,22 @@ class CrmtuiApp(
                 self.exit()  # on_unmount keeps the session to resume
 
         idx = session.instance.idx
+        if session.recorder.header.get("dialogue") is not None:
+            # A conversation is not kept to resume (its other side cannot wait): say so.
+            kept = (
+                f"Instance {idx}'s conversation is not over. Quitting ends it as abandoned "
+                "(not counted; a person on the other side is told at once); the next start "
+                "begins it afresh."
+            )
+        else:
+            kept = (
+                f"Instance {idx} is not submitted. Quitting keeps it as it is: the next start "
+                "opens it again with your answer draft, notes and time (the clock stops "
+                "while you are away)."
+            )
         self.push_screen(
             ConfirmScreen(
-                f"Quit crmtui?\n\nInstance {idx} is not submitted. Quitting keeps it as it "
-                "is: the next start opens it again with your answer draft, notes and time "
-                "(the clock stops while you are away).\n\n"
-                "[dim]Ctrl+Q again quits; Escape stays.[/dim]",
+                f"Quit crmtui?\n\n{kept}\n\n[dim]Ctrl+Q again quits; Escape stays.[/dim]",
                 yes="Quit",
                 no="Stay",
                 safe="no",

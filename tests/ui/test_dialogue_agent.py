@@ -182,3 +182,35 @@ async def test_watch_shows_a_model_agent_talking_to_the_simulated_user(
             assert app.screen.result.reward == 1.0
     (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
     assert verify(path).ok and load(path).header["dialogue"]["user"]["id"] == "openai/user"
+
+
+async def test_quitting_mid_conversation_says_it_ends_it_and_it_does(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path, clock: Any, wall: Any
+) -> None:
+    """A conversation is not kept to resume (its other side cannot wait): the quit dialog
+    says so (it promised the draft kept), and the next start closes it as abandoned."""
+    from crmtui.record.sessions import find_unfinished
+    from crmtui.ui.screens.dialogs import ConfirmScreen
+
+    user_server.push(text(OPENING), text("Not sure."))
+    config = _config(tmp_path, user_server)
+    app = build_play_app(config, workspace=pro_workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _converse(app, pilot, [], 0)
+        await pilot.press("ctrl+q")
+        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        question = app.screen.question
+        assert "ends it as abandoned" in question and "answer draft" not in question
+        await pilot.press("ctrl+q")
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    assert find_unfinished(config.recordings) == [path]
+    again = build_play_app(
+        PlayConfig(annotator="tester", recordings=tmp_path / "rec", fsync=False),
+        workspace=pro_workspace,
+        clock=clock,
+        wall=wall,
+    )
+    async with again.run_test(size=(160, 48)) as pilot:
+        await _wait(pilot, lambda: again.picker is not None and again._resume_checked)
+    assert find_unfinished(config.recordings) == []
+    assert load(path).end.payload["reason"] == "abandoned"
