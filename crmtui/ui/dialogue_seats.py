@@ -22,6 +22,7 @@ class DialogueSeats:
     """Opens a conversation's seat for the person, with whoever plays the other side."""
 
     config: PlayConfig
+    plan: Any
     workspace: Workspace | None
     #: ``--channel``: the channels whose other person has joined, by instance.
     _met: dict[int, Any]
@@ -166,5 +167,16 @@ class DialogueSeats:
         if side.partner_name is not None:
             met(side.partner_name)
         else:
-            self.push_screen(WaitingScreen(side, self.config.channel), met)
+            self.push_screen(WaitingScreen(side, self.config.channel, self._joins(idx)), met)
         return True
+
+    def _joins(self, idx: int) -> str | None:
+        """How the partner joins, in a study (None: not a study; the command line says)."""
+        study = getattr(self.plan, "study", None)
+        if study is None:
+            return None
+        partner = study.partner_of(self.config.annotator) or "your partner"
+        return (
+            f"by opening instance {idx} in study {study.name}: {partner}'s sign-in link, or "
+            f"crmtui play --study {study.name} --annotator {partner}"
+        )

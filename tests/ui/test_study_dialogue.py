@@ -158,6 +158,11 @@ async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_
         pilots = [ap, up]
         await _until(pilots, lambda: all(isinstance(a.screen, PickerScreen) for a in apps))
         await ap.press("n")
+        # ann waits for ben; the box says how a study partner joins (not play --channel).
+        await _until(pilots, lambda: agent_app.screen.__class__.__name__ == "WaitingScreen")
+        waiting = "\n".join(str(s.render()) for s in agent_app.screen.query(".dialog-text"))
+        assert "crmtui play --study" in waiting and "--annotator ben" in waiting
+        assert "--channel" not in waiting
         await up.press("n")
         await _until(
             pilots, lambda: _chat_open(agent_app) and isinstance(user_app.screen, UserScreen)

@@ -35,25 +35,34 @@ class WaitingScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "give_up", "Stop waiting")]
 
-    def __init__(self, channel: Channel, channel_name: str) -> None:
+    def __init__(self, channel: Channel, channel_name: str, joins: str | None = None) -> None:
+        """``joins``: how the partner joins, in words (a study's); None: the command line."""
         super().__init__()
         self.channel = channel
         self.channel_name = channel_name
+        self.joins = joins
         self._cancel = threading.Event()
 
     def compose(self) -> ComposeResult:
         other = "user" if self.channel.role == "agent" else "agent"
         command = "--as-user" if other == "user" else "--interactive"
+        if self.joins is not None:  # a study: the partner opens the instance in it
+            how = f"The {other} joins {self.joins}. The conversation opens when they do."
+        else:
+            how = (
+                f"The {other} joins with\n"
+                f"  crmtui play {command} --channel {self.channel_name} "
+                f"--idx {self.channel_idx}\n"
+                "and the same org, tasks and recordings folder as yours. The conversation "
+                "opens when they do."
+            )
         with Vertical(classes="dialog"):
             yield Static(f"Waiting for the {other}", classes="dialog-title")
             yield Static(
                 f"You play the {self.channel.role} of instance {self.channel_idx} on channel "
-                f"{self.channel_name}. The {other} joins with\n"
-                f"  crmtui play {command} --channel {self.channel_name} "
-                f"--idx {self.channel_idx}\n"
-                "and the same org, tasks and recordings folder as yours. The conversation "
-                "opens when they do.",
+                f"{self.channel_name}. {how}",
                 classes="dialog-text",
+                markup=False,
             )
             yield Static("Esc: stop waiting", classes="dialog-text")
 
