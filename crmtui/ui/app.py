@@ -244,6 +244,7 @@ class CrmtuiApp(
         # The next start reads the CSS parsed here (crmtui/ui/css_cache.py); a second on,
         # so the parts mounted after the first frame (the picker's filter) are in it.
         self.set_timer(1.0, save_parsed)
+        self.prepare_models()
         if self._resume_checked:
             return
         self._resume_checked = True

@@ -180,3 +180,24 @@ class DialogueSeats:
             f"by opening instance {idx} in study {study.name}: {partner}'s sign-in link, or "
             f"crmtui play --study {study.name} --annotator {partner}"
         )
+
+    def prepare_models(self) -> None:
+        """Load litellm in the background when a model will answer the person (a simulated
+        user, or a model agent): ~4 s of CPU that the first message otherwise waited for
+        ("Waiting for the user's first message…" for 6 s), spent while the list is read."""
+        settings = self.config.dialogue
+        simulated = (
+            settings is not None
+            and settings.interactive
+            and self.config.channel is None
+            and bool(settings.user_model)
+        )
+        if not simulated and self.config.agent is None:
+            return
+        import threading
+
+        from crmtui.agent.client import load_litellm
+
+        # Daemon: a quit before it is done does not wait for it. load_litellm holds its own
+        # lock, so the first message's worker waits for this import rather than repeating it.
+        threading.Thread(target=load_litellm, name="crmtui-load-litellm", daemon=True).start()

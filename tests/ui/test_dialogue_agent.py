@@ -9,6 +9,7 @@ reply box fit beside the tabs.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +215,33 @@ async def test_quitting_mid_conversation_says_it_ends_it_and_it_does(
         await _wait(pilot, lambda: again.picker is not None and again._resume_checked)
     assert find_unfinished(config.recordings) == []
     assert load(path).end.payload["reason"] == "abandoned"
+
+
+async def test_the_model_library_loads_while_the_list_is_read(
+    pro_workspace: Workspace,
+    user_server: Any,
+    tmp_path: Path,
+    clock: Any,
+    wall: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a model to answer the person, litellm (~4 s of CPU) loads in the background after
+    the list's first frame, not when the first message is awaited (6 s of "Waiting")."""
+    import threading
+
+    from crmtui.agent import client
+
+    loaded = threading.Event()
+    monkeypatch.setattr(client, "load_litellm", lambda: loaded.set())
+    config = replace(_config(tmp_path, user_server), idx=None)
+    app = build_play_app(config, workspace=pro_workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _wait(pilot, lambda: loaded.is_set())
+        assert app.session is None  # no instance opened: the list is on screen
+    single = PlayConfig(annotator="tester", recordings=tmp_path / "rec", fsync=False)
+    loaded.clear()
+    app = build_play_app(single, workspace=pro_workspace, clock=clock, wall=wall)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _wait(pilot, lambda: app._resume_checked)
+        await pilot.pause(0.1)
+    assert not loaded.is_set()  # nobody to answer by model: nothing loaded
