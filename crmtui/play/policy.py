@@ -30,6 +30,8 @@ class PickerPolicy:
             attempt, and "close it as abandoned" is not theirs to choose).
         hide_queries: List instances without their query (a person playing the agent of a
             conversation: the query is the user's hidden instruction).
+        unscored: The person's own work is not scored (they play the user of
+            conversations): the list counts what is done, never right or wrong.
     """
 
     order: tuple[int, ...] | None = None
@@ -39,6 +41,7 @@ class PickerPolicy:
     report_scope: str | None = None
     resume_unasked: bool = False
     hide_queries: bool = False
+    unscored: bool = False
 
     def reveals(self, idx: int) -> bool:
         """Whether this instance's reward may be shown."""

@@ -198,7 +198,11 @@ class Tally:
         wrong: Submitted and not right.
         unfinished: Opened but never submitted (abandoned, quit, or crashed).
         untouched: Never opened.
-        done_blind: Submitted where the outcome must not be shown (a blind study).
+        done_blind: Done where there is no outcome to show: a blind study's submission, or a
+            conversation that ended with an outcome not scored here (the person played the
+            user, or the user's replies ran out).
+        scored: Whether this actor's work is scored at all (not a person playing the user):
+            without, right and wrong are not counted aloud.
     """
 
     right: int = 0
@@ -206,10 +210,11 @@ class Tally:
     unfinished: int = 0
     untouched: int = 0
     done_blind: int = 0
+    scored: bool = True
 
     def __str__(self) -> str:
         parts = []
-        if self.right or self.wrong or not self.done_blind:
+        if self.right or self.wrong or (self.scored and not self.done_blind):
             parts += [f"{self.right} right", f"{self.wrong} wrong"]
         if self.done_blind:
             parts.append(f"{self.done_blind} done")
@@ -229,20 +234,23 @@ def tally(
     instances: Iterable[Any],
     status: Mapping[int, InstanceStatus],
     hidden: frozenset[int] = frozenset(),
+    *,
+    scored: bool = True,
 ) -> Tally:
     """Count right, wrong, unfinished and untouched instances among ``instances``; those in
-    ``hidden`` (a blind study) count as done, never as right or wrong."""
+    ``hidden`` (a blind study), and conversations over without a submission here, count as
+    done, never as right or wrong. ``scored=False``: a person playing the user."""
     counts = {"right": 0, "wrong": 0, "unfinished": 0, "untouched": 0, "done_blind": 0}
     for inst in instances:
         item = status.get(inst.idx)
         if item is None:
             counts["untouched"] += 1
-        elif not item.submitted:
+        elif not item.done:
             counts["unfinished"] += 1
-        elif inst.idx in hidden:
+        elif inst.idx in hidden or not item.submitted:
             counts["done_blind"] += 1
         elif _is_right(item.reward, inst.reward_metric):
             counts["right"] += 1
         else:
             counts["wrong"] += 1
-    return Tally(**counts)
+    return Tally(**counts, scored=scored)

@@ -225,7 +225,9 @@ class CrmtuiApp(
         hide = bool(dialogue and dialogue.interactive) and not (
             self.config.as_user or self.config.agent is not None
         )
-        policy = replace(self.plan.picker(), hide_queries=hide)
+        # A person playing the user is not scored: their list never says right or wrong.
+        user = self.config.as_user or self.config.agent is not None
+        policy = replace(self.plan.picker(), hide_queries=hide, unscored=user)
         self.picker = PickerScreen(
             self.workspace.tasks, self.config.annotator, self.status(), policy=policy
         )

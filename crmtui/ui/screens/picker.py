@@ -208,7 +208,9 @@ class PickerScreen(Screen[None]):
             table.add_row(*row, key=row[0].plain)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
-        summary = tally(rows, self.status, hidden=self.policy.hidden)
+        summary = tally(
+            rows, self.status, hidden=self.policy.hidden, scored=not self.policy.unscored
+        )
         self.query_one("#picker-summary", Label).update(f"  {summary}")
         banner = self.query_one("#picker-gate", Static)
         banner.update(self.gate.message if self.gate else "")
