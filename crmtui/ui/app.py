@@ -22,7 +22,7 @@ from textual.screen import Screen
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
-from crmtui.play.progress import InstanceStatus, actor_progress
+from crmtui.play.progress import CONVERSATION_OUTCOMES, InstanceStatus, actor_progress
 from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
 from crmtui.ui.css_cache import SharedStylesheet, save_parsed
@@ -395,6 +395,13 @@ class CrmtuiApp(
             # submission if it submitted (a submitted instance is never opened again): no
             # need to rescan every recording to know its outcome.
             reward = session.score.reward if session.score is not None else None
+            # A conversation that ended with an outcome and no submission here (the person
+            # played the user) is done as a submission would make it: "n" must not offer it.
+            over = (
+                session.recorder.header.get("dialogue") is not None
+                and not session.submitted
+                and session.end_reason in CONVERSATION_OUTCOMES
+            )
             self.picker.mark(
                 InstanceStatus(
                     session.instance.idx,
@@ -404,6 +411,7 @@ class CrmtuiApp(
                     session.end_reason,
                     session.submitted_at,
                     int(session.submitted),
+                    over,
                 )
             )
 

@@ -238,6 +238,8 @@ async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
             # The conversation counts once: back in the picker, "n" finds nothing left.
             await pilot.press("escape")
             await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+            assert app.picker.status[IDX].done  # marked done as it ended, not left to a rescan
+            assert "1 done" in str(app.picker.query_one("#picker-summary").render())
             await pilot.press("n")
             await pilot.pause(0.2)
             assert isinstance(app.screen, PickerScreen)
