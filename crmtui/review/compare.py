@@ -299,7 +299,10 @@ def recordings_for_idx(
 ) -> tuple[list[Recording], list[Skipped]]:
     """Every valid recording of instance ``idx`` under ``root``, humans first.
 
-    Within each kind they are ordered by actor label, then start time.
+    Within each kind they are ordered by actor label, then start time. A conversation is
+    compared once, from its agent's recording: a person's side as the user of a dialogue
+    whose agent's recording is also here is left out (it holds the same messages, and
+    showed the dialogue twice).
 
     Raises:
         ConfigError: If ``root`` does not exist.
@@ -308,7 +311,19 @@ def recordings_for_idx(
 
     loaded, skipped, _ = load_folder(root)
     found = [(rec, s) for rec, s in loaded if s.idx == idx]
+    agents = {_dialogue(rec).get("id") for rec, _ in found if _dialogue(rec).get("role") == "agent"}
+    found = [
+        (rec, s)
+        for rec, s in found
+        if _dialogue(rec).get("role") != "user" or _dialogue(rec).get("id") not in agents
+    ]
     found.sort(
         key=lambda pair: (pair[1].actor_kind != "human", pair[1].actor_label, pair[1].started_at)
     )
     return [rec for rec, _ in found], skipped
+
+
+def _dialogue(recording: Recording) -> dict[str, Any]:
+    """The header's dialogue object ({}: a single-turn recording)."""
+    value = recording.header.get("dialogue")
+    return value if isinstance(value, dict) else {}

@@ -92,3 +92,24 @@ def test_the_users_own_recording_is_not_counted_twice(tmp_path: Path) -> None:
     report = report_folder(tmp_path)
     assert report.dialogues == [] and report.rows == []
     assert any("person's side" in reason for reason in report.excluded)
+
+
+def test_compare_shows_a_conversation_once_from_its_agents_recording(tmp_path: Path) -> None:
+    """Both people record a conversation; compare lined the two up as if two dialogues."""
+    from crmtui.review.compare import recordings_for_idx
+
+    def side(name: str, role: str, dialogue_id: str, who: str) -> None:
+        spec = DialogueSpec(role, BEN, ANN, 10, dialogue_id)
+        rec = Recorder.create(tmp_path / name, actor={"kind": "human", "id": who},
+                              instance={**INSTANCE, "idx": 88}, org=ORG, tasks_source="t",
+                              dialogue=spec.to_json(), fsync=False)  # fmt: skip
+        rec.emit("user_message", {"text": "I need the best agent.", "turn": 0, "stop": False},
+                 actor="ann")  # fmt: skip
+        rec.close("Submit action", 1.0)
+
+    side("ben-agent.jsonl", "agent", "d1", "ben")
+    side("ann-user.jsonl", "user", "d1", "ann")  # ann's side of ben's dialogue: left out
+    side("ann-other.jsonl", "user", "d2", "ann")  # its agent's recording is not here: kept
+    found, _ = recordings_for_idx(tmp_path, 88)
+    kept = sorted((r.header["dialogue"]["role"], r.header["dialogue"]["id"]) for r in found)
+    assert kept == [("agent", "d1"), ("user", "d2")]
