@@ -113,6 +113,7 @@ def probe_api_base(
     *,
     api_key: str | None = None,
     timeout: float = PROBE_TIMEOUT_S,
+    flag: str = "--api-base",
 ) -> None:
     """Raise :class:`ConfigError` unless a server answers at ``api_base``.
 
@@ -123,11 +124,11 @@ def probe_api_base(
     """
     parts = urlsplit(api_base)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"--api-base {api_base!r} is not an http(s) URL")
+        raise ConfigError(f"{flag} {api_base!r} is not an http(s) URL")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise ConfigError(f"--api-base {api_base!r} has a bad port") from None
+        raise ConfigError(f"{flag} {api_base!r} has a bad port") from None
     began = time.monotonic()
     try:
         with socket.create_connection((parts.hostname, port), timeout=timeout):
@@ -136,7 +137,7 @@ def probe_api_base(
         why = exc.strerror or type(exc).__name__
         if isinstance(exc, TimeoutError | socket.timeout):
             why = f"no connection within {timeout:g} s"
-        raise ConfigError(f"cannot reach --api-base {api_base}: {why}") from None
+        raise ConfigError(f"cannot reach {flag} {api_base}: {why}") from None
     left = timeout - (time.monotonic() - began)
     if left <= 0.05:
         return
@@ -164,23 +165,32 @@ def _probe_key(model: str, api_key: str | None) -> str | None:
     return None
 
 
-def check_agent_settings(settings: Any) -> None:
+def check_agent_settings(
+    settings: Any, *, flags: tuple[str, str] = ("--model", "--api-base")
+) -> None:
     """All preflight checks for :class:`~crmtui.agent.settings.AgentSettings`.
 
     The agent's model (and the extraction model with ``--llm-extract``): credentials, then
-    the reachability of their servers.
+    the reachability of their servers. ``flags``: what the errors call the model and its
+    server, as the person gave them (``play --as-user``: ``--agent-model``,
+    ``--agent-api-base``; a study: its ``[dialogue]`` keys).
 
     Raises:
         ConfigError: Naming the variable or the URL.
     """
     api_key = settings.client_options.get("api_key")
     deployments = getattr(settings, "deployments", None)
+    model_flag, base_flag = flags
     if deployments is not None:
         _check_deployments(settings.model, deployments, api_key)
     else:
-        check_credentials(settings.model, api_base=settings.api_base, api_key=api_key)
+        check_credentials(
+            settings.model, api_base=settings.api_base, api_key=api_key, role=model_flag
+        )
         if settings.api_base:
-            probe_api_base(settings.api_base, api_key=_probe_key(settings.model, api_key))
+            probe_api_base(
+                settings.api_base, api_key=_probe_key(settings.model, api_key), flag=base_flag
+            )
     resolved = settings.resolved
     if resolved.scoring == "llm_extract":
         _check_extractor(settings)
@@ -190,7 +200,11 @@ def check_agent_settings(settings: Any) -> None:
 
 
 def check_user_model(
-    dialogue: Any, *, api_key: str | None = None, probed: str | None = None
+    dialogue: Any,
+    *,
+    api_key: str | None = None,
+    probed: str | None = None,
+    flags: tuple[str, str] = ("--user-model", "--user-api-base"),
 ) -> None:
     """The simulated user's model (the multi-turn mode): its key, then its server.
 
@@ -202,11 +216,16 @@ def check_user_model(
     Raises:
         ConfigError: Naming the variable or the URL.
     """
+    model_flag, base_flag = flags
     check_credentials(
-        dialogue.user_model, api_base=dialogue.user_api_base, api_key=api_key, role="--user-model"
+        dialogue.user_model, api_base=dialogue.user_api_base, api_key=api_key, role=model_flag
     )
     if dialogue.user_api_base and dialogue.user_api_base != probed:
-        probe_api_base(dialogue.user_api_base, api_key=_probe_key(dialogue.user_model, api_key))
+        probe_api_base(
+            dialogue.user_api_base,
+            api_key=_probe_key(dialogue.user_model, api_key),
+            flag=base_flag,
+        )
 
 
 def _check_scorer(settings: Any, model: str | None, base: str | None, role: str) -> None:

@@ -196,7 +196,8 @@ def play(
     if agent is not None:
         from crmtui.agent.preflight import check_agent_settings
 
-        check_agent_settings(agent)  # the agent model's key and server: one Error: line
+        # the agent model's key and server: one Error: line, naming play's own flags
+        check_agent_settings(agent, flags=("--agent-model", "--agent-api-base"))
     elif conversation.interactive and channel is None:
         from crmtui.agent.preflight import check_user_model
 

@@ -74,11 +74,18 @@ def check_models(study: Study, annotators: Iterable[str]) -> None:
     checked: set[str] = set()
     for annotator in annotators:
         settings = seat_settings(study, annotator)
+        # The errors name the study's [dialogue] keys: the person typed no flag.
         if settings.get("agent") is not None and "agent" not in checked:
-            check_agent_settings(settings["agent"])
+            check_agent_settings(
+                settings["agent"],
+                flags=("the study's agent_model", "the study's agent_api_base"),
+            )
             checked.add("agent")
         elif "channel" not in settings and settings.get("dialogue") and "user" not in checked:
-            check_user_model(settings["dialogue"])
+            check_user_model(
+                settings["dialogue"],
+                flags=("the study's user_model", "the study's user_api_base"),
+            )
             checked.add("user")
 
 

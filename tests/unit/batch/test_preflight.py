@@ -165,3 +165,24 @@ def test_a_misconfigured_run_never_imports_litellm(built_org: Path, tmp_path: Pa
     )
     assert done.returncode == 0, done.stderr
     assert "Error: OPENAI_API_KEY is not set" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--as-user", "--agent-model", "openai/fake", "--agent-api-base"], "--agent-api-base"),
+        (["--interactive", "--user-model", "openai/fake", "--user-api-base"], "--user-api-base"),
+    ],
+)
+def test_play_names_the_flag_the_person_gave(
+    built_org: Path, tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch,
+    argv: list[str], named: str,
+) -> None:  # fmt: skip
+    """`play --as-user --agent-api-base URL` said "cannot reach --api-base URL": a flag the
+    person never typed."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    with FakeOpenAI() as dead:
+        url = dead.base_url
+    play = ["play", "--org", str(built_org), "--annotator", "a", "--recordings", str(tmp_path)]
+    code, _, stderr = run_cli([*play, *argv, url], capsys)
+    assert code != 0 and stderr.startswith(f"Error: cannot reach {named} {url}")
