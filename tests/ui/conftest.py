@@ -1,4 +1,5 @@
-"""UI test fixtures: one small sample org per test session, a fake clock, a frozen wall."""
+"""UI test fixtures: one small sample org per test session, a fake clock, a frozen wall; a
+small CRMArena-Pro org and a scripted simulated user for the multi-turn tests."""
 
 from __future__ import annotations
 
@@ -88,3 +89,24 @@ def snap_compare(snap_compare: Any) -> Any:
         return snap_compare(app, *args, **kwargs)
 
     return compare
+
+
+@pytest.fixture
+def pro_workspace(tmp_path: Path) -> Any:
+    """A small CRMArena-Pro org with its tasks (tests/fixtures/pro_org.py)."""
+    from crmtui.data.instances import TaskSet
+    from crmtui.play.workspace import Workspace
+    from tests.fixtures import pro_org as fx
+
+    org = fx.build_pro_org(tmp_path)
+    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
+
+
+@pytest.fixture
+def user_server(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A scripted simulated user over real HTTP (tests/fakes/openai_server.py)."""
+    from tests.fakes.openai_server import FakeOpenAI
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    with FakeOpenAI(model_name="user") as server:
+        yield server

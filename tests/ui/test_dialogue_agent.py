@@ -17,7 +17,6 @@ import pytest
 
 from crmtui.agent.dialogue_settings import DialogueSettings
 from crmtui.config import PlayConfig
-from crmtui.data.instances import TaskSet
 from crmtui.factory import build_play_app
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.play.workspace import Workspace
@@ -26,34 +25,9 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from tests.fakes.openai_server import FakeOpenAI, text
 from tests.fixtures import pro_org as fx
-
-IDX = 9  # lead_routing; gold U4
-OPENING = "Hello, I have a new lead and need to know which agent should get it."
-
-
-@pytest.fixture
-def pro_workspace(tmp_path: Path) -> Workspace:
-    org = fx.build_pro_org(tmp_path)
-    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
-
-
-@pytest.fixture
-def user_server(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    with FakeOpenAI(model_name="user") as server:
-        yield server
-
-
-async def _wait(pilot: Any, condition: Any, tries: int = 300) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
-
-
-def _screen_text(screen: Any) -> str:
-    return "\n".join(strip.text for strip in screen._compositor.render_strips())
+from tests.ui.dialogue_helpers import IDX, OPENING
+from tests.ui.dialogue_helpers import screen_text as _screen_text
+from tests.ui.dialogue_helpers import wait as _wait
 
 
 def _config(tmp_path: Path, server: Any, **kwargs: Any) -> PlayConfig:

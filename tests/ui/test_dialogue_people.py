@@ -19,7 +19,6 @@ import pytest
 
 from crmtui.agent.dialogue_settings import DialogueSettings
 from crmtui.config import PlayConfig
-from crmtui.data.instances import TaskSet
 from crmtui.factory import build_play_app
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.play.workspace import Workspace
@@ -29,14 +28,7 @@ from crmtui.ui.screens.as_user import UserScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from tests.fixtures import pro_org as fx
-
-IDX = 9  # lead_routing; gold U4
-
-
-@pytest.fixture
-def pro_workspace(tmp_path: Path) -> Workspace:
-    org = fx.build_pro_org(tmp_path)
-    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
+from tests.ui.dialogue_helpers import IDX
 
 
 def _config(tmp_path: Path, who: str, *, as_user: bool, turns: int = 10) -> PlayConfig:

@@ -17,7 +17,6 @@ import pytest
 from crmtui.agent.dialogue_settings import DialogueSettings
 from crmtui.agent.settings import AgentSettings
 from crmtui.config import PlayConfig
-from crmtui.data.instances import TaskSet
 from crmtui.factory import build_play_app
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.play.workspace import Workspace
@@ -27,17 +26,9 @@ from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.transcript import Transcript
 from tests.fakes.openai_server import FakeOpenAI, text
 from tests.fixtures import pro_org as fx
+from tests.ui.dialogue_helpers import ANSWER, ASK, IDX
 
-IDX = 9  # lead_routing; gold U4
-ASK = "<thought>I need the region.</thought><respond>Which state is the lead from?</respond>"
 LOOK = "<thought>Look.</thought><execute>SELECT UserId FROM UserTerritory2Association</execute>"
-ANSWER = f"<thought>Done.</thought><respond>Route it to {fx.U4}.</respond>"
-
-
-@pytest.fixture
-def pro_workspace(tmp_path: Path) -> Workspace:
-    org = fx.build_pro_org(tmp_path)
-    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
 
 
 @pytest.fixture

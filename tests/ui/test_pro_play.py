@@ -11,10 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from crmtui.config import PlayConfig
-from crmtui.data.instances import TaskSet
 from crmtui.factory import build_play_app
 from crmtui.play.workspace import Workspace
 from crmtui.record.verify import load, verify
@@ -32,12 +29,6 @@ async def _wait(pilot: Any, condition: Any, tries: int = 150) -> None:
         if condition():
             return
     raise AssertionError("condition not met in time")
-
-
-@pytest.fixture
-def pro_workspace(tmp_path: Path) -> Workspace:
-    org = fx.build_pro_org(tmp_path)
-    return Workspace(org=org, tasks=TaskSet.from_rows(fx.PRO_ROWS, "pro"), tasks_label="pro")
 
 
 def _text(screen: Any, selector: str) -> str:
