@@ -11,21 +11,15 @@ file naming a dead pid on this host is taken over too.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import json
 import os
 import socket
-import sys
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from crmtui.errors import ConfigError
-
-try:  # POSIX only
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+from crmtui.flock import FLOCK, holder_text, try_lock, write_holder
 
 __all__ = ["LOCK_NAME", "OutInUse", "OutLock"]
 
@@ -44,18 +38,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _holder_text(info: dict[str, Any]) -> str:
-    parts = [f"pid {info.get('pid', '?')}"]
-    if info.get("host"):
-        parts.append(f"on {info['host']}")
-    if info.get("started_at"):
-        parts.append(f"since {info['started_at']}")
-    text = " ".join(parts)
-    if info.get("command"):
-        text += f" ({info['command']})"
-    return text
 
 
 class OutLock:
@@ -95,28 +77,18 @@ class OutLock:
             raise ConfigError(
                 f"cannot write to the output folder {self.path.parent}: {exc.strerror or exc}"
             ) from None
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                raise self._in_use() from None
-        else:  # pragma: no cover - Windows: trust the recorded pid
+        if not try_lock(fd):
+            os.close(fd)
+            raise self._in_use()
+        if not FLOCK:  # pragma: no cover - Windows: trust the recorded pid
             holder = self.read()
             pid = holder.get("pid")
             same_host = holder.get("host") == socket.gethostname()
             if isinstance(pid, int) and pid != os.getpid() and (not same_host or _alive(pid)):
                 os.close(fd)
                 raise self._in_use()
-        info = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "started_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "command": " ".join(["crmtui", *sys.argv[1:]])[:300],
-        }
         try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, (json.dumps(info) + "\n").encode("utf-8"), 0)
+            write_holder(fd)
         except OSError as exc:
             os.close(fd)
             raise ConfigError(
@@ -126,7 +98,7 @@ class OutLock:
 
     def _in_use(self) -> OutInUse:
         return OutInUse(
-            f"{self.path.parent} is in use by another crmtui run: {_holder_text(self.read())}; "
+            f"{self.path.parent} is in use by another crmtui run: {holder_text(self.read())}; "
             "wait for it to finish or choose another --out"
         )
 

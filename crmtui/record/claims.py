@@ -3,7 +3,8 @@
 Two terminals, or two ``crmtui serve`` processes on one study folder, must not let one
 annotator work on the same instance twice at once (each would record its own attempt). Before
 a session on an instance starts, the app claims ``<recordings>/<actor>/.claims/idx<N>-<src>.lock``
-with an exclusive ``flock``: the operating system drops the lock when the process exits, however
+with an exclusive ``flock`` (:mod:`crmtui.flock`; not enforced where there is none): the
+operating system drops the lock when the process exits, however
 it exits (a crash, a kill), so a claim is never left held by a dead process. The file itself
 stays (a few bytes naming the last holder); removing it would race with a process about to lock it.
 
@@ -14,20 +15,14 @@ fails too (``flock`` locks belong to open files), which is what the play app wan
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import hashlib
 import os
-import socket
 from pathlib import Path
 from types import TracebackType
 
 from crmtui.errors import CrmtuiError
+from crmtui.flock import holder_text, read_holder, try_lock, write_holder
 from crmtui.record.format import slugify
-
-try:  # POSIX only; elsewhere claims are not enforced.
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 CLAIMS_DIR = ".claims"
 
@@ -91,31 +86,13 @@ def claim_instance(recordings: Path, actor_id: str, tasks_source: str, idx: int)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise CrmtuiError(f"cannot write {path.parent}: {exc.strerror}") from exc
-    if fcntl is not None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            holder = _read_holder(fd)
-            os.close(fd)
-            raise InstanceInUse(
-                f"instance {idx} is open in another crmtui session{holder}; "
-                "finish or quit it there first"
-            ) from exc
-    _write_holder(fd)
-    return Claim(path, fd)
-
-
-def _write_holder(fd: int) -> None:
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    text = f"pid {os.getpid()} on {socket.gethostname()} since {stamp}\n".encode()
+    if not try_lock(fd):
+        holder = read_holder(fd)
+        os.close(fd)
+        raise InstanceInUse(
+            f"instance {idx} is open in another crmtui session"
+            f"{f' ({holder_text(holder)})' if holder else ''}; finish or quit it there first"
+        )
     with contextlib.suppress(OSError):  # the lock is what matters; the note helps the message
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, text, 0)
-
-
-def _read_holder(fd: int) -> str:
-    try:
-        text = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-    return f" ({text})" if text else ""
+        write_holder(fd)
+    return Claim(path, fd)

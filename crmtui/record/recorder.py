@@ -24,6 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from crmtui.flock import try_lock
 from crmtui.paths import recordings_dir
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError, RecordingInUse
@@ -40,11 +41,6 @@ from crmtui.record.syncer import BackgroundSync
 from crmtui.record.verify import scan
 from crmtui.secrets import scrub, scrub_json
 
-try:  # POSIX only; elsewhere the single-writer guarantee is the caller's job.
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
 WallClock = Callable[[], dt.datetime]
 MonotonicClock = Callable[[], float]
 
@@ -60,13 +56,10 @@ def _field(source: Any, name: str) -> Any:
 
 
 def _lock(fd: int, path: Path) -> None:
-    if fcntl is None:  # pragma: no cover - Windows
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError as exc:
+    # Where there is no flock (Windows) the single-writer guarantee is the caller's job.
+    if not try_lock(fd):
         os.close(fd)
-        raise RecordingInUse("another crmtui process is recording this session", path=path) from exc
+        raise RecordingInUse("another crmtui process is recording this session", path=path)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -9,15 +9,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from crmtui.flock import try_lock
 from crmtui.record import events as ev
 from crmtui.record.errors import RecordingError
 from crmtui.record.format import FORMAT_NAME
 from crmtui.record.verify import open_regular, scan
-
-try:  # POSIX only; elsewhere no recording looks held.
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 
 _BLOCK = 65536
 #: A recording's first bytes: canonical JSON sorts the header's keys, and "actor" comes first.
@@ -156,19 +152,14 @@ def find_unfinished_among(paths: list[Path]) -> list[Path]:
 
 def held_elsewhere(path: Path) -> bool:
     """Whether a live recorder holds ``path`` (the exclusive lock of crmtui.record.recorder)."""
-    if fcntl is None:  # pragma: no cover - Windows
-        return False
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+        return not try_lock(fd, shared=True)  # never held where there is no flock
     finally:
         os.close(fd)  # also lets go of the shared lock, if it was taken
-    return False
 
 
 def is_unwritten(path: Path) -> bool:

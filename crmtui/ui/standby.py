@@ -112,16 +112,15 @@ class StartSlots:
 
     def take(self) -> int:
         """Wait for a free slot; its held file descriptor (close it to give the slot back)."""
-        import fcntl
         import time
+
+        from crmtui.flock import try_lock
 
         fds = [os.open(self.folder / str(n), os.O_RDONLY) for n in range(self.count)]
         try:
             while True:
                 for fd in fds:
-                    try:
-                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except BlockingIOError:
+                    if not try_lock(fd):
                         continue
                     fds.remove(fd)
                     return fd

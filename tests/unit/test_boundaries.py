@@ -116,6 +116,7 @@ LAYERS: list[tuple[str, ...]] = [
         "crmtui.paths",
         "crmtui.config",
         "crmtui.limits",
+        "crmtui.flock",
         "crmtui.secrets",
         "crmtui.crash",
         "crmtui.startup",
