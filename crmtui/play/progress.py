@@ -81,6 +81,16 @@ CONVERSATION_OUTCOMES = (
 )
 
 
+def conversation_ended(header: Mapping[str, Any], submitted: bool, reason: str | None) -> bool:
+    """Whether a session (its recording's ``header``) is a dialogue that ended with an
+    outcome and no submission of its own: done, as a submission would make it."""
+    return (
+        isinstance(header.get("dialogue"), dict)
+        and not submitted
+        and reason in CONVERSATION_OUTCOMES
+    )
+
+
 def conversation_over(
     directory: str | os.PathLike[str], actor_id: str, tasks_source: str | None, idx: int
 ) -> InstanceStatus | None:
@@ -178,11 +188,7 @@ def _status(
     idx = header.get("instance", {}).get("idx")
     if not isinstance(idx, int):
         return None
-    over = (
-        isinstance(header.get("dialogue"), dict)
-        and submitted_at is None
-        and reason in CONVERSATION_OUTCOMES
-    )
+    over = conversation_ended(header, submitted_at is not None, reason)
     return str(header.get("started_at", "")), InstanceStatus(
         idx, reward, finished, path, reason, submitted_at, int(submitted_at is not None), over
     )

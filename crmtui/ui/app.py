@@ -22,7 +22,7 @@ from textual.screen import Screen
 from crmtui.config import PlayConfig
 from crmtui.errors import CrmtuiError
 from crmtui.play.policy import FreePlay, PlayPlan
-from crmtui.play.progress import CONVERSATION_OUTCOMES, InstanceStatus, actor_progress
+from crmtui.play.progress import InstanceStatus, actor_progress, conversation_ended
 from crmtui.play.workspace import Workspace
 from crmtui.startup import resume_collector
 from crmtui.ui.css_cache import SharedStylesheet, save_parsed
@@ -172,8 +172,9 @@ class CrmtuiApp(
     def _start(self) -> None:
         # A study reopens an unfinished instance without asking: straight in it, rather
         # than drawing the picker first; the picker comes when the instance closes.
-        on_the_picker = self.picker is not None and self.picker in self.screen_stack
-        if not on_the_picker and self.plan.picker().resume_unasked and self._resume_straight():
+        # A picker already made is the app's first screen (get_default_screen): nothing to
+        # reopen unasked was found there.
+        if self.picker is None and self.plan.picker().resume_unasked and self._resume_straight():
             return
         self._show_picker()
 
@@ -235,7 +236,7 @@ class CrmtuiApp(
         return self.picker
 
     def _show_picker(self) -> None:
-        if self.picker is None or self.picker not in self.screen_stack:
+        if self.picker is None:  # else it is the app's first screen already
             self.push_screen(self._new_picker())
         # After the picker's first frame: the resume check imports the recorder and the
         # dialogs, which cost a cold start more than drawing the picker does.
@@ -397,10 +398,8 @@ class CrmtuiApp(
             reward = session.score.reward if session.score is not None else None
             # A conversation that ended with an outcome and no submission here (the person
             # played the user) is done as a submission would make it: "n" must not offer it.
-            over = (
-                session.recorder.header.get("dialogue") is not None
-                and not session.submitted
-                and session.end_reason in CONVERSATION_OUTCOMES
+            over = conversation_ended(
+                session.recorder.header, session.submitted, session.end_reason
             )
             self.picker.mark(
                 InstanceStatus(

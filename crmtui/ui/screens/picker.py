@@ -180,7 +180,7 @@ class PickerScreen(Screen[None]):
         table.clear(columns=True)
         rows = self.visible()
         locked = self.gate.locked if self.gate else frozenset()
-        cells: list[tuple[Text, Text, Text, Text]] = []
+        cells: list[tuple[str, str, Text | str, str]] = []
         for inst in rows:
             status = self.status.get(inst.idx)
             mark: Text | str = ""
@@ -191,12 +191,10 @@ class PickerScreen(Screen[None]):
                 mark = "done" if status.done else ""
             elif status:
                 mark = _mark(status, inst.reward_metric)
-            # Every cell as Text: the query shown as written, never read as markup ("[b]"
-            # stays), and no str cell for DataTable to read as markup either (rich's markup
-            # loads its emoji table to look for ":name:", ~3 ms of a cold start).
-            done = mark if isinstance(mark, Text) else Text(mark)
-            query = Text(HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query))
-            cells.append((Text(str(inst.idx)), Text(abbreviation(inst.task)), done, query))
+            # A str cell is shown as written, never read as markup: the query's "[b]" stays
+            # (crmtui/ui/terminal.py makes every table's str cells plain text).
+            query = HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query)
+            cells.append((str(inst.idx), abbreviation(inst.task), mark, query))
         # Widths known up front: DataTable would otherwise draw the first frame at the
         # labels' widths and measure every cell on its idle, then draw every row again.
         for n, label in enumerate(("idx", "type", "done", "query")):
@@ -205,7 +203,7 @@ class PickerScreen(Screen[None]):
             # (~3 ms of a cold start) to look for ":name:" codes.
             table.add_column(Text(label), key=label, width=width)
         for row in cells:
-            table.add_row(*row, key=row[0].plain)
+            table.add_row(*row, key=row[0])
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         summary = tally(
