@@ -172,15 +172,26 @@ def main() -> None:
             asyncio.run(_shoot(app_for("ben"), "study-picker", out, decline_resume))
 
         async def submit_blind(pilot: Any) -> None:
-            await decline_resume(pilot)
-            counted = study.assignments["cat"].instances
-            pilot.app.open_instance(counted[0])
+            # A study reopens an unfinished instance straight away; else the first counted
+            # instance cat has not submitted (a submitted one opens read-only).
             for _ in range(100):
                 await pilot.pause(0.02)
-                if isinstance(pilot.app.screen, PlayScreen):
+                if isinstance(pilot.app.screen, PlayScreen | PickerScreen):
                     break
+            if not isinstance(pilot.app.screen, PlayScreen):
+                done = pilot.app.status()
+                counted = [
+                    idx
+                    for idx in study.assignments["cat"].instances
+                    if idx not in done or not done[idx].done
+                ]
+                pilot.app.open_instance(counted[0])
+                for _ in range(100):
+                    await pilot.pause(0.02)
+                    if isinstance(pilot.app.screen, PlayScreen):
+                        break
             screen = pilot.app.screen
-            gold = str(workspace.tasks.get(counted[0]).answer)
+            gold = str(screen.session.instance.answer)
             screen.query_one("#answer-box").set_text(gold)
             screen._submit(gold)
             screen.query_one("#object-list").focus()
