@@ -21,9 +21,28 @@ from crmtui.org.readings.agents import read_case_routing, read_handle_time, read
 from crmtui.org.readings.others import read_best_region, read_policy_violation
 from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
 from crmtui.org.readings.rows import OrgRows
-from crmtui.org.readings.types import Answers, Reading, hit
+from crmtui.org.readings.sales import (
+    read_activity_priority,
+    read_conversion_rate,
+    read_lead_routing,
+    read_quote_approval,
+    read_sales_amount,
+    read_sales_cycle,
+    read_wrong_stage,
+)
+from crmtui.org.readings.types import Answers, Reading, answer_key, gold_key, hit
 
-__all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance", "summarize"]
+__all__ = [
+    "SHORTCUTS",
+    "Answers",
+    "OrgRows",
+    "Reading",
+    "answer_key",
+    "gold_key",
+    "hit",
+    "read_instance",
+    "summarize",
+]
 
 #: The named shortcuts per task type: (code, what the careless solver does).
 SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -44,6 +63,18 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "policy_violation_identification": (
         ("topic_policy", "the policy the conversation opens with"),
     ),
+    # CRMArena-Pro's sales types (issue #32).
+    "sales_amount_understanding": (("close_date", "Closed deals by CloseDate"),),
+    "sales_cycle_understanding": (("close_date", "CloseDate as the end of the cycle"),),
+    "conversion_rate_comprehension": (("converted_any_time", "a conversion at any time counts"),),
+    "lead_routing": (("all_quotes", "quotes of every status counted"),),
+    "wrong_stage_rectification": (
+        ("any_status", "tasks of any status count as work done"),
+        ("latest_activity", "the stage of the latest activity"),
+        ("tasks_only", "Events ignored"),
+    ),
+    "activity_priority": (("all_not_started", "every Not Started task"),),
+    "quote_approval": (("discount_article", "always the discount article"),),
 }
 
 Reader = Callable[[OrgRows, Mapping[str, Any], Mapping[str, Any]], Reading]
@@ -55,6 +86,13 @@ _READERS: dict[str, Reader] = {
     "monthly_trend_analysis": read_monthly_trend,
     "named_entity_disambiguation": read_named_entity,
     "policy_violation_identification": read_policy_violation,
+    "sales_amount_understanding": read_sales_amount,
+    "sales_cycle_understanding": read_sales_cycle,
+    "conversion_rate_comprehension": read_conversion_rate,
+    "lead_routing": read_lead_routing,
+    "wrong_stage_rectification": read_wrong_stage,
+    "activity_priority": read_activity_priority,
+    "quote_approval": read_quote_approval,
 }
 
 
@@ -122,7 +160,7 @@ def summarize(
         reading = read_instance(rows, task, solution, query, required)
         if reading is None:
             continue
-        gold = None if inst.answer is None else str(inst.answer)
+        gold = gold_key(inst.answer)
         undecidable.append(reading.is_undecidable())
         if reading.careful is not None:
             careful.append(reading.careful == (() if gold is None else (gold,)))

@@ -75,11 +75,16 @@ class OrgRows:
     product_words: dict[str, frozenset[str]]
     account_state: dict[str, str | None]
     contact_account: dict[str, str | None]
+    #: The sales rows of a CRMArena-Pro org (:class:`~crmtui.org.readings.pro_rows.ProRows`).
+    pro: Any = None
     _cache: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_tables(cls, tables: Rows) -> OrgRows:
-        """Index raw org rows (values as text, the org layout)."""
+    def from_tables(cls, tables: Rows, sales: Rows | None = None) -> OrgRows:
+        """Index raw org rows (values as text, the org layout); ``sales``: a CRMArena-Pro
+        org's sales rows (:data:`~crmtui.org.readings.pro_rows.PRO_READING_FIELDS`)."""
+        from crmtui.org.readings.pro_rows import ProRows
+
         cases = [
             CaseRow(
                 str(r["Id"]),
@@ -134,6 +139,7 @@ class OrgRows:
             product_words=vocab,
             account_state={str(r["Id"]): r.get("ShippingState") for r in tables.get("Account", ())},
             contact_account={str(r["Id"]): r.get("AccountId") for r in tables.get("Contact", ())},
+            pro=None if sales is None else ProRows.from_tables(sales),
         )
 
     @cached_property
