@@ -39,13 +39,22 @@ def _fill(template: str, period_text: str, **fields: str) -> str:
     return template.format(when=period_text, When=texts.capitalized(period_text), **fields)
 
 
-def _agent_sampler(solver_name: str) -> Sampler:
-    """Sampler for handle_time / transfer_count (same parameters, different solver)."""
+def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
+    """Sampler for handle_time / transfer_count (same parameters, different solver).
+
+    ``managed``: which cases the "more than N cases" filter counts, "first" (CRMArena's text)
+    or "received" (CRMArena-Pro's: cases transferred to the agent count too); the policy text
+    says which, and a non-default rule is recorded in the parameters.
+    """
     is_handle = solver_name == "handle_time"
     solver = handle_time if is_handle else transfer_count
     templates = texts.HANDLE_TIME_TEMPLATES if is_handle else texts.TRANSFER_COUNT_TEMPLATES
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
-    policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    if managed == "received":
+        policy = texts.PRO_HANDLE_TIME_POLICY if is_handle else texts.PRO_TRANSFER_COUNT_POLICY
+    else:
+        policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    rule = {} if managed == "first" else {"managed": managed}
     # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
     # answer (several agents hand on one case each).
     mix = PERIOD_MIXES["handle_time" if is_handle else "transfer_count"]
@@ -57,7 +66,7 @@ def _agent_sampler(solver_name: str) -> Sampler:
         )
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
         mode = "min" if rng.random() < fewest_share else "max"
-        result = solver(facts.index, window.start, window.end, n_cases, mode)
+        result = solver(facts.index, window.start, window.end, n_cases, mode, managed)
         query = _fill(
             rng.choice(templates),
             texts.period_phrase(period, rng),
@@ -66,7 +75,7 @@ def _agent_sampler(solver_name: str) -> Sampler:
             gerund=texts.count_clause(n_cases, rng, gerund=True),
         )
         required = f"{policy}\n{texts.today_line(today.isoformat(), heading=True)}"
-        params = {**window.as_params(), "n_cases": n_cases, "mode": mode}
+        params = {**window.as_params(), "n_cases": n_cases, "mode": mode, **rule}
         return Candidate(
             query + texts.AGENT_SUFFIX,
             required,
@@ -81,8 +90,8 @@ def _agent_sampler(solver_name: str) -> Sampler:
     return sample
 
 
-sample_handle_time = _agent_sampler("handle_time")
-sample_transfer_count = _agent_sampler("transfer_count")
+sample_handle_time = agent_sampler("handle_time")
+sample_transfer_count = agent_sampler("transfer_count")
 
 
 def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:

@@ -138,8 +138,10 @@ SERVICE_FACTORIES: dict[str, Callable[[ProFacts, random.Random], Any]] = {
     "top_issue_identification": adapt(lambda f, r: samplers.sample_top_issue),
     "case_routing": adapt(samplers.pool_sampler("ncr")),
     "named_entity_disambiguation": adapt(lambda f, r: task_purchases.sample_named_entity),
-    "handle_time": adapt(lambda f, r: samplers.sample_handle_time),
-    "transfer_count": adapt(lambda f, r: samplers.sample_transfer_count),
+    # CRMArena-Pro's policy text counts cases transferred to an agent toward "managed more
+    # than N cases" (CRMArena's counts only the cases first assigned to the agent).
+    "handle_time": adapt(lambda f, r: samplers.agent_sampler("handle_time", "received")),
+    "transfer_count": adapt(lambda f, r: samplers.agent_sampler("transfer_count", "received")),
     "policy_violation_identification": adapt(samplers.pool_sampler("pvi")),
     "best_region_identification": best_region_factory,
 }
