@@ -59,12 +59,20 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
     # answer (several agents hand on one case each).
     mix = PERIOD_MIXES["handle_time" if is_handle else "transfer_count"]
     fewest_share = 0.5 if is_handle else 0.35
+    if managed == "received" and not is_handle:
+        # The triage desk, which passes on the most cases, also receives the most, so under
+        # this rule it passes any case filter: "most transfers" questions would hardly need
+        # the filter. "Fewest" questions do (many agents hand on one case, few of them
+        # managed enough cases).
+        fewest_share = 0.6
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
             facts, rng, mix, late_share=0.35 if want_none else 0.05
         )
+        # Counting cases transferred to an agent too, more agents pass a filter: ask for more.
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
+        n_cases += 0 if managed == "first" else rng.choice((0, 2, 4))
         mode = "min" if rng.random() < fewest_share else "max"
         result = solver(facts.index, window.start, window.end, n_cases, mode, managed)
         query = _fill(

@@ -159,7 +159,7 @@ def _decoys(
         return
     if reached < 4:
         stage = STAGES[rng.randint(reached + 1, 4)]
-        writer.task(deal, _subject(rng, stage, used), "In Progress", when(1.3, done=False))
+        writer.task(deal, _subject(rng, stage, used), "In Progress", when(1.3))
     else:
         stage = STAGES[rng.randint(0, 2)]
         writer.task(deal, _subject(rng, stage, used), "Completed", when(1.05))

@@ -120,6 +120,7 @@ def build_pipeline(
             deal.recorded = _wrong_stage(deal, rng)
             deal.planted["wrong_stage"] = STAGES[deal.stage]
         _write_deal(org_type, deal, kind, rng, ids, tables, catalog, products, rules)
+    _revise_quotes(deals, chosen, team, rng, ids, tables)
     planted: dict[str, list[str]] = {"wrong_stage": [], "invalid_config": [], "quote_approval": []}
     for deal in deals:
         for key in planted:
@@ -185,6 +186,12 @@ def _deal(
     progress = (SALES_END - created.date()).days / days
     stage = 0 if progress < 0.2 else 1 if progress < 0.4 else 2 if progress < 0.65 else 3
     return Deal(deal_id, customer, rep, created, close, "open", stage, STAGES[stage], stage, days)
+
+
+#: Share of territories with a rep who revises quotes (see ``_revise_quotes``), and the most
+#: earlier versions one deal's quote gets.
+REVISED_TERRITORIES = 0.9
+MAX_REVISIONS = 4
 
 
 def _choose_plants(deals: list[Deal], plants: int, rng: random.Random) -> dict[str, str]:
@@ -302,6 +309,81 @@ def _write_deal(
         _write_quote(deal, line_ids, valid, rng, ids, tables, catalog)
     if contract_id is not None:
         _write_contract(org_type, deal, contract_id, rng, tables)
+
+
+def _revise_quotes(
+    deals: list[Deal],
+    chosen: dict[str, str],
+    team: Team,
+    rng: random.Random,
+    ids: Ids,
+    tables: dict[str, list[Row]],
+) -> None:
+    """Earlier versions of quotes, turned down or dropped, written for a rep who revises a lot.
+
+    Lead routing counts a territory's Accepted quotes only (issue #32: counting quotes of
+    every status is a careless shortcut). So in most territories a rep other than the one with
+    the most Accepted quotes revises the quotes of deals not won until that rep has the most
+    quotes of any status: the two counts then name different reps.
+    """
+    status = {str(q["OpportunityId"]): str(q["Status"]) for q in tables["Quote"]}
+    accepted: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for deal in deals:
+        if deal.id in status:
+            total[deal.rep.id] = total.get(deal.rep.id, 0) + 1
+            won = status[deal.id] == "Accepted"
+            accepted[deal.rep.id] = accepted.get(deal.rep.id, 0) + won
+    quotes = {str(q["OpportunityId"]): q for q in tables["Quote"]}
+    lines: dict[str, list[Row]] = {}
+    for line in tables["QuoteLineItem"]:
+        lines.setdefault(str(line["QuoteId"]), []).append(line)
+    for territory in range(len(team.territory_ids)):
+        if rng.random() >= REVISED_TERRITORIES:
+            continue
+        reps = [r.id for r in team.reps if territory in r.territories]
+        top = max((accepted.get(r, 0) for r in reps), default=0)
+        others = [r for r in reps if accepted.get(r, 0) < top]
+        if not others:
+            continue
+        reviser = max(others, key=lambda r: (total.get(r, 0), r))
+        open_deals = [
+            d
+            for d in deals
+            if d.rep.id == reviser
+            and d.id in quotes
+            and d.id not in chosen
+            and status[d.id] != "Accepted"
+        ]
+        rng.shuffle(open_deals)
+        rivals = max((total.get(r, 0) for r in reps if r != reviser), default=0)
+        for deal in open_deals * MAX_REVISIONS:
+            if total.get(reviser, 0) > rivals + 2:
+                break
+            _write_revision(quotes[deal.id], lines[str(quotes[deal.id]["Id"])], rng, ids, tables)
+            total[reviser] = total.get(reviser, 0) + 1
+
+
+def _write_revision(
+    main: Row, lines: list[Row], rng: random.Random, ids: Ids, tables: dict[str, list[Row]]
+) -> None:
+    """An earlier version of quote ``main``, with its lines, created a few days before it."""
+    created = datetime.fromisoformat(str(main["CreatedDate"])[:19])
+    expires = datetime.fromisoformat(str(main["ExpirationDate"])[:19])
+    back = timedelta(days=rng.randint(2, 9), minutes=rng.randint(5, 600))
+    quote_id = ids("Quote")
+    tables["Quote"].append(
+        {
+            **main,
+            "Id": quote_id,
+            "Name": f"Quote {len(tables['Quote']) + 1:05d}",
+            "Status": rng.choice(("Rejected", "Denied", "Draft")),
+            "CreatedDate": fmt_datetime(created - back),
+            "ExpirationDate": fmt_datetime(expires - back),
+        }
+    )
+    for line in lines:
+        tables["QuoteLineItem"].append({**line, "Id": ids("QuoteLineItem"), "QuoteId": quote_id})
 
 
 def _breaks(rules: QuoteRules, lines: list[cpq.Line], days: int) -> list[str]:
