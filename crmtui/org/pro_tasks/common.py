@@ -68,6 +68,32 @@ NAMED_KINDS = ("month", "quarter", "season")
 SEASONS = ("Winter", "Spring", "Summer", "Fall")
 
 
+def quiet_period(
+    rng: random.Random, days: list[date], fewest_weeks: int = 2
+) -> tuple[dict[str, Any], Window, date] | None:
+    """A period of whole weeks inside the data in which none of ``days`` falls, with the day
+    it is asked on (the day the window ends), or None when the data has no such gap.
+
+    No-answer questions ask about such periods (issue #32): inside the range the answered
+    questions cover, so whether a question has an answer cannot be told from its date.
+    """
+    ordered = sorted(set(days))
+    fits = []
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        weeks = ((after - before).days - 1) // 7
+        if weeks >= fewest_weeks:
+            fits.append((before, after, weeks))
+    if not fits:
+        return None
+    before, after, weeks = rng.choice(fits)
+    count = rng.randint(fewest_weeks, min(weeks, 8))
+    # The window [today - count weeks, today) must start after ``before`` and end by ``after``.
+    earliest = before + timedelta(days=7 * count + 1)
+    today = random_day(rng, earliest, after)
+    period = {"kind": "relative", "unit": "week", "count": count}
+    return period, relative_window(today, "week", count), today
+
+
 def sales_period(
     facts: ProFacts,
     rng: random.Random,
@@ -75,13 +101,22 @@ def sales_period(
     want_none: bool,
     units: tuple[tuple[str, int, int], ...] = SALES_UNITS,
     named_share: float = 0.45,
+    quiet_days: list[date] | None = None,
+    quiet_weeks: int = 2,
 ) -> tuple[dict[str, Any], Window, date, str]:
     """Draw a period, its window, today's date and the period in words.
 
-    Answered questions ask about a period inside the sales data; no-answer ones about a
-    period after the data ends (today lying after it), in which nothing was recorded.
+    Answered questions ask about a period inside the sales data. No-answer ones, given
+    ``quiet_days`` (the days of the records the question counts), ask about weeks inside the
+    data in which none of them falls (:func:`quiet_period`); without, or when the data has
+    no such weeks, about a period after the data ends, in which nothing was recorded.
     """
     lo, hi = facts.sales_start, facts.sales_end
+    if want_none and quiet_days is not None:
+        quiet = quiet_period(rng, quiet_days, quiet_weeks)
+        if quiet is not None:
+            period, window, today = quiet
+            return period, window, today, period_phrase(period, rng)
     if rng.random() >= named_share:
         unit, fewest, most = rng.choice(units)
         count = rng.randint(fewest, most)

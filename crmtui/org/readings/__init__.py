@@ -20,7 +20,7 @@ from typing import Any
 from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
 from crmtui.org.readings.others import read_best_region, read_policy_violation
 from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
-from crmtui.org.readings.rows import OrgRows
+from crmtui.org.readings.rows import OrgRows, stamp
 from crmtui.org.readings.sales import (
     read_activity_priority,
     read_conversion_rate,
@@ -143,12 +143,15 @@ def summarize(
 
     Returns:
         ``careful_share`` (instances whose gold the careful reading gives as its only
-        answer, among those it can read), ``undecidable_share`` and ``shortcuts`` (code ->
+        answer, among those it can read), ``undecidable_share``, ``date_none_share`` (among
+        the instances about a period, those whose None its date alone gives away: the
+        period lies wholly before or after everything the org recorded) and ``shortcuts`` (code ->
         ``{"share": expected accuracy, "n": instances it applies to}``); None where nothing
         was read.
     """
     careful: list[bool] = []
     undecidable: list[bool] = []
+    by_date: list[bool] = []
     passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
     for inst in instances:
         solution = solutions.get(str(inst.idx))
@@ -157,10 +160,14 @@ def summarize(
         metadata = getattr(inst, "metadata", None)
         query = getattr(inst, "query", "") or ""
         required = getattr(metadata, "required", "") or ""
+        gold = gold_key(inst.answer)
+        params = solution.get("params") or {}
+        if params.get("start") and params.get("end"):
+            start, end = stamp(params["start"]), stamp(params["end"])
+            by_date.append(gold is None and rows.window_outside_data(start, end))  # type: ignore[arg-type]
         reading = read_instance(rows, task, solution, query, required)
         if reading is None:
             continue
-        gold = gold_key(inst.answer)
         undecidable.append(reading.is_undecidable())
         if reading.careful is not None:
             careful.append(reading.careful == (() if gold is None else (gold,)))
@@ -169,6 +176,7 @@ def summarize(
     return {
         "careful_share": sum(careful) / len(careful) if careful else None,
         "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
+        "date_none_share": sum(by_date) / len(by_date) if by_date else None,
         "shortcuts": {
             code: {"share": sum(hits) / len(hits), "n": len(hits)}
             for code, hits in passed.items()

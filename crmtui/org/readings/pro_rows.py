@@ -193,6 +193,13 @@ class ProRows:
             articles=articles,
         )
 
+    def moments(self) -> list[datetime]:
+        """When deals were opened, leads created and contracts signed (days at midnight)."""
+        days = [o.created for o in self.opps.values() if o.created is not None]
+        days += [d for pair in self.signed.values() for d in pair if d is not None]
+        out = [datetime(d.year, d.month, d.day) for d in days]
+        return out + [lead.created for lead in self.leads if lead.created is not None]
+
     def signed_on(self, opp: OppRow, field: str) -> date | None:
         """The day ``field`` (CompanySignedDate / CustomerSignedDate) of the deal's contract."""
         company, customer = self.signed.get(opp.contract or "", (None, None))

@@ -143,6 +143,21 @@ class OrgRows:
         )
 
     @cached_property
+    def data_range(self) -> tuple[datetime, datetime] | None:
+        """The first and last moment anything was recorded: cases opened and, in a
+        CRMArena-Pro org, deals opened, leads created and contracts signed."""
+        moments = [c.created for c in self.cases if c.created is not None]
+        if self.pro is not None:
+            moments += self.pro.moments()
+        return (min(moments), max(moments)) if moments else None
+
+    def window_outside_data(self, start: datetime, end: datetime) -> bool:
+        """Whether ``[start, end)`` holds no moment of the org's data range at all (a question
+        about it has no answer, and its date alone says so)."""
+        span = self.data_range
+        return span is not None and (end <= span[0] or start > span[1])
+
+    @cached_property
     def _case_times(self) -> tuple[list[datetime], list[CaseRow]]:
         dated = sorted((c for c in self.cases if c.created), key=lambda c: (c.created, c.id))
         return [c.created for c in dated], dated  # type: ignore[misc]
