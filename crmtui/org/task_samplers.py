@@ -10,6 +10,7 @@ The named-entity sampler lives in :mod:`crmtui.org.task_purchases`.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -64,7 +65,7 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
         # this rule it passes any case filter: "most transfers" questions would hardly need
         # the filter. "Fewest" questions do (many agents hand on one case, few of them
         # managed enough cases).
-        fewest_share = 0.6
+        fewest_share = 0.75
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
@@ -74,6 +75,8 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
         n_cases += 0 if managed == "first" else rng.choice((0, 2, 4))
         mode = "min" if rng.random() < fewest_share else "max"
+        if managed == "received" and not is_handle and mode == "max" and rng.random() < 0.8:
+            n_cases = _past_the_top(facts, window, n_cases)
         result = solver(facts.index, window.start, window.end, n_cases, mode, managed)
         query = _fill(
             rng.choice(templates),
@@ -96,6 +99,23 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
         )
 
     return sample
+
+
+def _past_the_top(facts: OrgFacts, window: Any, n_cases: int) -> int:
+    """A case filter that leaves out the agent with the most transfers in ``window`` when
+    another agent managed more cases (counting cases transferred to them too), else
+    ``n_cases``: under that rule the triage desk, which passes on the most cases, also
+    receives the most, and would otherwise pass any filter (issue #32)."""
+    rows = facts.index.assignments_dated(window.start, window.end)
+    transfers = Counter(r.old_owner for r in rows if r.old_owner)
+    managed = Counter(a for a, _ in {(r.new_owner, r.case_id) for r in rows if r.new_owner})
+    if not transfers:
+        return n_cases
+    top = max(transfers, key=lambda a: (transfers[a], a))
+    others = [n for a, n in managed.items() if a != top]
+    if others and max(others) > managed[top]:
+        return managed[top]
+    return n_cases
 
 
 sample_handle_time = agent_sampler("handle_time")

@@ -69,29 +69,39 @@ SEASONS = ("Winter", "Spring", "Summer", "Fall")
 
 
 def quiet_period(
-    rng: random.Random, days: list[date], fewest_weeks: int = 2
+    rng: random.Random, days: list[date], fewest_weeks: int = 2, *, by_day: bool = False
 ) -> tuple[dict[str, Any], Window, date] | None:
-    """A period of whole weeks inside the data in which none of ``days`` falls, with the day
-    it is asked on (the day the window ends), or None when the data has no such gap.
+    """A period inside the data in which none of ``days`` falls, with the day it is asked on
+    (the day the window ends), or None when the data has no such gap.
 
+    The period is whole weeks (at least ``fewest_weeks``); with ``by_day``, it may also be a
+    number of days (a week or more: "the past 10 days"), which dense data has more room for.
     No-answer questions ask about such periods (issue #32): inside the range the answered
     questions cover, so whether a question has an answer cannot be told from its date.
     """
     ordered = sorted(set(days))
-    fits = []
-    for before, after in zip(ordered, ordered[1:], strict=False):
-        weeks = ((after - before).days - 1) // 7
-        if weeks >= fewest_weeks:
-            fits.append((before, after, weeks))
-    if not fits:
+    gaps = [
+        (before, (after - before).days - 1)
+        for before, after in zip(ordered, ordered[1:], strict=False)
+    ]
+    weekly = [(before, free) for before, free in gaps if free // 7 >= fewest_weeks]
+    daily = [(before, free) for before, free in gaps if free >= 7] if by_day else []
+    if daily and (not weekly or rng.random() < 0.5):
+        before, free = rng.choice(daily)
+        unit, count, length = "day", rng.randint(7, min(free, 20)), 1
+    elif weekly:
+        before, free = rng.choice(weekly)
+        unit, count, length = "week", rng.randint(fewest_weeks, min(free // 7, 8)), 7
+    else:
         return None
-    before, after, weeks = rng.choice(fits)
-    count = rng.randint(fewest_weeks, min(weeks, 8))
-    # The window [today - count weeks, today) must start after ``before`` and end by ``after``.
-    earliest = before + timedelta(days=7 * count + 1)
-    today = random_day(rng, earliest, after)
-    period = {"kind": "relative", "unit": "week", "count": count}
-    return period, relative_window(today, "week", count), today
+    # The window [today - count units, today) must start after ``before`` and hold no day
+    # of ``days``: it ends at most ``free`` days after ``before``, on the next recorded day.
+    span = count * length
+    earliest = before + timedelta(days=span + 1)
+    latest = before + timedelta(days=free + 1)
+    today = random_day(rng, earliest, max(earliest, latest))
+    period = {"kind": "relative", "unit": unit, "count": count}
+    return period, relative_window(today, unit, count), today
 
 
 def sales_period(

@@ -101,7 +101,7 @@ def best_region_factory(facts: ProFacts, rng: random.Random) -> Any:
             candidate = samplers.sample_best_region(facts.service, rng, False)
             return _pro(candidate)
         end = facts.service.data_end
-        quiet = quiet_period(rng, closed_days, 1)
+        quiet = quiet_period(rng, closed_days, 1, by_day=True)
         if quiet is not None:
             period, window, today = quiet
         elif rng.random() < 0.5:

@@ -25,6 +25,8 @@ LOCATIONS = ("Video call", "Customer site", "Our showroom", "Phone", "Trade fair
 OFF_STAGE_COUNTS = (4, 5, 5, 5, 6, 6, 7)
 #: Share of deals whose most advanced stage shows only in a meeting (an Event).
 MEETING_ONLY_SHARE = 0.75
+#: Share of activity-priority plants that also get not-started tasks of their own stage.
+OWN_STAGE_SHARE = 0.85
 #: Share of deals with a decoy task (see ``_decoys``).
 DECOY_SHARE = 0.8
 
@@ -138,6 +140,12 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
         for _ in range(rng.choice(OFF_STAGE_COUNTS)):
             stage = rng.choice(others)
             writer.task(deal, _subject(rng, stage, used), "Not Started", when(1.1, done=False))
+        # Planned work of the deal's own stage beside it, most of the time: listing every
+        # not-started task is a careless reading of the activity-priority question (#32).
+        if rng.random() < OWN_STAGE_SHARE:
+            for _ in range(rng.randint(1, 2)):
+                subject = _subject(rng, deal.recorded, used)
+                writer.task(deal, subject, "Not Started", when(1.1, done=False))
 
 
 def _decoys(
