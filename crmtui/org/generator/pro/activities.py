@@ -24,7 +24,7 @@ LOCATIONS = ("Video call", "Customer site", "Our showroom", "Phone", "Trade fair
 #: How many off-stage tasks a planted deal gets (upstream's answers hold 4 to 7 Ids).
 OFF_STAGE_COUNTS = (4, 5, 5, 5, 6, 6, 7)
 #: Share of deals whose most advanced stage shows only in a meeting (an Event).
-MEETING_ONLY_SHARE = 0.75
+MEETING_ONLY_SHARE = 0.85
 #: Share of activity-priority plants that also get not-started tasks of their own stage.
 OWN_STAGE_SHARE = 0.85
 #: Share of deals with a decoy task (see ``_decoys``).

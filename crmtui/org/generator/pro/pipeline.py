@@ -188,6 +188,8 @@ def _deal(
     return Deal(deal_id, customer, rep, created, close, "open", stage, STAGES[stage], stage, days)
 
 
+#: Share of won deals whose CloseDate is the day the deal was signed (see _forecast_close).
+EXACT_CLOSE_SHARE = 0.25
 #: Share of territories with a rep who revises quotes (see ``_revise_quotes``), and the most
 #: earlier versions one deal's quote gets.
 REVISED_TERRITORIES = 0.9
@@ -301,7 +303,7 @@ def _write_deal(
             "Probability": fmt_number(PROBABILITY.get(deal.recorded, probability)),
             "Amount": fmt_number(float(amount)),
             "CreatedDate": fmt_datetime(deal.created),
-            "CloseDate": fmt_date(deal.close),
+            "CloseDate": fmt_date(_forecast_close(deal, rng)),
             "ContractID__c": contract_id,
         }
     )
@@ -384,6 +386,15 @@ def _write_revision(
     )
     for line in lines:
         tables["QuoteLineItem"].append({**line, "Id": ids("QuoteLineItem"), "QuoteId": quote_id})
+
+
+def _forecast_close(deal: Deal, rng: random.Random) -> date:
+    """The CloseDate a rep left on the deal: for a deal signed, often the date they had
+    forecast rather than the day of the signature (which only the contract records), so
+    reading sales by CloseDate is a careless shortcut (issue #32); else the expected close."""
+    if deal.outcome != "won" or rng.random() < EXACT_CLOSE_SHARE:
+        return deal.close
+    return deal.close + timedelta(days=rng.choice((-1, 1)) * rng.randint(8, 45))
 
 
 def _breaks(rules: QuoteRules, lines: list[cpq.Line], days: int) -> list[str]:
