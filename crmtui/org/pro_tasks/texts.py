@@ -186,6 +186,9 @@ def _phrasings(*parts: tuple[str, ...]) -> tuple[str, ...]:
     return out
 
 
+#: Lead-ins a colleague puts before a question about one record.
+_LEAD_INS = ("", "Quick check. ", "Could you look into this? ")
+
 LEAD_ROUTING_QUERIES = _phrasings(
     ("", "A new lead just came in. ", "We have a fresh lead. ", "This lead has no owner yet. "),
     (
@@ -199,6 +202,7 @@ LEAD_ROUTING_QUERIES = _phrasings(
     ),
 )
 WRONG_STAGE_QUERIES = _phrasings(
+    _LEAD_INS,
     (
         "Does the current stage of this opportunity match the work recorded on it?",
         "Is this opportunity in the right stage given its tasks and meetings?",
@@ -217,6 +221,7 @@ WRONG_STAGE_QUERIES = _phrasings(
     ),
 )
 ACTIVITY_QUERIES = _phrasings(
+    _LEAD_INS,
     (
         "Which 'Not Started' tasks of this opportunity",
         "Which of this opportunity's tasks that have not started yet",
@@ -234,6 +239,7 @@ ACTIVITY_QUERIES = _phrasings(
     ),
 )
 CONFIG_QUERIES = _phrasings(
+    _LEAD_INS,
     (
         "Is the product configuration of this quote",
         "Is the setup of products and quantities on this quote",
@@ -251,6 +257,7 @@ CONFIG_QUERIES = _phrasings(
     ),
 )
 APPROVAL_QUERIES = _phrasings(
+    _LEAD_INS,
     (
         "Can this quote be approved as it is, given its discounts and dates?",
         "Do this quote's pricing and validity comply with company policy?",
@@ -269,6 +276,7 @@ APPROVAL_QUERIES = _phrasings(
     ),
 )
 BANT_QUERIES = _phrasings(
+    _LEAD_INS,
     (
         "Based on the calls with this lead, is the lead qualified?",
         "Should this lead be treated as qualified after the recent calls?",
