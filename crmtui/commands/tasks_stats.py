@@ -201,8 +201,10 @@ def stats_table(report: StatsReport) -> Table:
 
 READINGS_CAPTION = (
     "careful: gold answers the independent careful reading gives. undecidable: instances "
-    "whose text does not fix one answer. close / near: best and second within 1% or one / "
-    "within 10%. shortcut: expected accuracy of a solver taking it (n: instances it applies to)."
+    "whose text does not fix one answer. dated None: instances about a period whose None the "
+    "date alone gives away (the period lies outside the org's data). close / near: best and "
+    "second within 1% or one / within 10%. shortcut: expected accuracy of a solver taking it "
+    "(n: instances it applies to)."
 )
 
 
@@ -220,6 +222,7 @@ def readings_table(report: StatsReport) -> Table:
         ("type", "left"),
         ("careful", "right"),
         ("undecidable", "right"),
+        ("dated None", "right"),
         ("close", "right"),
         ("near", "right"),
         ("shortcut", "left"),
@@ -237,6 +240,7 @@ def readings_table(report: StatsReport) -> Table:
                 abbreviation(item.task) if first else "",
                 _pct(item.careful_share) if first else "",
                 _pct(item.undecidable_share) if first else "",
+                _pct(item.date_none_share) if first else "",
                 _pct(item.close_share) if first else "",
                 _pct(item.near_share) if first else "",
                 labels.get(code, code) if figure else "—",
