@@ -94,13 +94,6 @@ LEAD_ROUTING_POLICY = (
     "(Lead.OwnerId; IsConverted false and Status other than 'Closed')."
 )
 
-STAGE_REVIEW_GUIDE = (
-    "## Stage review guide\n"
-    "- Look at the opportunity's tasks and events and at the knowledge article on opportunity "
-    "stages: an opportunity belongs in the most advanced stage in which work has been done (a "
-    "Task with Status 'Completed', or an Event)."
-)
-
 
 def activity_guide() -> str:
     """The activity-priority guide: the activities (task Subjects) of each stage."""
