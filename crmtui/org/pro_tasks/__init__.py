@@ -102,7 +102,7 @@ WEAK_SHARE = 0.05
 MAX_ANSWER_SHARE = 0.25
 #: Most of a product-centred type's answered questions about one product (the real file asks
 #: about a product in at most 11-12% of a type's rows; the busiest product has most cases).
-MAX_PRODUCT_SHARE = 0.15
+MAX_PRODUCT_SHARE = 0.25
 PRODUCT_TASKS = frozenset({"monthly_trend_analysis", "top_issue_identification"})
 
 
