@@ -127,7 +127,9 @@ def _sample(recording: Recording, summary: SessionSummary, epoch: int, counted: 
     output = ModelOutput(model=name)
     if summary.submitted:
         output = ModelOutput.from_content(name, summary.answer or "")
-        output.choices[0].message = ChatMessageAssistant(content=summary.answer or "", model=name)
+        output.choices[0].message = ChatMessageAssistant(
+            id=f"{summary.session_id[:12]}-output", content=summary.answer or "", model=name
+        )
     usage = {}
     if summary.model_calls:
         usage[name] = ModelUsage(

@@ -113,6 +113,7 @@ def transcript(recording: Recording, model_name: str) -> Transcript:
 
     def base(event: ev.Event) -> dict[str, Any]:
         return {
+            "uuid": f"{header['session_id'][:12]}-e{event.seq}",  # stable, as message ids
             "timestamp": timestamp(event.t),
             "working_start": event.ms / 1000,
             "metadata": {"seq": event.seq, "type": event.type, "actor": event.actor},
@@ -218,7 +219,7 @@ def transcript(recording: Recording, model_name: str) -> Transcript:
                     metadata={"turn": p["turn"], "actor": event.actor, "stop": p["stop"]},
                 )
             )
-            out.events.append(InfoEvent(**base(event), source="dialogue", data=dict(p)))
+            out.events.append(InfoEvent(**base(event), source="dialogue", data={"type": kind, **p}))
         elif kind == ev.AGENT_MESSAGE:
             if human:  # a model's reply is already its model call's message
                 out.messages.append(
@@ -226,7 +227,7 @@ def transcript(recording: Recording, model_name: str) -> Transcript:
                         content=p["text"], metadata={"turn": p["turn"], "actor": event.actor}
                     )
                 )
-            out.events.append(InfoEvent(**base(event), source="dialogue", data=dict(p)))
+            out.events.append(InfoEvent(**base(event), source="dialogue", data={"type": kind, **p}))
         elif kind == ev.SCORE_CALL:
             reply = p.get("reply") or ""
             out.events.append(
@@ -267,4 +268,21 @@ def transcript(recording: Recording, model_name: str) -> Transcript:
                     data={"type": kind, **p},
                 )
             )
+    _stable_ids(out, header["session_id"])
     return out
+
+
+def _stable_ids(out: Transcript, session_id: str) -> None:
+    """Give every message an id from the session and its order, in place of inspect_ai's
+    random ones, so exporting the same recordings twice writes the same logs."""
+    found: dict[int, Any] = {}
+    for message in out.messages:
+        found.setdefault(id(message), message)
+    for event in out.events:
+        for message in getattr(event, "input", None) or []:
+            found.setdefault(id(message), message)
+        output = getattr(event, "output", None)
+        for choice in getattr(output, "choices", None) or []:
+            found.setdefault(id(choice.message), choice.message)
+    for n, message in enumerate(found.values()):
+        message.id = f"{session_id[:12]}-{n}"
