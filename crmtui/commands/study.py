@@ -650,6 +650,7 @@ def report_cmd(
     Every recording is verified; tampered ones are skipped and listed. With --format html
     the same numbers are drawn as figures in one page that opens offline.
     """
+    from crmtui.commands.report import emit
     from crmtui.study import load_study, report_study
     from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
 
@@ -659,7 +660,6 @@ def report_cmd(
         raise click.UsageError("--out needs --format json, md or html")
     result = report_study(load_study(name), models, resamples=resamples, seed=seed)
     if fmt == "html":
-        from crmtui.commands.report import emit
         from crmtui.review.report_html import write_figures
         from crmtui.study.report_html import study_report_html
 

@@ -20,7 +20,10 @@ def wilson(share: float, n: int) -> tuple[float, float] | None:
     denominator = 1 + Z95**2 / n
     centre = (p + Z95**2 / (2 * n)) / denominator
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a share of 0 or 1 the bound is 0 or 1 exactly (rounding would leave 0.999...).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def paired_difference(
