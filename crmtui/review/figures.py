@@ -76,7 +76,13 @@ def _spec(rows: list[dict[str, Any]], body: dict[str, Any], height: Any = None) 
 
 
 def _interval_rows(
-    actor: str, kind: str, group: str, value: float | None, n: int, approximate: bool
+    actor: str,
+    kind: str,
+    group: str,
+    value: float | None,
+    n: int,
+    approximate: bool,
+    order: int,
 ) -> dict[str, Any] | None:
     if value is None or n == 0:
         return None
@@ -90,12 +96,15 @@ def _interval_rows(
         "low": low,
         "high": high,
         "approximate": approximate,
+        "order": order,
     }
 
 
 def _bars_with_intervals(rows: list[dict[str, Any]], axis_title: str, actors: int) -> dict:
     """Horizontal bars per group, one per actor, with an interval rule on each."""
-    y = {"field": "group", "type": "nominal", "title": axis_title, "sort": None}
+    # Groups in the report's column order (task types, Overall last), not by first actor.
+    order = list(dict.fromkeys(r["group"] for r in sorted(rows, key=lambda r: r["order"])))
+    y = {"field": "group", "type": "nominal", "title": axis_title, "sort": order}
     offset = {"field": "actor", "type": "nominal", "sort": None}
     color = {
         "field": "actor",
@@ -145,11 +154,11 @@ def accuracy_by_task(report: Report) -> Figure | None:
     """Accuracy per task type (and Overall) per actor, with 95% Wilson intervals."""
     rows = []
     for row in report.rows:
-        for column in report.columns:
+        for order, column in enumerate(report.columns):
             cell = row.accuracy[column]
             label = column if column == OVERALL else abbreviation(column)
             fuzzy = column != OVERALL and abbreviation(column) in ("KQA", "SIM")
-            found = _interval_rows(row.label, row.kind, label, cell.value, cell.n, fuzzy)
+            found = _interval_rows(row.label, row.kind, label, cell.value, cell.n, fuzzy, order)
             if found:
                 rows.append(found)
     if not rows:
@@ -172,11 +181,11 @@ def accuracy_by_skill(report: Report) -> Figure | None:
         return None
     rows = []
     for row in report.rows:
-        for skill in [*report.skills, OVERALL]:
+        for order, skill in enumerate([*report.skills, OVERALL]):
             cell = row.skills.get(skill)
             if cell is None:
                 continue
-            found = _interval_rows(row.label, row.kind, skill, cell.value, cell.n, False)
+            found = _interval_rows(row.label, row.kind, skill, cell.value, cell.n, False, order)
             if found:
                 rows.append(found)
     if not rows:
