@@ -294,7 +294,10 @@ def export_folder(
     if fmt == "inspect":
         from crmtui.review.export_inspect import write_inspect_logs
 
-        files = write_inspect_logs(loaded, counted_ids, target)
+        def row_of(recording: Recording, summary: SessionSummary, counted: bool) -> dict:
+            return session_row(recording, summary, counted=counted, root=base, flat=False)
+
+        files = write_inspect_logs(loaded, counted_ids, target, row_of)
         return ExportResult(target, len(loaded), skipped, dict(excluded), files)
     if fmt == "csv":
         rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]

@@ -33,7 +33,7 @@ import hashlib
 import re
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,17 +90,23 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "log"
 
 
-def _sample(recording: Recording, summary: SessionSummary, epoch: int, counted: bool) -> Any:
+#: A session's export row (:func:`crmtui.review.export.session_row`), given by the caller
+#: (export imports this module; importing it back would be a cycle).
+RowOf = Callable[[Recording, SessionSummary, bool], dict[str, Any]]
+
+
+def _sample(
+    recording: Recording, summary: SessionSummary, epoch: int, counted: bool, row_of: RowOf
+) -> Any:
     from inspect_ai.log import EvalError, EvalSample
     from inspect_ai.model import ChatMessageAssistant, ModelOutput, ModelUsage
     from inspect_ai.scorer import Score
 
-    from crmtui.review.export import session_row
     from crmtui.review.inspect_events import timestamp, transcript
 
     name = model_name(summary)
     steps = transcript(recording, name)
-    row = session_row(recording, summary, counted=counted, root=recording.path.parent, flat=False)
+    row = row_of(recording, summary, counted)
     metadata = {
         key: value
         for key, value in row.items()
@@ -166,6 +172,7 @@ def _sample(recording: Recording, summary: SessionSummary, epoch: int, counted: 
 def _log(
     key: tuple[str, str, str | None, str],
     members: list[tuple[Recording, SessionSummary, bool]],
+    row_of: RowOf,
 ) -> Any:
     from inspect_ai.log import (
         EvalConfig,
@@ -188,7 +195,7 @@ def _log(
     samples = []
     for recording, summary, counted in members:
         epochs[summary.idx] += 1
-        samples.append(_sample(recording, summary, epochs[summary.idx], counted))
+        samples.append(_sample(recording, summary, epochs[summary.idx], counted, row_of))
     first = members[0][1]
     name = model_name(first)
     sessions = [m[1] for m in members]
@@ -222,7 +229,8 @@ def _log(
             run_id=_id("run", eval_id),
             created=timestamp(created),
             task=task,
-            task_id=_id("task", setting),
+            task_id=_id("task", setting, kind, actor_id, strategy or ""),  # one per log: the
+            # viewer folds logs sharing a task id into one row (as retries of one run)
             task_display_name=f"{task}: {first.actor_label}",
             solver=strategy or ("human" if kind == "human" else None),
             tags=[kind, setting],
@@ -272,6 +280,7 @@ def write_inspect_logs(
     loaded: Sequence[tuple[Recording, SessionSummary]],
     counted: set[Path],
     folder: Path,
+    row_of: RowOf,
 ) -> list[Path]:
     """Write one ``.eval`` log per actor and setting into ``folder``.
 
@@ -279,6 +288,7 @@ def write_inspect_logs(
         loaded: Verified recordings with their summaries.
         counted: Files of the sessions the report counts.
         folder: Where the logs go (created).
+        row_of: A session's export row, kept as the sample's metadata.
 
     Returns:
         The files written, sorted.
@@ -307,7 +317,7 @@ def write_inspect_logs(
         raise ConfigError(f"cannot write {folder}: {exc.strerror}") from exc
     written = []
     for key in sorted(groups, key=lambda k: (k[0] != "human", k[1], k[2] or "", k[3])):
-        log = _log(key, groups[key])
+        log = _log(key, groups[key], row_of)
         created = min(s.started_at for _, s, _ in groups[key])
         stamp = timestamp(created).strftime("%Y-%m-%dT%H-%M-%S+00-00")
         actor = _slug(groups[key][0][1].actor_label)

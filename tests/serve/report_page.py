@@ -54,9 +54,9 @@ def open_report(path: Path, screenshot: Path | None = None, width: int = 1200) -
             page = context.new_page()
             page.on(
                 "console",
-                lambda message: check.errors.append(message.text)
-                if message.type == "error"
-                else None,
+                lambda message: (
+                    check.errors.append(message.text) if message.type == "error" else None
+                ),
             )
             page.on("pageerror", lambda error: check.errors.append(str(error)))
             page.goto(path.resolve().as_uri(), wait_until="load")

@@ -90,6 +90,9 @@ def test_every_session_is_a_sample_of_its_actors_log(
     infos = list_eval_logs(str(out))
     assert len(infos) == len(result.files) == len(groups)  # one log per actor and setting
     seen = []
+    # Distinct task ids: inspect view folds logs sharing one into a single row (as retries).
+    task_ids = {read_eval_log(info, header_only=True).eval.task_id for info in infos}
+    assert len(task_ids) == len(infos)
     for info in infos:
         log = read_eval_log(info, resolve_attachments=True)
         assert log.status == "success"
