@@ -58,7 +58,7 @@ def report_picture(work: Path, out: Path) -> tuple[str, Path]:
     _run("study", "report", study.name, "--models", str(models), "--format", "html",
          "--out", str(page))  # fmt: skip
     shot = work / "full.png"
-    check = open_report(page, shot, width=1100)
+    check = open_report(page, shot, width=1100, until="h2:text('Tables')")
     assert check.requests == [page.resolve().as_uri()], check.requests
     assert all(f["marks"] > 0 for f in check.figures), check.figures
     shutil.copy(shot, out / "report-html.png")

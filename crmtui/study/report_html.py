@@ -101,7 +101,9 @@ def annotator_agreement(result: StudyReport) -> Figure | None:
         rows,
         {
             "facet": {"row": {"field": "rating", "type": "nominal", "title": None,
-                              "sort": None}},
+                              "sort": None, "header": {"labelAngle": 0, "labelAlign": "left",
+                                                       "labelOrient": "top",
+                                                       "labelFontWeight": "bold"}}},
             "resolve": {"scale": {"y": "independent"}},
             "spec": {
                 "width": 380,

@@ -41,8 +41,11 @@ class PageCheck:
     errors: list[str] = field(default_factory=list)
 
 
-def open_report(path: Path, screenshot: Path | None = None, width: int = 1200) -> PageCheck:
-    """Load ``path`` in headless Chromium with no network, measure it, optionally screenshot."""
+def open_report(
+    path: Path, screenshot: Path | None = None, width: int = 1200, until: str | None = None
+) -> PageCheck:
+    """Load ``path`` in headless Chromium, measure it, optionally screenshot it (whole, or
+    down to the element ``until`` selects)."""
     from playwright.sync_api import sync_playwright
 
     check = PageCheck()
@@ -63,7 +66,11 @@ def open_report(path: Path, screenshot: Path | None = None, width: int = 1200) -
             check.figures = page.evaluate(_MEASURE)
             if screenshot is not None:
                 screenshot.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(screenshot), full_page=True)
+                clip = None
+                if until is not None:
+                    top = page.locator(until).first.bounding_box()
+                    clip = {"x": 0, "y": 0, "width": width, "height": top["y"]} if top else None
+                page.screenshot(path=str(screenshot), full_page=True, clip=clip)
         finally:
             browser.close()
     return check
