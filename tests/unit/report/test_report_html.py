@@ -235,3 +235,37 @@ def test_paired_difference_stays_in_range(b: int, c: int, same: int) -> None:
     assert found is not None
     difference, low, high = found
     assert -1 <= low <= difference <= high <= 1
+
+
+def test_skill_figure_is_the_json_skill_table(fixture_root: Path) -> None:
+    """With CRMArena-Pro sessions, the skill figure draws the JSON's skill cells."""
+    from dataclasses import replace
+
+    from crmtui.review.figures import accuracy_by_skill
+    from crmtui.review.report import build_report, load_folder
+    from crmtui.review.report_format import to_dict
+
+    pro = {
+        "handle_time": "sales_amount_understanding",
+        "knowledge_qa": "lead_qualification",
+        "best_region_identification": "quote_approval",
+    }
+    loaded, _, _ = load_folder(fixture_root)
+    summaries = [
+        replace(s, task=pro[s.task], gold=[s.gold] if s.submitted else None) for _, s in loaded
+    ]
+    report = build_report(summaries)
+    figure = accuracy_by_skill(report)
+    assert figure is not None and report.skills
+    expected = {
+        (actor["label"], skill): (cell["accuracy"], cell["scored"])
+        for actor in to_dict(report)["actors"]
+        for skill, cell in actor["skills"].items()
+        if cell["accuracy"] is not None
+    }
+    assert {(r["actor"], r["group"]): (r["accuracy"], r["n"]) for r in figure.rows} == expected
+    assert figure.name in [f.name for f in report_figures(report)]
+    from crmtui.review.report_html import figure_svg
+
+    assert "Confidentiality" not in figure_svg(figure)  # only skills with data are drawn
+    assert "Policy Compliance" in figure_svg(figure)
