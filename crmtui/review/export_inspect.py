@@ -221,6 +221,7 @@ def _log(
         for model, used in sample.model_usage.items():
             usage[model] = usage[model] + used if model in usage else used
     task = f"crmarena {setting}"
+    solver = strategy or kind  # a model's strategy; "human" for a person
     return EvalLog(
         version=2,
         status="success",
@@ -232,7 +233,7 @@ def _log(
             task_id=_id("task", setting, kind, actor_id, strategy or ""),  # one per log: the
             # viewer folds logs sharing a task id into one row (as retries of one run)
             task_display_name=f"{task}: {first.actor_label}",
-            solver=strategy or ("human" if kind == "human" else None),
+            solver=solver,
             tags=[kind, setting],
             dataset=EvalDataset(
                 name=setting,
@@ -251,9 +252,7 @@ def _log(
                 }
             },
         ),
-        plan=EvalPlan(
-            steps=[EvalPlanStep(solver=strategy or "human_play" if kind == "model" else "human")]
-        ),
+        plan=EvalPlan(steps=[EvalPlanStep(solver=solver)]),
         results=EvalResults(
             total_samples=len(samples),
             completed_samples=sum(1 for s in samples if s.error is None),

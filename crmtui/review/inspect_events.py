@@ -25,6 +25,7 @@ from typing import Any
 
 from crmtui.record import events as ev
 from crmtui.record.verify import Recording
+from crmtui.scoring.rules import gold_text
 
 #: InfoEvent sources by event type (everything not a model call, query, message or submit).
 INFO_SOURCES: dict[str, str] = {
@@ -248,15 +249,16 @@ def transcript(recording: Recording, model_name: str) -> Transcript:
                 out.messages.append(
                     ChatMessageAssistant(content=p["answer"], metadata={"actor": event.actor})
                 )
+            if p["reward"] is None:  # submitted but not scored: no score to show
+                out.events.append(
+                    InfoEvent(**base(event), source="submit", data={"type": kind, **p})
+                )
+                continue
             out.events.append(
                 ScoreEvent(
                     **base(event),
-                    score=Score(
-                        value=p["reward"] if p["reward"] is not None else 0,
-                        answer=p["answer"],
-                        explanation=p["scoring"],
-                    ),
-                    target=json.dumps(p["gold"]) if isinstance(p["gold"], list) else str(p["gold"]),
+                    score=Score(value=p["reward"], answer=p["answer"], explanation=p["scoring"]),
+                    target=gold_text(p["gold"]),
                     scorer="crmtui",
                 )
             )

@@ -19,6 +19,7 @@ from typing import Any
 
 from crmtui.errors import ConfigError
 from crmtui.review.figures import Figure
+from crmtui.sanitise import printable
 
 #: No request may leave the file: no script, no fetch, no remote font or image.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -170,7 +171,7 @@ def report_html(report: Any) -> tuple[str, list[Figure]]:
     page = html_page(
         title="crmtui report",
         meta=f"{len(report.sessions)} counted session(s) from {report.files} file(s) in "
-        f"{report.root}.",
+        f"{printable(str(report.root))}.",
         figures=figures,
         tables=report_tables(report),
         notes=report_notes(report),

@@ -28,6 +28,7 @@ from crmtui.review.report import load_folder, scoring_label
 from crmtui.review.summary import is_right
 from crmtui.scoring.rules import gold_text
 from tests.unit.dialogue.builders import ANN, MODEL, SIM, write_dialogue
+from tests.unit.report import builders as b
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -53,6 +54,22 @@ def recordings(tmp_path_factory: pytest.TempPathFactory, fixture_root: Path) -> 
     write_dialogue(dialogues, ANN, SIM, ["Who was fastest?", "Which quarter?", "Q2", "005A"], 1.0)
     # A model agent, a person as the user; the turns run out unanswered (scores 0).
     write_dialogue(dialogues, MODEL, ANN, ["Who was fastest?", "Which quarter?", "Q2"], None)
+    # A model whose answer an extractor model read (a score call), and a person's
+    # submission that was not scored (no reward).
+    extra = root / "extra"
+    judged = {"role": "extractor", "model": "openai/x", "input": "It is CA.", "reply": "CA",
+              "result": ["CA"], "prompt_tokens": 40, "completion_tokens": 2, "cost": 0.0001,
+              "latency_ms": 12.0}  # fmt: skip
+    b.write_session(extra, b.MODEL_A, b.BRI, [
+        (1.0, "model_call", b.model_call(100, 10, 0.001)),
+        (1.0, "score_call", judged),
+        (0.5, "submit", b.submit("It is CA.", 1.0, "CA")),
+    ], start=b.DAY3, session_id="e1" * 16)  # fmt: skip
+    b.write_session(extra, b.HUMAN_B, b.BRI, [
+        (2.0, "run_query", b.run_query("SELECT Id FROM Account", rows=3)),
+        (1.0, "run_query", b.run_query("SELECT Nope FROM Account", error_code="INVALID_FIELD")),
+        (1.0, "submit", b.submit("CA", None, "CA")),
+    ], start=b.DAY3, session_id="e2" * 16)  # fmt: skip
     return root
 
 
@@ -72,7 +89,12 @@ def _expected_events(recording: Any) -> list[tuple[int, str]]:
         ev.RUN_QUERY: "tool",
         ev.SUBMIT: "score",
     }
-    return [(e.seq, kinds.get(e.type, "info")) for e in recording.events]
+    found = [(e.seq, kinds.get(e.type, "info")) for e in recording.events]
+    # A submission without a reward has no score: it is told as an info event.
+    return [
+        (seq, "info" if e.type == ev.SUBMIT and e.payload["reward"] is None else kind)
+        for (seq, kind), e in zip(found, recording.events, strict=True)
+    ]
 
 
 @needs_inspect
@@ -173,8 +195,14 @@ def _check_steps(recording: Any, sample: Any) -> None:
             )
             assert found.output.time == pytest.approx(p["latency_ms"] / 1000)
             assert found.output.message.text == (p["content"] or "")
-        elif event.type == ev.SUBMIT:
+        elif event.type == ev.SCORE_CALL:
+            assert (found.role, found.model) == (p["role"], p["model"])
+            assert found.input[0].text == p["input"]
+            assert found.output.completion == p["reply"]
+        elif event.type == ev.SUBMIT and found.event == "score":
             assert found.score.answer == p["answer"]
+            assert found.score.value == pytest.approx(p["reward"])
+            assert found.target == gold_text(p["gold"])
         elif found.event == "info":
             assert found.data == {"type": event.type, **p}
     roles = [m.role for m in sample.messages]
@@ -243,8 +271,8 @@ def test_the_export_is_reproducible(recordings: Path, tmp_path: Path) -> None:
     first = export_folder(recordings, "inspect", tmp_path / "a").files
     second = export_folder(recordings, "inspect", tmp_path / "b").files
     assert [p.name for p in first] == [p.name for p in second]
-    for a, b in zip(first, second, strict=True):
-        left, right = read_eval_log(str(a)), read_eval_log(str(b))
+    for one, other in zip(first, second, strict=True):
+        left, right = read_eval_log(str(one)), read_eval_log(str(other))
         assert left.model_dump_json(exclude={"location"}) == right.model_dump_json(
             exclude={"location"}
         )
