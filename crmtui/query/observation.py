@@ -1,4 +1,4 @@
-"""The observation text upstream's environment hands an agent after a query (REFERENCE 4.1).
+"""The observation text upstream's environment hands an agent after a query (upstream's crm_sandbox/env/env.py).
 
 ``SalesforceConnector.run_query`` drops each row's top-level ``attributes``, drops columns
 that are null in every row (key set from the first row) and returns the list; the agent sees

@@ -1,4 +1,4 @@
-"""Every query shape upstream's tools and prompts issue (REFERENCE 5.4 and 7) on the fixture.
+"""Every query shape upstream's tools and prompts issue (crm_sandbox/env/functions.py and agents/prompts.py) on the fixture.
 
 Expected rows are derived by hand from conftest.ROWS; observations are compared as the
 agent would see them.
