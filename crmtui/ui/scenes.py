@@ -1,4 +1,4 @@
-"""Scripted views of the play app, shared by the SVG snapshot tests and the README screenshots.
+"""Scripted views of the play app, shared by the SVG snapshot tests and the docs' screenshots.
 
 Each scene is an async function taking a Textual Pilot; it drives the app into a state
 worth looking at and waits until every worker has finished, so the picture is stable.
