@@ -683,12 +683,16 @@ def report_cmd(
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["hf", "jsonl", "csv"]),
+    type=click.Choice(["hf", "jsonl", "csv", "inspect"]),
     required=True,
-    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results.",
+    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results; inspect: "
+    "Inspect AI eval logs, one per annotator (needs pip install -e '.[inspect]').",
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path), required=True, help="Output file (or folder for hf)."
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Output file (a folder for hf or inspect).",
 )
 def export_cmd(name: str, fmt: str, out: Path) -> None:
     """Export the study's sessions (as `crmtui export` does for a folder).
@@ -706,6 +710,8 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
     )
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
+    for path in result.files:
+        click.echo(f"Wrote {printable(str(path))}")
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
     if result.excluded:
         left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))

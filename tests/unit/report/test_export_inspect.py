@@ -289,6 +289,26 @@ def test_cli_lists_the_logs(recordings: Path, tmp_path: Path) -> None:
     assert "Exported 5 session(s)" in result.output
 
 
+@needs_inspect
+def test_study_export_writes_a_log_per_annotator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspect_ai.log import read_eval_log
+
+    from tests.unit.report.html_scenes import make_study
+
+    monkeypatch.setenv("CRMTUI_STUDIES", str(tmp_path / "studies"))
+    study, _ = make_study(tmp_path / "studies")
+    out = tmp_path / "logs"
+    result = CliRunner().invoke(
+        cli, ["study", "export", study.name, "--format", "inspect", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    logs = [read_eval_log(str(p)) for p in sorted(out.glob("*.eval"))]
+    assert sorted(log.eval.model for log in logs) == ["human/ann", "human/ben"]
+    assert all(len(log.samples) == 6 for log in logs)  # every instance, each a sample
+
+
 def test_missing_inspect_ai_is_one_line_naming_the_install(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
