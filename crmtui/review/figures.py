@@ -10,7 +10,7 @@ Figures, each only when it has data:
 * ``accuracy-by-task``: accuracy per task type per actor, with Wilson intervals;
 * ``accuracy-by-skill``: the same per CRMArena-Pro skill (with Pro sessions);
 * ``paired-difference``: a person minus a model on the instances both answered (share
-  right), with a paired 95% interval, and the four agreement counts beside it;
+  right), with Newcombe's paired 95% interval, and the four agreement counts beside it;
 * ``time-per-instance``: active time of every counted session per actor (box and points);
 * ``multi-turn``: per (agent, user) pair, success, median user turns and median turns to
   the first key fact.
@@ -23,7 +23,15 @@ from typing import Any
 
 from crmtui.data.tasktypes import abbreviation
 from crmtui.review.intervals import paired_difference, wilson
-from crmtui.review.report import AGREEMENT_KINDS, ONLY_HUMAN, ONLY_MODEL, OVERALL, Report
+from crmtui.review.report import (
+    AGREEMENT_KINDS,
+    BOTH_RIGHT,
+    BOTH_WRONG,
+    ONLY_HUMAN,
+    ONLY_MODEL,
+    OVERALL,
+    Report,
+)
 
 #: Categorical colours (Tableau 10, colour-blind friendlier than the defaults' order).
 PALETTE = [
@@ -205,7 +213,12 @@ def paired_differences(report: Report) -> Figure | None:
     """A person minus a model on their shared instances, with a paired 95% interval."""
     rows = []
     for pair in report.agreement:
-        found = paired_difference(pair.counts[ONLY_HUMAN], pair.counts[ONLY_MODEL], pair.n)
+        found = paired_difference(
+            pair.counts[BOTH_RIGHT],
+            pair.counts[ONLY_HUMAN],
+            pair.counts[ONLY_MODEL],
+            pair.counts[BOTH_WRONG],
+        )
         if found is None:
             continue
         difference, low, high = found
@@ -291,8 +304,8 @@ def paired_differences(report: Report) -> Figure | None:
         "paired-difference",
         "A person and a model on the same instances",
         "Left: the person's share right minus the model's over the instances both answered, "
-        "with a 95% Wald interval for paired proportions (it rests on the instances only one "
-        "of them got right). Right: those instances by outcome.",
+        "with Newcombe's 95% score interval for paired proportions (from the two Wilson "
+        "intervals and how the pairs agree). Right: those instances by outcome.",
         rows,
         spec,
     )

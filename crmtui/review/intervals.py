@@ -1,4 +1,4 @@
-"""95% intervals the report's figures draw: Wilson for a share, Wald for a paired difference."""
+"""95% intervals the report's figures draw: Wilson for a share, Newcombe for a paired difference."""
 
 from __future__ import annotations
 
@@ -27,24 +27,34 @@ def wilson(share: float, n: int) -> tuple[float, float] | None:
 
 
 def paired_difference(
-    only_first: int, only_second: int, n: int
+    both: int, only_first: int, only_second: int, neither: int
 ) -> tuple[float, float, float] | None:
-    """Difference in the share right of two actors on the same ``n`` instances, with a 95%
-    Wald interval for paired proportions (the discordant pairs carry it).
+    """Difference in the share right of two actors on the same instances, with Newcombe's
+    95% hybrid score interval for paired proportions (his method 10, without continuity
+    correction): built from the two Wilson intervals and the correlation of the pairs, it
+    stays inside -1..1 and keeps a width at small n, where the Wald interval collapses.
 
     Args:
+        both: Instances both got right.
         only_first: Instances only the first actor got right.
         only_second: Instances only the second actor got right.
-        n: Shared instances.
+        neither: Instances neither got right.
 
     Returns:
-        ``(difference, low, high)`` (first minus second, clipped to -1..1), or None for
-        ``n`` = 0.
+        ``(difference, low, high)``, first minus second; None without shared instances.
     """
+    a, b, c, d = both, only_first, only_second, neither
+    n = a + b + c + d
     if n <= 0:
         return None
-    b, c = only_first, only_second
-    difference = (b - c) / n
-    variance = max(0.0, b + c - (b - c) ** 2 / n)
-    half = Z95 * math.sqrt(variance) / n
-    return difference, max(-1.0, difference - half), min(1.0, difference + half)
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(p1, n) or (p1, p1)
+    l2, u2 = wilson(p2, n) or (p2, p2)
+    product = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(product) if product else 0.0
+    difference = p1 - p2
+    below = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    above = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    low = difference - math.sqrt(max(0.0, below))
+    high = difference + math.sqrt(max(0.0, above))
+    return difference, max(-1.0, low), min(1.0, high)

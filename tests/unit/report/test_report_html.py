@@ -80,6 +80,9 @@ def test_figures_show_the_json_reports_numbers(folder: Path) -> None:
         assert row["shared"] == source["shared"]
         share = (source["only human"] - source["only model"]) / source["shared"]
         assert row["difference"] == pytest.approx(share)
+        assert (row["difference"], row["low"], row["high"]) == paired_difference(
+            *(source[kind] for kind in ("both right", "only human", "only model", "both wrong"))
+        )
     assert not pairs
     # Time: every counted session's active seconds.
     times = sorted((s["actor"], s["idx"], s["active_seconds"]) for s in data["sessions"])
@@ -218,23 +221,32 @@ def test_wilson_and_paired_difference_known_values() -> None:
     assert (low, high) == pytest.approx((0.2366, 0.7634), abs=1e-4)
     low, high = wilson(1.0, 1) or (0, 0)
     assert (low, high) == pytest.approx((0.2065, 1.0), abs=1e-4)
-    # 10 shared: 4 only the person, 1 only the model -> +0.3, se = sqrt(5 - 0.9) / 10.
-    difference, low, high = paired_difference(4, 1, 10) or (0, 0, 0)
+    # 10 shared: 3 both right, 4 only the person, 1 only the model, 2 both wrong: +0.3,
+    # inside the two Wilson-based bounds, swapping the actors mirrors the interval.
+    difference, low, high = paired_difference(3, 4, 1, 2) or (0, 0, 0)
     assert difference == pytest.approx(0.3)
-    assert high - difference == pytest.approx(1.959964 * (4.1**0.5) / 10)
-    assert paired_difference(0, 0, 0) is None
+    assert -1 < low < 0 < difference < high < 1  # one person-only excess in ten: not clear
+    mirrored = paired_difference(3, 1, 4, 2) or (0, 0, 0)
+    assert mirrored == pytest.approx((-difference, -high, -low))
+    # One shared instance keeps a width (a Wald interval would collapse to a point).
+    one = paired_difference(0, 1, 0, 0) or (0, 0, 0)
+    assert one[0] == 1.0 and one[1] < 0.5 and one[2] == 1.0
+    assert paired_difference(0, 0, 0, 0) is None
 
 
-@given(b=st.integers(0, 50), c=st.integers(0, 50), same=st.integers(0, 50))
-def test_paired_difference_stays_in_range(b: int, c: int, same: int) -> None:
-    n = b + c + same
-    found = paired_difference(b, c, n)
-    if n == 0:
+@given(a=st.integers(0, 40), b=st.integers(0, 40), c=st.integers(0, 40), d=st.integers(0, 40))
+def test_paired_difference_stays_in_range(a: int, b: int, c: int, d: int) -> None:
+    found = paired_difference(a, b, c, d)
+    if a + b + c + d == 0:
         assert found is None
         return
     assert found is not None
     difference, low, high = found
     assert -1 <= low <= difference <= high <= 1
+    assert difference == pytest.approx((b - c) / (a + b + c + d))
+    # More of the same evidence narrows it.
+    _, low4, high4 = paired_difference(4 * a, 4 * b, 4 * c, 4 * d) or (0, 0, 0)
+    assert high4 - low4 <= high - low + 1e-9
 
 
 def test_skill_figure_is_the_json_skill_table(fixture_root: Path) -> None:
