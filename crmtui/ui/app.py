@@ -32,6 +32,7 @@ from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.read_only import ReadOnlyInstances
 from crmtui.ui.resume import ResumeFlow
+from crmtui.ui.screen_roles import TracksActivity, activity_screen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
 
@@ -506,23 +507,26 @@ class CrmtuiApp(
         # Seen here before any widget can stop it: typing in the editor or the answer box,
         # scrolling and moving a cursor all count as activity, not only keys the screen sees.
         if isinstance(event, _ACTIVITY) and not event.is_forwarded:
-            self._play_screen_call("note_activity")
+            screen = self._activity_screen()
+            if screen is not None:
+                screen.note_activity()
         await super().on_event(event)
 
     def on_app_blur(self, event: events.AppBlur) -> None:
-        self._play_screen_call("note_focus", False)
+        screen = self._activity_screen()
+        if screen is not None:
+            screen.note_focus(False)
 
     def on_app_focus(self, event: events.AppFocus) -> None:
-        self._play_screen_call("note_focus", True)
+        screen = self._activity_screen()
+        if screen is not None:
+            screen.note_focus(True)
 
-    def _play_screen_call(self, method: str, *args: Any) -> None:
+    def _activity_screen(self) -> TracksActivity | None:
         # The play screen may sit under a dialog or the pause screen: find it on the stack.
         if self.session is None:
-            return
-        for screen in reversed(self.screen_stack):
-            if hasattr(screen, method):
-                getattr(screen, method)(*args)
-                return
+            return None
+        return activity_screen(self.screen_stack)
 
     def on_unmount(self) -> None:
         save_parsed()  # screens opened in this session start faster next time
