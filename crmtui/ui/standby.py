@@ -83,7 +83,7 @@ class StartSlots:
     """At most one copy per core draws its first screen at a time; the others wait their turn.
 
     Twenty copies starting together share the cores evenly, so every one of them finishes
-    near the end (20 x 0.15 s of CPU on 2 cores: all pickers at ~1.7 s). Taking turns, the
+    near the end (docs/performance.md, "Serving studies"). Taking turns, the
     first are on screen in a fraction of a second and the median halves; the last comes no
     later. A slot is an exclusive ``flock`` on one of ``count`` files in a private folder:
     the kernel frees it when its copy's first frame is drawn (:func:`crmtui.startup.
