@@ -1,6 +1,6 @@
-"""Save SVG screenshots of the multi-turn mode into docs/assets/ for the docs.
+"""Save SVG screenshots of the multi-turn mode into assets/ for the docs.
 
-Usage: python scripts/dialogue_screenshots.py [--out docs/assets]
+Usage: python scripts/dialogue_screenshots.py [--out assets]
 
 Three pictures, on the small CRMArena-Pro org the tests build (tests/fixtures/pro_org.py),
 instance 9 (lead routing), with scripted models on fake OpenAI-compatible servers over real
@@ -203,7 +203,7 @@ async def _people(workspace: Any, out: Path, recordings: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("docs/assets"))
+    parser.add_argument("--out", type=Path, default=Path("assets"))
     parser.add_argument("--people-only", action="store_true", help="Only play-people.svg.")
     args = parser.parse_args(argv)
     home = Path(tempfile.mkdtemp(prefix="crmtui-dialogue-shots-"))

@@ -1,6 +1,6 @@
-"""Save SVG screenshots of crmtui's screens into docs/assets/ for the docs.
+"""Save SVG screenshots of crmtui's screens into assets/ for the docs.
 
-Usage: python scripts/screenshots.py [--out docs/assets] [SCENE ...]
+Usage: python scripts/screenshots.py [--out assets] [SCENE ...]
 
 SCENE is a play scene of ``crmtui.ui.scenes``, one of :data:`VIEWER_SHOTS` (replay,
 replay-80x24, compare, report) or ``play-pro`` (a CRMArena-Pro instance); without any, every
@@ -172,7 +172,7 @@ def _viewer_shots(recordings: Path, out: Path, only: tuple[str, ...] = VIEWER_SH
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("docs/assets"))
+    parser.add_argument("--out", type=Path, default=Path("assets"))
     parser.add_argument("--recordings", type=Path, default=Path("recordings"))
     parser.add_argument("scenes", nargs="*")
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
-"""Save SVG screenshots of the study screens into docs/assets/ for the docs.
+"""Save SVG screenshots of the study screens into assets/ for the docs.
 
-Usage: python scripts/study_screenshots.py [--out docs/assets] [NAME ...]
+Usage: python scripts/study_screenshots.py [--out assets] [NAME ...]
 
 Builds the sample org into a temporary CRMTUI_HOME, creates a six-annotator study, records
 a few sessions through the real play session (frozen clocks), then saves: the study status
@@ -118,7 +118,7 @@ async def _shoot(app: Any, name: str, out: Path, steps: Any = None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("docs/assets"))
+    parser.add_argument("--out", type=Path, default=Path("assets"))
     parser.add_argument("names", nargs="*", metavar="NAME", help=", ".join(SHOTS))
     args = parser.parse_args()
     out = args.out.resolve()

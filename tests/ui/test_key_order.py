@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from textual.widgets import DataTable, Input, TextArea
 
 from crmtui.ui.key_order import OrderedKeys, queued
 from crmtui.ui.workers import WorkerErrorHandler
+from tests.waiting import deadline
 
 
 def _keys(text: str) -> list[events.Key]:
@@ -68,7 +70,8 @@ class Small(WorkerErrorHandler, OrderedKeys, App[None]):
 
 
 async def _settle(app: Any, pilot: Any) -> None:
-    for _ in range(200):
+    until = deadline()
+    while time.monotonic() < until:
         await pilot.pause(0.01)
         if app.keys_pending == 0:
             return
