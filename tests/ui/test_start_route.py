@@ -10,6 +10,7 @@ there is nothing to accept first and nothing to reopen.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from crmtui.ui.app import CrmtuiApp as PlayApp
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from tests.ui.test_study_play import SIZE, _study, _wait
+from tests.waiting import deadline
 
 
 @pytest.fixture
@@ -44,12 +46,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return counts
 
 
-async def _first_screens(app: Any, until: type) -> list[str]:
+async def _first_screens(app: Any, target: type) -> list[str]:
+    """Every screen the app shows on its way, from its first frame to ``target``."""
     screens: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(300):
+        end = deadline()
+        while time.monotonic() < end:
             screens.append(type(app.screen).__name__)
-            if isinstance(app.screen, until) and app.started:
+            if isinstance(app.screen, target) and app.started:
                 break
             await pilot.pause(0.01)
         await _wait(pilot, lambda: app.started)
