@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -90,19 +91,27 @@ def _anchor(path: tuple[str, ...]) -> str:
 
 
 def events_table() -> str:
-    """Every event type with its payload fields: name, JSON types, required or optional."""
-    from crmtui.record.events import PAYLOAD_FIELDS
+    """Every event type, what it means and its payload fields (JSON types, required or not).
+
+    From the payload classes of :data:`crmtui.record.events.PAYLOADS`, the same definition
+    the recorder's validator reads.
+    """
+    from crmtui.record.events import PAYLOAD_FIELDS, PAYLOADS
 
     lines = ["| event | field | type | required |", "|---|---|---|---|"]
-    for kind in sorted(PAYLOAD_FIELDS):
-        spec = PAYLOAD_FIELDS[kind]
-        if not spec:
-            lines.append(f"| `{kind}` | (none) | | |")
-        for index, (name, field) in enumerate(spec.items()):
-            shown = f"`{kind}`" if index == 0 else ""
+    for kind in sorted(PAYLOADS):
+        what = (PAYLOADS[kind].__doc__ or "").strip().split("\n\n")[0]
+        lines.append(f"| `{kind}` | {_markdown(what)} | | |")
+        for name, field in PAYLOAD_FIELDS[kind].items():
             types = " or ".join(_json_type(t) for t in field.types)
-            lines.append(f"| {shown} | `{name}` | {types} | {'yes' if field.required else 'no'} |")
+            lines.append(f"| | `{name}` | {types} | {'yes' if field.required else 'no'} |")
     return "\n".join(lines)
+
+
+def _markdown(docstring: str) -> str:
+    """A docstring paragraph as one Markdown table cell (reST roles and literals as code)."""
+    text = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", " ".join(docstring.split()))
+    return text.replace("``", "`").replace("|", "\\|")
 
 
 def _json_type(kind: type) -> str:

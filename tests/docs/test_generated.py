@@ -38,4 +38,4 @@ def test_a_changed_block_is_seen_as_stale(tmp_path) -> None:
     assert gen.stale({page: text}) == [page]
     page.write_text(text)
     assert gen.stale({page: text}) == []
-    assert "| `submit` | `answer` | string | yes |" in text
+    assert "| | `answer` | string | yes |" in text and "| `submit` | The answer was" in text
