@@ -255,6 +255,7 @@ def add_annotator(
         count=wanted,
         seed=study.seed,
         practice=study.practice,
+        partners=study.partners,
     )
     updated = study.with_assignment(item, role)
     updated.save()
