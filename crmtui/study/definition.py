@@ -32,6 +32,7 @@ from crmtui import __version__
 from crmtui.data.tasktypes import sort_key
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.study import toml_text
+from crmtui.study.address import Served
 from crmtui.study.assign import Assignment, Design
 from crmtui.study.roles import AGENT, ROLES, Conversation, partner_label
 
@@ -130,6 +131,8 @@ class Study:
         roles: Each annotator's role in a multi-turn study (``agent`` or ``user``).
         partners: Each paired annotator's partner (a person in the other role); the
             unpaired talk to a model.
+        served: Where the study is served: the address its links name and how
+            ``crmtui serve`` last listened (see :mod:`crmtui.study.address`).
     """
 
     folder: Path
@@ -147,6 +150,7 @@ class Study:
     conversation: Conversation | None = None
     roles: dict[str, str] = field(default_factory=dict)
     partners: dict[str, str] = field(default_factory=dict)
+    served: Served = field(default_factory=Served)
 
     # -- places ----------------------------------------------------------------------------
 
@@ -278,6 +282,7 @@ class Study:
                 "qualify": self.settings.qualify,
             },
             "dialogue": None if self.conversation is None else self.conversation.to_document(),
+            "serve": self.served.to_document(),
             "annotators": {
                 name: {
                     "practice": list(item.practice),
@@ -393,6 +398,7 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
         conversation=conversation,
         roles=roles,
         partners=_checked_partners(partners, roles, assignments),
+        served=Served.from_document(doc.get("serve")),
     )
 
 

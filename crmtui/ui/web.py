@@ -36,6 +36,7 @@ import contextlib
 import logging
 import shlex
 import signal
+import socket
 import sys
 import time
 from collections import defaultdict, deque
@@ -54,7 +55,7 @@ from textual_serve.server import Server
 
 from crmtui.serve import pages, wire
 from crmtui.serve.pool import DEFAULT_STANDBY, StandbyChild, StandbyPool
-from crmtui.serve.run import ServeOptions, check_options, ssl_context
+from crmtui.serve.run import ServeOptions, check_options, listen_error, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
 from crmtui.study.signouts import SignOuts
 from crmtui.study.tokens import (
@@ -252,14 +253,14 @@ class StudyServer(Server):
         """Why a sign-in no longer counts (None: it still does); the cookie's signature and
         age were checked when it was read."""
         if claims.annotator not in self.current_study().assignments:
-            return "annotator no longer in the study"
+            return pages.REMOVED
         generation = self.tokens.generation(claims.annotator)
         if generation is None:
-            return "token revoked"
+            return pages.TOKEN_REVOKED
         if generation != claims.generation:
-            return "token rotated"  # since this cookie was issued
+            return pages.TOKEN_ROTATED  # since this cookie was issued
         if self.signouts.signed_out(claims):
-            return "signed out"
+            return pages.SIGNED_OUT
         return None
 
     def claims_of(self, request: web.Request) -> CookieClaims | None:
@@ -414,7 +415,7 @@ class StudyServer(Server):
             log.info("%s signed out from %s", claims.annotator, request.remote)
             live = self.sessions.get(claims.annotator)
             if live is not None:
-                await self._end(live, "signed out")
+                await self._end(live, pages.SIGNED_OUT)
         response = self._page(pages.signed_out_page(self.study.name))
         response.del_cookie(COOKIE_NAME, path="/")
         return response
@@ -630,10 +631,18 @@ def serve_study(
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
+    # Listen before anything starts (the standby processes start with the app): a busy
+    # port, no permission or no such address is one line, and nothing to clean up.
+    try:
+        family = socket.AF_INET6 if ":" in options.host else socket.AF_INET
+        listening = socket.create_server((options.host, options.port), family=family, backlog=128)
+    except OSError as exc:
+        raise listen_error(exc, options.host, options.port) from exc
+
     async def main() -> None:
         runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, options.host, options.port, ssl_context=context)
+        site = web.SockSite(runner, listening, ssl_context=context)
         await site.start()
         port = runner.addresses[0][1]
         scheme = "https" if context else "http"
