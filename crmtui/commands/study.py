@@ -102,6 +102,7 @@ def _print_tokens(
         item = counts.get(name, {})
         done = f"{item.get('practice', 0)} + {item.get('instances', 0)}" if item else ""
         rows.append((name, done, sign_in_link(url, token)))
+    # "2 + 4": practice instances, then counted ones (said in words where it is printed).
     console = Console(soft_wrap=False)
     # A link folded inside a table cell is copied in pieces (with the box between): where
     # the table would fold them, each link is printed whole on a line of its own, which
@@ -110,12 +111,15 @@ def _print_tokens(
     if widest + 20 > console.width:
         console.print(title, markup=False, highlight=False)
         for name, done, link in rows:
-            console.print(f"{name} ({done}):" if done else f"{name}:", markup=False)
+            console.print(
+                f"{name} ({done.replace(' + ', ' practice + ')} counted):" if done else f"{name}:",
+                markup=False,
+            )
             console.print(link, markup=False, highlight=False, soft_wrap=True)
         return
     table = Table(title=title, title_justify="left")
     table.add_column("Annotator")
-    table.add_column("Instances", justify="right")
+    table.add_column("Practice + counted", justify="right")
     table.add_column("Sign-in link", overflow="fold")
     for row in rows:
         table.add_row(*row)
@@ -568,6 +572,20 @@ def tokens_cmd(
         click.echo(f"{row['annotator']}: {state}")
 
 
+def _table_console() -> Any:
+    """A console for tables: a terminal's width, but piped (no terminal, no $COLUMNS) as
+    wide as the tables need, so a script or a file gets whole words, not cells folded
+    at 80 columns ("Annotat/or")."""
+    import os
+
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        console = Console(width=1000)
+    return console
+
+
 @study.command("status")
 @click.argument("name")
 @click.option(
@@ -598,11 +616,9 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(status.to_dict(), indent=2))
         return
-    from rich.console import Console
-
     from crmtui.study.render import print_grids, status_grids, status_summary
 
-    console = Console()
+    console = _table_console()
     print_grids(status_grids(status), console)
     console.print(status_summary(status), markup=False, highlight=False)
 
@@ -653,9 +669,7 @@ def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: i
     elif fmt == "md":
         click.echo(study_report_markdown(result), nl=False)
     else:
-        from rich.console import Console
-
-        print_study_report(result, Console())
+        print_study_report(result, _table_console())
 
 
 @study.command("export")

@@ -201,7 +201,8 @@ def disagreements(counted: Iterable[SessionSummary]) -> list[Disagreement]:
                     on=tuple(on),
                     answers={name: s.answer for name, s in people.items()},
                     right=verdicts,
-                    gold=first.gold,
+                    # The gold a submission recorded (a session without one records none).
+                    gold=next((s.gold for s in people.values() if s.submitted), first.gold),
                 )
             )
     return found
