@@ -155,17 +155,34 @@ _SIGNED_OUT_SCRIPT = """
 )
 
 
-def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int) -> str:
-    """The page running the terminal: textual.js connects to ``websocket_url``."""
+def app_page(
+    *,
+    title: str,
+    static_url: str,
+    websocket_url: str,
+    font_size: int,
+    script_url: str | None = None,
+    stylesheet: str | None = None,
+) -> str:
+    """The page running the terminal: textual.js connects to ``websocket_url``.
+
+    ``script_url`` is the script's (versioned) address, ``stylesheet`` xterm's CSS to inline
+    (None: both loaded from ``static_url``, as textual-serve lays them out).
+    """
     esc = html.escape
+    script = script_url or f"{static_url}js/textual.js"
+    if stylesheet is None:
+        style = f'<link rel="stylesheet" href="{esc(static_url)}css/xterm.css">'
+    else:  # "</" cannot end the style element early ("\/" is "/" in CSS)
+        style = "<style>" + stylesheet.replace("</", "<\\/") + "</style>"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{esc(title)}</title>
-<link rel="stylesheet" href="{esc(static_url)}css/xterm.css">
+{style}
 <script>{_SIGNED_OUT_SCRIPT}</script>
-<script src="{esc(static_url)}js/textual.js"></script>
+<script defer src="{esc(script)}"></script>
 <style>
   body {{ background: #0c181f; margin: 0; }}
   .textual-terminal {{ width: 100vw; height: calc(100vh - 1.4rem); opacity: 0;

@@ -54,6 +54,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crmtui.serve import pages, wire
+from crmtui.serve.assets import SCRIPT, Assets, accepts_gzip
 from crmtui.serve.pool import DEFAULT_STANDBY, StandbyChild, StandbyPool
 from crmtui.serve.run import ServeOptions, check_options, listen_error, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
@@ -231,6 +232,7 @@ class StudyServer(Server):
         self._ending: set[asyncio.Task[None]] = set()
         self._study_stamp = self._stamp()
         self.pool = StandbyPool(study.folder, standby, app_environment(self.debug))
+        self.assets = Assets(Path(self.statics_path))
 
     # -- identity --------------------------------------------------------------------------
 
@@ -294,7 +296,7 @@ class StudyServer(Server):
                 web.get("/favicon.ico", self.handle_favicon),
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
-                web.static("/static", self.statics_path, name="static"),
+                web.get("/static/{name:.+}", self.handle_static, name="static"),
             ]
         )
         app.on_startup.append(self._start_watch)
@@ -372,14 +374,35 @@ class StudyServer(Server):
         if self._full_for(annotator):
             return self._page(pages.full_page(self.study.name, self.max_sessions), 503)
         scheme = "wss" if self.secure else "ws"
-        return self._page(
+        page = self._page(
             pages.app_page(
                 title=f"crmtui study {self.study.name} · {annotator}",
                 static_url="/static/",
                 websocket_url=f"{scheme}://{request.host}/ws",
                 font_size=wire.font_size(request.query.get("fontsize")),
+                script_url=self.assets.url(SCRIPT),
+                stylesheet=self.assets.stylesheet,
             )
         )
+        page.enable_compression()  # gzip when the browser accepts it
+        return page
+
+    async def handle_static(self, request: web.Request) -> web.Response:
+        """``/static/NAME``: the page's script, gzip-compressed and cached by the browser
+        (a year at its versioned URL; else revalidated by ETag). Only the files the page
+        loads are served (:mod:`crmtui.serve.assets`); the cookie is checked by the guard."""
+        asset = self.assets.get(request.match_info["name"])
+        if asset is None:
+            raise web.HTTPNotFound(text="no such file")
+        versioned = request.query.get("v") == asset.digest
+        body, headers = asset.headers(
+            gzip_ok=accepts_gzip(request.headers.get("Accept-Encoding")), versioned=versioned
+        )
+        if request.headers.get("If-None-Match") == asset.etag:
+            return web.Response(
+                status=304, headers={k: headers[k] for k in ("ETag", "Cache-Control", "Vary")}
+            )
+        return web.Response(body=body, headers=headers)
 
     async def handle_favicon(self, request: web.Request) -> web.Response:
         """No icon (and no 404 in the browser's console)."""
