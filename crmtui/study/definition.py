@@ -33,7 +33,7 @@ from crmtui.data.tasktypes import sort_key
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.study import toml_text
 from crmtui.study.address import Served
-from crmtui.study.assign import Assignment, Design
+from crmtui.study.assign import Assignment, Design, seat_coverage
 from crmtui.study.roles import AGENT, ROLES, Conversation, partner_label
 
 DEFINITION_FILE = "study.toml"
@@ -205,6 +205,14 @@ class Study:
     def pool(self) -> list[int]:
         """The counted instances (the pool), by idx."""
         return sorted(self.design.types)
+
+    @property
+    def shared(self) -> list[int]:
+        """The instances two or more seats do (a pair of people is one seat): the design's
+        shared instances and those a later annotator added overlap to. Agreement, the
+        status's "Shared" column and the report count these."""
+        seats = seat_coverage(self.design, self.assignments, self.partners)
+        return sorted(idx for idx, n in seats.items() if n > 1)
 
     def assignment(self, annotator: str) -> Assignment:
         """One annotator's assignment.

@@ -130,3 +130,26 @@ def test_the_cli_add_annotator_keeps_the_promise(studies_here: Path) -> None:
     study = load_study("addtest")
     coverage = seat_coverage(study.design, study.assignments, {})
     assert max(coverage.values()) - min(coverage.values()) <= 1
+
+
+def test_status_and_report_agree_on_what_is_shared(studies_here: Path) -> None:
+    # A newcomer adds overlap outside the design's shared instances: those are shared now,
+    # in the status's column as in the report's count (agreement is measured on them).
+    import json
+
+    from crmtui.study import report_study, study_status
+    from crmtui.study.render import study_notes, study_report_json
+
+    create_study(
+        StudyRequest(name="mix", annotators=["a", "b"], per_type=2, shared=0.5, overlap=2,
+                     seed=4),
+        workspace=workspace(),
+    )  # fmt: skip
+    add_annotator("mix", "c", count=3)
+    study = load_study("mix")
+    assert len(study.shared) > len(study.design.shared)
+    status = study_status(study)
+    assert sorted(i.idx for i in status.instances if i.shared) == study.shared
+    result = report_study(study)
+    assert json.loads(study_report_json(result))["study"]["shared"] == study.shared
+    assert f"{len(study.shared)} shared" in study_notes(result)[0]
