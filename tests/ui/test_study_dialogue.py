@@ -28,6 +28,7 @@ from crmtui.ui.screens.as_user import UserScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
+from crmtui.ui.widgets.transcript import Transcript
 from tests.fakes.openai_server import FakeOpenAI, text
 from tests.fixtures import pro_org as fx
 from tests.ui.dialogue_helpers import ANSWER, ASK, IDX, OPENING
@@ -238,6 +239,15 @@ async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
             await _wait(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
             await pilot.press("y")
             await _wait(pilot, lambda: screen.seat.outcome is not None)
+            # Ended: said in the person's words (not upstream's "Submit action"), and F9
+            # offers what it now does, the next instance.
+            await _wait(pilot, lambda: screen.active_bindings["f9"].binding.description
+                        == "Next instance")  # fmt: skip
+            transcript = screen.query_one(Transcript).plain_text
+            assert "Ended: " in transcript and "Submit action" not in transcript
+            assert "End the conversation" not in [
+                b.binding.description for b in screen.active_bindings.values()
+            ]
             # The conversation counts once: back in the picker, "n" finds nothing left.
             await pilot.press("escape")
             await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
