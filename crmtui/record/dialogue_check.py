@@ -148,12 +148,13 @@ class ConversationRules:
         return None
 
     def _after_end(self, kind: str) -> str:
+        said = "an agent message" if kind == ev.AGENT_MESSAGE else "a user message"
         if self.ended == "limit":
             return _rule(
                 "the limit",
-                f"a {kind} after the user's {self.max_user_turns} replies (max_user_turns)",
+                f"{said} after the user's {self.max_user_turns} replies (max_user_turns)",
             )
-        return _rule("turn order", f"a {kind} after the user's ###STOP###")
+        return _rule("turn order", f"{said} after the user's ###STOP###")
 
     def _user(self, payload: Mapping[str, Any]) -> str | None:
         text, stop, turn = str(payload.get("text", "")), payload.get("stop"), payload.get("turn")
