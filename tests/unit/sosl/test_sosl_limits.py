@@ -97,6 +97,10 @@ def test_order_by_over_too_many_matches_names_the_matches(
 
     monkeypatch.setattr(sosl_engine, "MAX_QUERY_LENGTH", 120)
     with pytest.raises(QueryError) as caught:
-        run(fts_org, "FIND {blender OR tent OR shoe OR sole} RETURNING Knowledge__kav(Id, Title ORDER BY Title)")
+        run(
+            fts_org,
+            "FIND {blender OR tent OR shoe OR sole} RETURNING Knowledge__kav(Id, Title "
+            "ORDER BY Title)",
+        )
     message = caught.value.message
     assert "records, too many to sort with ORDER BY" in message and "100,000" not in message
