@@ -8,6 +8,9 @@ An export writes one file (``--out``). What is at that path already decides:
 * anything else (a text file, someone's database, a symlink, a folder, a FIFO, a device
   node such as ``/dev/full``): refused, whatever ``force`` says.
 
+A format written as a folder of files (``inspect``) takes a missing or existing folder and
+refuses anything else at the path.
+
 The markers, one per format, are things only our exports hold at their start:
 
 * ``csv``: the header row is exactly :data:`~crmtui.review.export.CSV_COLUMNS`;
@@ -100,8 +103,11 @@ _MARKERS = {"csv": _is_csv, "jsonl": _is_jsonl, "sqlite": _is_sqlite, "hf": _is_
 
 def is_our_export(fmt: str, path: Path) -> bool:
     """Whether the regular file ``path`` is a previous crmtui export in format ``fmt``."""
+    marker = _MARKERS.get(fmt)
+    if marker is None:
+        return False
     try:
-        return _MARKERS[fmt](path)
+        return marker(path)
     except OSError:
         return False
 
@@ -134,6 +140,13 @@ def check_target(fmt: str, target: Path, *, force: bool) -> None:
         return
     except OSError as exc:
         raise ConfigError(f"cannot write {shown}: {exc.strerror or exc}") from exc
+    if fmt not in _MARKERS:  # a format written as a folder of files (inspect)
+        if not stat.S_ISDIR(info.st_mode):
+            raise ConfigError(
+                f"{shown} is {_kind(info.st_mode)}; a {fmt} export writes into a folder "
+                "(choose another --out)"
+            )
+        return
     if not stat.S_ISREG(info.st_mode):
         raise ConfigError(
             f"{shown} is {_kind(info.st_mode)}; an export only writes a regular file of its own "
