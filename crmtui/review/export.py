@@ -43,6 +43,7 @@ from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
 from crmtui.review.dialogue_report import counted_dialogues
+from crmtui.review.export_columns import CSV_COLUMNS
 from crmtui.review.export_target import check_target, partial_path, replace_into
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
@@ -51,42 +52,6 @@ from crmtui.scoring.rules import gold_text
 
 FORMATS = ("hf", "jsonl", "csv", "sqlite", "inspect")
 HF_FILE_NAME = "sessions.parquet"
-
-CSV_COLUMNS = (
-    "actor",
-    "actor_kind",
-    "actor_id",
-    "strategy",
-    "idx",
-    "task",
-    "abbreviation",
-    "counted",
-    "finished",
-    "submitted",
-    "answer",
-    "gold",
-    "reward",
-    "right",
-    "scoring",
-    "scored_by",
-    "active_seconds",
-    "wall_seconds",
-    "queries",
-    "typed_queries",
-    "records_viewed",
-    "model_calls",
-    "tokens",
-    "cost",
-    "started_at",
-    "session_id",
-    "path",
-    "pairing",
-    "dialogue_role",
-    "dialogue_id",
-    "user",
-    "user_turns",
-    "dialogue_outcome",
-)
 
 
 @dataclass(frozen=True)

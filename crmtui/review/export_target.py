@@ -13,7 +13,7 @@ refuses anything else at the path.
 
 The markers, one per format, are things only our exports hold at their start:
 
-* ``csv``: the header row is exactly :data:`~crmtui.review.export.CSV_COLUMNS`;
+* ``csv``: the header row is exactly :data:`~crmtui.review.export_columns.CSV_COLUMNS`;
 * ``jsonl``: the first line is a JSON object with the session row's own keys;
 * ``sqlite``: the database header's ``application_id`` is :data:`SQLITE_APPLICATION_ID`
   (``PRAGMA application_id``, bytes 68-71 of the file, read without opening it as SQLite);
@@ -33,6 +33,7 @@ import stat
 from pathlib import Path
 
 from crmtui.errors import ConfigError
+from crmtui.review.export_columns import CSV_COLUMNS
 from crmtui.sanitise import printable
 
 __all__ = [
@@ -59,8 +60,6 @@ def _head(path: Path, size: int) -> bytes:
 
 
 def _is_csv(path: Path) -> bool:
-    from crmtui.review.export import CSV_COLUMNS
-
     line = _head(path, 4096).split(b"\n", 1)[0]
     return line == ",".join(CSV_COLUMNS).encode()
 
