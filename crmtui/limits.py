@@ -14,6 +14,23 @@ MAX_IDX = MAX_INT64
 #: (upstream's default). Here, not in :mod:`crmtui.play.dialogue`, so the CLI's options
 #: name it without importing the dialogue core (~6 ms of every ``crmtui play`` start).
 DEFAULT_MAX_USER_TURNS = 10
+#: Largest ``max_user_turns`` a conversation (or a channel's header) may set.
+MAX_USER_TURNS_LIMIT = 1000
+#: Characters of one message of a conversation, whoever sends it: a person typing or pasting
+#: (the message box holds no more), a model agent's ``respond``, a simulated user's reply and
+#: a line of a person-to-person channel. One cap, checked where a message enters
+#: (:func:`cap_message`; the channel refuses longer lines; the recorder's dialogue core cuts).
+MAX_MESSAGE_CHARS = 20_000
+#: The note a message cut to :data:`MAX_MESSAGE_CHARS` ends with.
+MESSAGE_CUT_NOTE = " [cut by crmtui: messages hold at most 20,000 characters]"
+
+
+def cap_message(text: str) -> str:
+    """``text`` if it fits :data:`MAX_MESSAGE_CHARS`, else its start and
+    :data:`MESSAGE_CUT_NOTE`, exactly :data:`MAX_MESSAGE_CHARS` long."""
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    return text[: MAX_MESSAGE_CHARS - len(MESSAGE_CUT_NOTE)] + MESSAGE_CUT_NOTE
 
 
 def idx_range_problem(idx: int) -> str | None:

@@ -21,7 +21,9 @@ Only ``api_base`` is required; ``model`` defaults to ``--model``. ``--api-base``
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,25 +151,86 @@ def parse_api_base(text: str) -> Deployment:
     return _deployment(entry, f"--api-base {text!r}")
 
 
+#: Longest cooldown a deployment may be given (a day).
+MAX_COOLDOWN_S = 86_400.0
+#: Largest deployments file read (a real one is a few hundred bytes).
+MAX_FILE_BYTES = 1_000_000
+#: Most deployments one file may list.
+MAX_DEPLOYMENTS = 1000
+#: Deepest nesting of lists/objects accepted (a real file is 3 deep).
+MAX_DEPTH = 8
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of ``value``, counting no further than ``limit + 1``."""
+    if limit < 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(child, limit - 1) for child in children), default=0)
+
+
+def _read_bounded(where: Path) -> str:
+    """The file's text: a regular file (a FIFO or device is refused at once, never waited
+    on), at most :data:`MAX_FILE_BYTES`, UTF-8."""
+    try:
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {where}: {exc.strerror or exc}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ConfigError(f"{where} is not a regular file (a FIFO, device or folder)")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {where}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{where} is larger than {MAX_FILE_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where} is not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
 def read_deployments(path: str | os.PathLike[str]) -> DeploymentSet:
     """The deployments file (see the module docstring).
 
+    Bounded before anything is built: a regular UTF-8 file of at most
+    :data:`MAX_FILE_BYTES`, nesting at most :data:`MAX_DEPTH`, at most
+    :data:`MAX_DEPLOYMENTS` entries; ``NaN`` and infinities are refused where JSON reads them.
+
     Raises:
-        ConfigError: Unreadable, not JSON, or a bad entry (named by its position).
+        ConfigError: Unreadable, not a regular file, too large, not UTF-8, not JSON, too
+            deep, too many entries, or a bad entry (named by its position).
     """
     where = Path(path)
+    text = _read_bounded(where)
+
+    def no_constant(name: str) -> Any:
+        raise ConfigError(f"{where}: {name} is not a number a deployments file may hold")
+
     try:
-        data = json.loads(where.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {where}: {exc.strerror or exc}") from exc
+        data = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{where} is not JSON: {exc.msg} at line {exc.lineno}") from exc
+    except (RecursionError, ValueError):
+        raise ConfigError(
+            f"{where} is not usable JSON (nested too deeply or a huge number)"
+        ) from None
+    if _depth(data, MAX_DEPTH) > MAX_DEPTH:
+        raise ConfigError(f"{where} is nested more than {MAX_DEPTH} levels deep")
     options: dict[str, Any] = {}
     if isinstance(data, dict):
         options = {k: v for k, v in data.items() if k != "deployments"}
         data = data.get("deployments")
     if not isinstance(data, list) or not data:
         raise ConfigError(f"{where}: expected a non-empty list of deployments")
+    if len(data) > MAX_DEPLOYMENTS:
+        raise ConfigError(
+            f"{where}: {len(data):,} deployments; a file lists at most {MAX_DEPLOYMENTS:,}"
+        )
     deployments = tuple(_deployment(e, f"{where} deployment {i}") for i, e in enumerate(data, 1))
     return make_set(deployments, **options, where=str(where))
 
@@ -188,10 +251,17 @@ def make_set(
         raise ConfigError(f"{where}: strategy must be one of {', '.join(STRATEGIES)}")
     if all(d.fallback for d in deployments):
         raise ConfigError(f"{where}: every deployment is a fallback; make one a primary")
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-        raise ConfigError(f"{where}: retries must be a whole number >= 0")
-    if isinstance(cooldown_s, bool) or not isinstance(cooldown_s, int | float) or cooldown_s < 0:
-        raise ConfigError(f"{where}: cooldown_s must be a number of seconds >= 0")
+    if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= 100:
+        raise ConfigError(f"{where}: retries must be a whole number from 0 to 100")
+    if (
+        isinstance(cooldown_s, bool)
+        or not isinstance(cooldown_s, int | float)
+        or not math.isfinite(cooldown_s)
+        or not 0 <= cooldown_s <= MAX_COOLDOWN_S
+    ):
+        raise ConfigError(
+            f"{where}: cooldown_s must be a number of seconds from 0 to {MAX_COOLDOWN_S:g}"
+        )
     names = [d.label for d in deployments]
     if len(set(names)) != len(names):
         raise ConfigError(f"{where}: two deployments share a name or URL")

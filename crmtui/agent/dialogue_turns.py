@@ -64,8 +64,8 @@ class DialogueDriver:
             self.waited_s += self._clock() - began
         message = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(message, reply.call), self.user.side.id)
-        self._heard("user", reply.text)
-        return reply.text
+        self._heard("user", message.text)
+        return message.text
 
     def respond(
         self, text: str, cancel: threading.Event | None = None
@@ -73,16 +73,17 @@ class DialogueDriver:
         """Send the agent's message; the user's reply and, when it ended, how."""
         message = self.dialogue.agent_says(text)
         self._emit("agent_message", message_payload(message), None)
-        self._heard("agent", text)
+        self._heard("agent", message.text)
         began = self._clock()
         try:
-            reply = self.user.reply(text, cancel)
+            # What the user hears is what is recorded: the message, cut to the cap.
+            reply = self.user.reply(message.text, cancel)
         finally:
             self.waited_s += self._clock() - began
         answer = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(answer, reply.call), self.user.side.id)
-        self._heard("user", reply.text)
-        return reply.text, self.dialogue.end
+        self._heard("user", answer.text)
+        return answer.text, self.dialogue.end
 
     def ended_by_user(self) -> DialogueEnd | None:
         """How it ended, when a person ended it while the agent was working (recorded)."""

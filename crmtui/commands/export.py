@@ -30,9 +30,16 @@ from crmtui.sanitise import printable
     type=click.Path(path_type=Path),
     required=True,
     help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet; "
-    "for inspect: a folder that receives the .eval logs.",
+    "for inspect: a folder that receives the .eval logs. An existing file is never replaced "
+    "unless it is an earlier export in the same format and --force is given; a symlink, "
+    "FIFO or device is always refused.",
 )
-def export(directory: Path | None, fmt: str, out: Path) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace an earlier crmtui export at --out (recognised by its marker; nothing else).",
+)
+def export(directory: Path | None, fmt: str, out: Path, force: bool) -> None:
     """Export every valid recording under DIRECTORY (searched recursively; default
     CRMTUI_HOME/recordings, where play records).
 
@@ -52,9 +59,9 @@ def export(directory: Path | None, fmt: str, out: Path) -> None:
         from crmtui.paths import recordings_dir
 
         directory = recordings_dir()
-    result = export_folder(directory, fmt, out)
+    result = export_folder(directory, fmt, out, force=force)
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
     for path in result.files:
         click.echo(f"Wrote {printable(str(path))}")
-    click.echo(f"Exported {result.sessions} session(s) to {result.path}")
+    click.echo(f"Exported {result.sessions} session(s) to {printable(str(result.path))}")

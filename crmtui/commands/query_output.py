@@ -82,7 +82,7 @@ def write_json(body: dict[str, Any], out: IO[str], deadline: OutputDeadline) -> 
     The text is the same; it is never held whole (the list of pieces ``json.dumps`` joins
     took most of the memory of a big result; docs/performance.md).
     """
-    pieces = json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(body)
+    pieces = json.JSONEncoder(indent=2, ensure_ascii=False, default=_blob_text).iterencode(body)
     written = 0
     while batch := list(islice(pieces, _BATCH)):  # taken and joined in C, not piece by piece
         text = printable_json("".join(batch))
@@ -95,4 +95,16 @@ def write_json(body: dict[str, Any], out: IO[str], deadline: OutputDeadline) -> 
 def table_rows(result: Any, limit: int = TABLE_ROWS) -> list[list[str]]:
     """The first ``limit`` rows of a result as table cells, shown escaped."""
     rows = result.flat_rows(limit=limit)
-    return [[printable("" if v is None else str(v)) for v in row] for row in rows]
+    return [[printable("" if v is None else _cell(v)) for v in row] for row in rows]
+
+
+def _blob_text(value: Any) -> str:
+    """A BLOB where text belongs (a damaged org file): its bytes as text, each byte that is
+    not UTF-8 shown as ``\\xNN`` (never Python's ``b'...'``, never an internal error)."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _cell(value: Any) -> str:
+    return _blob_text(value) if isinstance(value, bytes | bytearray | memoryview) else str(value)

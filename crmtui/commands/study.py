@@ -725,9 +725,15 @@ def report_cmd(
     "--out",
     type=click.Path(path_type=Path),
     required=True,
-    help="Output file (a folder for hf or inspect).",
+    help="Output file (a folder for hf or inspect); an existing file is replaced only if it "
+    "is an earlier export in the same format and --force is given.",
 )
-def export_cmd(name: str, fmt: str, out: Path) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace an earlier crmtui export at --out (recognised by its marker; nothing else).",
+)
+def export_cmd(name: str, fmt: str, out: Path, force: bool) -> None:
     """Export the study's sessions (as `crmtui export` does for a folder).
 
     Practice sessions are left out, as in `crmtui study report`, so the `counted`
@@ -739,7 +745,11 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
 
     study = load_study(name)
     result = export_folder(
-        study.recordings, fmt, out, exclude=lambda summary: excluded_reason(study, summary)
+        study.recordings,
+        fmt,
+        out,
+        exclude=lambda summary: excluded_reason(study, summary),
+        force=force,
     )
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)

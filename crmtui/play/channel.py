@@ -9,16 +9,24 @@ takes for a recording). The first side to open the instance creates it with
 a fresh dialogue id (its first line, ``open``); the other side joins it and takes that id, so
 both recordings carry it. Each side appends its own events and reads the other's:
 
-* ``join`` (``role``, ``name``): a side arrived;
+* ``join`` (``role``, ``name``, ``commit``): a side arrived, with the end of its hash chain;
 * ``message`` (``role``, ``text``): something said; a user's ``###STOP###`` ends the
   conversation, at any moment;
 * ``end`` (the agent's ``end_reason`` and ``reward``): the agent's episode is over;
 * ``leave`` (``role``, ``why``): a side left before the end (Esc, quit).
 
+Every line after a side's ``join`` carries the next link of that side's hash chain
+(``tok``), so no third process can speak for either side; the reader checks every line
+(:mod:`crmtui.play.channel_lines`) and skips, and reports in :attr:`Channel.problems`, a
+line that is torn, forged, out of turn or too long, then keeps listening. A file cut or
+rewritten under a reader is noticed (the bytes before its offset changed), reported and
+read again from its start. A header crmtui did not write is one :class:`ChannelError`.
+
 A side that dies writes no ``leave``: while a side waits it touches its heartbeat file
-(``<idx>-<n>.<role>.alive``) every second, and a partner whose heartbeat is older than
-``partner_timeout_s`` (:data:`PARTNER_TIMEOUT_S`) counts as gone; the waiting side then ends
-the conversation as abandoned. Before the partner has joined there is no time limit.
+(``<idx>-<n>.<role>.alive``) every second, and a partner with neither a heartbeat nor a line
+for ``partner_timeout_s`` (:data:`PARTNER_TIMEOUT_S`) counts as gone (a missing heartbeat
+file counts from its last line); the waiting side then ends the conversation as abandoned.
+Before the partner has joined there is no time limit.
 
 Each line is written with one ``write`` on a file opened for appending (atomic for lines
 this short on a local disk), so the two writers never interleave. Nothing here imports
@@ -35,11 +43,20 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from crmtui.errors import CrmtuiError
+from crmtui.limits import MAX_MESSAGE_CHARS
+from crmtui.play.channel_lines import (
+    MAX_LINE_BYTES,
+    ChannelError,
+    ChannelEvent,
+    ChannelProblem,
+    LineReader,
+    SideChain,
+    check_header,
+)
 from crmtui.play.dialogue_sides import DialogueCancelled
 
 __all__ = [
@@ -48,6 +65,7 @@ __all__ = [
     "Channel",
     "ChannelError",
     "ChannelEvent",
+    "ChannelProblem",
     "PartnerGone",
     "check_channel_name",
 ]
@@ -60,12 +78,13 @@ POLL_S = 0.05
 BEAT_S = 1.0
 #: The end message of a conversation a side left (or whose process died).
 ABANDONED = "abandoned"
+#: Bytes one poll reads at most (a huge line is skipped in pieces, never held whole).
+READ_BYTES = 1 << 20
+#: Bytes before the read offset compared on every poll: a file cut or rewritten under the
+#: reader is noticed even when it has grown past the offset again.
+_TAIL = 64
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-
-
-class ChannelError(CrmtuiError):
-    """The channel cannot be used (a bad name, the role already taken, a broken file)."""
 
 
 class PartnerGone(CrmtuiError):
@@ -84,20 +103,6 @@ def check_channel_name(name: str) -> str:
             "(starting with a letter or digit)"
         )
     return name
-
-
-@dataclass(frozen=True)
-class ChannelEvent:
-    """One line of the channel (see the module docstring for the kinds)."""
-
-    kind: str
-    role: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def text(self) -> str:
-        """A message's text."""
-        return str(self.data.get("text", ""))
 
 
 class Channel:
@@ -127,16 +132,26 @@ class Channel:
         self.path = path
         self.role = role
         self.name = name
-        self.dialogue_id = str(header["dialogue_id"])
-        self.max_user_turns = int(header["max_user_turns"])
+        self.dialogue_id, self.max_user_turns = check_header(header)
         self.partner_timeout_s = partner_timeout_s
         self._now = now
+        self._chain = SideChain()
+        self._reader = LineReader()
+        self._reader.header = dict(header)
         self._offset = 0
+        self._tail = b""
         self._partial = b""
+        self._skipping = False  # inside a line longer than MAX_LINE_BYTES
+        self._line = 0
         self._events: list[ChannelEvent] = []
         self._last_beat = 0.0
+        self._partner_seen: float | None = None
         self.partner_name: str | None = None
         self.closed = False
+        #: Lines skipped so far (torn, forged, out of turn, too long), and the file cut.
+        self.problems: list[ChannelProblem] = []
+        #: Called with each problem as it is found (the screen shows it); from a worker.
+        self.on_problem: Callable[[ChannelProblem], None] | None = None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -164,7 +179,8 @@ class Channel:
             max_user_turns: The limit, when this side starts the conversation.
 
         Raises:
-            ChannelError: A bad name or role, or a file that cannot be read or written.
+            ChannelError: A bad name or role, a header crmtui did not write (one line naming
+                the field), or a file that cannot be read or written.
         """
         if role not in ("agent", "user"):
             raise ChannelError(f"a channel side is 'agent' or 'user', not {role!r}")
@@ -173,6 +189,9 @@ class Channel:
             folder.mkdir(parents=True, exist_ok=True)
             for _ in range(100):  # another process may create the same file meanwhile
                 path, header = cls._find_open(folder, idx, role)
+                if path is None and header:  # a header being written: look again
+                    time.sleep(POLL_S)
+                    continue
                 if path is None:
                     header = {
                         "kind": "open",
@@ -180,6 +199,7 @@ class Channel:
                         "idx": idx,
                         "max_user_turns": max_user_turns,
                     }
+                    check_header(header)
                     path = folder / f"{idx}-{cls._next_number(folder, idx)}.channel"
                     try:
                         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -189,11 +209,14 @@ class Channel:
                         out.write(_line(header))
                 side = cls(path, role, name, header, partner_timeout_s=partner_timeout_s,
                            now=now)  # fmt: skip
-                side.post("join", name=name)
+                side.post("join", name=name, commit=side._chain.commit)
                 return side
         except OSError as exc:
             raise ChannelError(f"cannot use channel {channel!r}: {exc}") from exc
-        raise ChannelError(f"cannot open channel {channel!r}: too many conversations at once")
+        raise ChannelError(
+            f"cannot open channel {channel!r}: its newest conversation on idx {idx} has no "
+            "complete header, or too many conversations started at once"
+        )
 
     @staticmethod
     def _numbered(folder: Path, idx: int) -> list[tuple[int, Path]]:
@@ -211,31 +234,58 @@ class Channel:
 
     @classmethod
     def _find_open(cls, folder: Path, idx: int, role: str) -> tuple[Path | None, dict[str, Any]]:
-        """The newest conversation on ``idx`` that is not over and lacks ``role``."""
+        """The newest conversation on ``idx`` that is not over and lacks ``role``.
+
+        ``(None, {"pending": True})`` while its header is still being written.
+
+        Raises:
+            ChannelError: Its header is not one crmtui writes.
+        """
         numbered = cls._numbered(folder, idx)
         if not numbered:
             return None, {}
         path = numbered[-1][1]
-        lines = _read_lines(path.read_bytes())
-        if not lines or lines[0].get("kind") != "open":
+        with path.open("rb") as handle:
+            data = handle.read(READ_BYTES)
+        first, newline, _ = data.partition(b"\n")
+        if not newline and len(first) < MAX_LINE_BYTES:
+            return None, {"pending": True}
+        try:
+            header = json.loads(first)
+        except (ValueError, RecursionError):
+            header = None
+        try:
+            check_header(header, idx)
+        except ChannelError as exc:
+            raise ChannelError(f"channel file {path.name} has a bad header: {exc}") from None
+        # Only lines each side really wrote decide whether the conversation is open.
+        reader = LineReader()
+        for number, raw in enumerate(data.split(b"\n")[:-1], 1):
+            reader.read(raw, number)
+        if reader.over or role in reader.sides:
             return None, {}
-        kinds = {(line.get("kind"), line.get("role")) for line in lines[1:]}
-        over = any(kind in ("end", "leave") for kind, _ in kinds)
-        if over or ("join", role) in kinds:
-            return None, {}
-        return path, lines[0]
+        return path, header
 
     # -- writing ---------------------------------------------------------------------------
 
     def post(self, kind: str, **data: Any) -> None:
         """Append this side's event (one ``write``); ``end`` and ``leave`` close the channel.
 
+        Every line but the ``join`` carries this side's next link (``tok``).
+
         Raises:
-            ChannelError: The file cannot be written.
+            ChannelError: The file cannot be written, or a message is past the cap.
         """
         if self.closed:
             return
-        line = _line({"kind": kind, "role": self.role, **data})
+        text = data.get("text")
+        if kind == "message" and isinstance(text, str) and len(text) > MAX_MESSAGE_CHARS:
+            raise ChannelError(f"a message holds at most {MAX_MESSAGE_CHARS:,} characters")
+        value = {"kind": kind, "role": self.role, **data}
+        if kind != "join":
+            value["tok"] = self._chain.next()
+        # A leading newline too: a torn line another writer left ends here, not inside ours.
+        line = b"\n" + _line(value)
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
             try:
@@ -244,6 +294,7 @@ class Channel:
                 os.close(fd)
         except OSError as exc:
             raise ChannelError(f"cannot write to the channel: {exc}") from exc
+        self._reader.take_own(value)
         if kind in ("end", "leave"):
             self.closed = True
 
@@ -276,31 +327,79 @@ class Channel:
     # -- reading ---------------------------------------------------------------------------
 
     def poll(self) -> list[ChannelEvent]:
-        """Read the partner's events appended since the last call (this side's are
-        skipped) into the queue :meth:`next_event` takes from; return them."""
+        """Read the partner's lines appended since the last call into the queue
+        :meth:`next_event` takes from; return the events taken.
+
+        Lines that are torn, forged, out of turn or too long are skipped and reported
+        (:attr:`problems`, :attr:`on_problem`); a file cut or rewritten under the reader is
+        reported and read again from its start (lines already taken are not taken twice).
+
+        Raises:
+            ChannelError: The file cannot be read (it is gone).
+        """
         try:
             with self.path.open("rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if self._tail:
+                    handle.seek(self._offset - len(self._tail))
+                    if size < self._offset or handle.read(len(self._tail)) != self._tail:
+                        self._report(
+                            ChannelProblem(self._line, f"the channel file was cut or rewritten "
+                                           f"(read {self._offset:,} bytes, {size:,} now)")
+                        )  # fmt: skip
+                        self._reader.cut()
+                        self._offset, self._tail, self._partial = 0, b"", b""
+                        self._skipping, self._line = False, 0
                 handle.seek(self._offset)
-                chunk = handle.read()
+                chunk = handle.read(READ_BYTES)
         except OSError as exc:
             raise ChannelError(f"cannot read the channel: {exc}") from exc
+        if not chunk:
+            return []
         self._offset += len(chunk)
-        data = self._partial + chunk
-        complete, _, self._partial = data.rpartition(b"\n")
+        self._tail = (self._tail + chunk)[-_TAIL:]
         new = []
-        for value in _read_lines(complete + b"\n" if complete else b""):
-            if value.get("kind") == "open" or value.get("role") == self.role:
+        for raw in self._complete_lines(chunk):
+            self._line += 1
+            event, problem = self._reader.read(raw, self._line)
+            if problem is not None:
+                self._report(problem)
                 continue
-            event = ChannelEvent(
-                str(value.get("kind")),
-                str(value.get("role")),
-                {k: v for k, v in value.items() if k not in ("kind", "role")},
-            )
+            if event is None or event.role == self.role:
+                continue
+            self._partner_seen = self._now()
             if event.kind == "join":
                 self.partner_name = str(event.data.get("name") or "") or None
             new.append(event)
         self._events.extend(new)
         return new
+
+    def _complete_lines(self, chunk: bytes) -> list[bytes]:
+        """The lines ``chunk`` completes; a line past :data:`MAX_LINE_BYTES` is reported and
+        dropped as it is read."""
+        data = self._partial + chunk
+        *lines, self._partial = data.split(b"\n")
+        kept = []
+        for raw in lines:
+            if self._skipping:  # the end of a line too long to keep
+                self._skipping = False
+                continue
+            if len(raw) > MAX_LINE_BYTES:
+                self._line += 1
+                self._report(ChannelProblem(self._line, f"longer than {MAX_LINE_BYTES:,} bytes"))
+                continue
+            kept.append(raw)
+        if len(self._partial) > MAX_LINE_BYTES:
+            if not self._skipping:
+                self._line += 1
+                self._report(ChannelProblem(self._line, f"longer than {MAX_LINE_BYTES:,} bytes"))
+            self._partial, self._skipping = b"", True
+        return kept
+
+    def _report(self, problem: ChannelProblem) -> None:
+        self.problems.append(problem)
+        if self.on_problem is not None:
+            self.on_problem(problem)
 
     def wait_for_partner(self, cancel: threading.Event | None = None) -> str:
         """Wait until the other side has joined; return its person's name.
@@ -325,7 +424,9 @@ class Channel:
 
         Raises:
             DialogueCancelled: ``cancel`` was set.
-            PartnerGone: The partner left, or its heartbeat is older than the timeout.
+            PartnerGone: The partner left, or shows no sign of life (no heartbeat and no
+                line) for longer than the timeout.
+            ChannelError: The channel file cannot be read any more.
         """
         while True:
             while self._events:
@@ -351,10 +452,18 @@ class Channel:
             time.sleep(POLL_S)
 
     def _partner_silent(self) -> bool:
-        try:
-            seen = self._alive_path(_other(self.role)).stat().st_mtime
-        except OSError:
-            return False  # joined but not waiting yet: its first beat is on the way
+        """No heartbeat and no line from the partner for longer than the timeout.
+
+        Two signs, so neither one file can keep a dead partner alive for ever: the heartbeat
+        file's time, and when this side last read a line of the partner (its join at
+        least). A heartbeat file that is missing counts from that line.
+        """
+        seen = self._partner_seen
+        if seen is None:
+            seen = self._now()
+            self._partner_seen = seen
+        with contextlib.suppress(OSError):  # no heartbeat file: the lines alone decide
+            seen = max(seen, self._alive_path(_other(self.role)).stat().st_mtime)
         return self._now() - seen > self.partner_timeout_s
 
 
@@ -364,18 +473,3 @@ def _other(role: str) -> str:
 
 def _line(value: dict[str, Any]) -> bytes:
     return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-
-
-def _read_lines(data: bytes) -> list[dict[str, Any]]:
-    """The JSON objects of complete lines (a torn or foreign line is skipped)."""
-    values = []
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            values.append(value)
-    return values

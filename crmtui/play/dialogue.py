@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from crmtui.errors import CrmtuiError
-from crmtui.limits import DEFAULT_MAX_USER_TURNS
+from crmtui.limits import DEFAULT_MAX_USER_TURNS, cap_message
 
 __all__ = [
     "ACCEPTED",
@@ -286,12 +286,16 @@ class Dialogue:
     def user_says(self, text: str) -> Message:
         """The user's message: the opening, or a reply to the agent's last message.
 
+        Every message is cut to :data:`~crmtui.limits.MAX_MESSAGE_CHARS`
+        (:func:`~crmtui.limits.cap_message`): what is recorded and shown is ``message.text``.
+
         Raises:
             DialogueError: It is the agent's turn, or the conversation is over.
         """
         if self.awaiting != "user":
             raise DialogueError(self._out_of_turn("user"))
-        message = Message("user", text, self.agent_turns, is_stop(text))
+        # The stop is read from the whole text; what is kept is at most the message cap.
+        message = Message("user", cap_message(text), self.agent_turns, is_stop(text))
         self.messages.append(message)
         if message.stop:
             self._finish()
@@ -307,7 +311,7 @@ class Dialogue:
         """
         if self.awaiting != "agent":
             raise DialogueError(self._out_of_turn("agent"))
-        message = Message("agent", text, self.agent_turns + 1)
+        message = Message("agent", cap_message(text), self.agent_turns + 1)
         self.messages.append(message)
         return message
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from crmtui.limits import cap_message
 from crmtui.play.dialogue import (
     Dialogue,
     DialogueEnd,
@@ -106,6 +107,7 @@ class AgentSeat:
         Raises:
             DialogueError: It is the user's turn, or the conversation is over.
         """
+        text = cap_message(text)
         if self.live and self.dialogue.awaiting == "agent":
             # Sent before it is recorded: a message the channel refused is not in the
             # recording as said (the screen says "Not sent" and the person may retry).

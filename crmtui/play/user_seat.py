@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from crmtui.limits import cap_message
 from crmtui.play.dialogue import (
     ACCEPTED,
     Dialogue,
@@ -98,6 +99,7 @@ class UserSeat:
                                 else "the conversation is over")  # fmt: skip
         # Sent before it is recorded: a message the channel to a person agent refused is
         # not in the recording as said (the screen says "Not sent").
+        text = cap_message(text)
         self._send(text)
         message = self.dialogue.user_says(text)
         self.session.record_dialogue("user_message", message_payload(message))

@@ -17,6 +17,8 @@ from typing import Any
 import lark
 from lark import Lark
 
+from crmtui.errors import CrmtuiError
+
 log = logging.getLogger(__name__)
 
 
@@ -33,7 +35,7 @@ def build_parser(grammar_path: Path, **options: Any) -> Lark:
         from crmtui.paths import cache_dir
 
         cache_file = cache_dir() / f"lark-{lark.__version__}-{grammar_file}-{key}.pickle"
-    except OSError as exc:  # an unwritable data directory must not stop queries
+    except (OSError, CrmtuiError) as exc:  # an unwritable CRMTUI_HOME must not stop queries
         log.debug("no parser cache: %s", exc)
         return Lark(grammar, **options)
     try:

@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from crmtui.limits import MESSAGE_CUT_NOTE
 from crmtui.record import events as ev
 from crmtui.record.errors import PayloadError
 
-__all__ = ["check_dialogue_event", "validate_dialogue"]
+__all__ = ["ConversationRules", "check_dialogue_event", "validate_dialogue"]
+
+_CUT = MESSAGE_CUT_NOTE
 
 _ROLES = ("agent", "user")
 _KINDS = ("human", "model")
@@ -91,3 +94,102 @@ def check_dialogue_event(header: Mapping[str, Any], event: Mapping[str, Any]) ->
     if event.get("actor") != speaker:
         return f"{kind} by {event.get('actor')!r}, but the {side} is {speaker!r}"
     return None
+
+
+class ConversationRules:
+    """The rules of a conversation, checked event by event over a dialogue recording.
+
+    The chain proves a recording was not edited after it was written, not that what it
+    records could have happened: a forger who recomputes the chain could record turns
+    after ``###STOP###`` or more user replies than the limit. These are the dialogue
+    core's own rules (:class:`crmtui.play.dialogue.Dialogue`), restated here (``record``
+    sits below ``play``):
+
+    * **turn order**: the user opens; then agent and user alternate; the user's
+      ``###STOP###`` may come at any moment and ends the conversation;
+    * **turn numbers**: a user message's ``turn`` is the number of agent messages before it,
+      an agent message's is one more; none repeated, skipped or swapped;
+    * **STOP**: a user message whose text holds ``###STOP###`` has ``stop`` true, and a
+      ``stop`` true message holds it (or was cut at the message cap);
+    * **the limit**: no more user replies than the header's ``max_user_turns``; nothing
+      said after the end;
+    * **the scored answer**: a ``submit`` only after the user's ``###STOP###`` that followed
+      an agent message (the answer the user accepted).
+
+    :meth:`check` returns ``"conversation rule (NAME): ..."`` or None.
+    """
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        dialogue = header.get("dialogue")
+        self.active = isinstance(dialogue, dict)
+        self.max_user_turns = int(dialogue["max_user_turns"]) if self.active else 0
+        self.awaiting = "user"
+        self.agent_turns = 0
+        self.user_turns = 0
+        self.ended: str | None = None  # "stop" or "limit"
+        self.accepted = False
+
+    def check(self, event: Mapping[str, Any]) -> str | None:
+        """What rule ``event`` breaks (None: none); the state moves on either way."""
+        if not self.active:
+            return None
+        kind, payload = event.get("type"), event.get("payload")
+        if not isinstance(payload, dict):
+            return None
+        if kind == ev.USER_MESSAGE:
+            return self._user(payload)
+        if kind == ev.AGENT_MESSAGE:
+            return self._agent(payload)
+        if kind == ev.SUBMIT and not self.accepted:
+            return _rule(
+                "the scored answer",
+                "a submit without the user's ###STOP### after an agent message",
+            )
+        return None
+
+    def _after_end(self, kind: str) -> str:
+        said = "an agent message" if kind == ev.AGENT_MESSAGE else "a user message"
+        if self.ended == "limit":
+            return _rule(
+                "the limit",
+                f"{said} after the user's {self.max_user_turns} replies (max_user_turns)",
+            )
+        return _rule("turn order", f"{said} after the user's ###STOP###")
+
+    def _user(self, payload: Mapping[str, Any]) -> str | None:
+        text, stop, turn = str(payload.get("text", "")), payload.get("stop"), payload.get("turn")
+        if self.ended:
+            return self._after_end("user_message")
+        if ("###STOP###" in text) != bool(stop) and not (stop and text.endswith(_CUT)):
+            return _rule("STOP", f"stop is {stop!r} for a text that "
+                         f"{'holds' if '###STOP###' in text else 'lacks'} ###STOP###")  # fmt: skip
+        if turn != self.agent_turns:
+            return _rule("turn numbers", f"user turn {turn!r}, expected {self.agent_turns}")
+        if not stop and self.awaiting != "user":
+            return _rule("turn order", "a user message while it is the agent's turn")
+        self.awaiting = "agent"
+        if stop:
+            self.ended = "stop"
+            self.accepted = self.agent_turns > 0
+            return None
+        if self.agent_turns:
+            self.user_turns += 1
+        if self.user_turns >= self.max_user_turns:
+            self.ended = "limit"
+        return None
+
+    def _agent(self, payload: Mapping[str, Any]) -> str | None:
+        turn = payload.get("turn")
+        if self.ended:
+            return self._after_end("agent_message")
+        if self.awaiting != "agent":
+            return _rule("turn order", "an agent message while it is the user's turn")
+        if turn != self.agent_turns + 1:
+            return _rule("turn numbers", f"agent turn {turn!r}, expected {self.agent_turns + 1}")
+        self.agent_turns += 1
+        self.awaiting = "user"
+        return None
+
+
+def _rule(name: str, what: str) -> str:
+    return f"conversation rule ({name}): {what}"

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from crmtui.limits import MAX_INT64
 from crmtui.record import events as ev
-from crmtui.record.dialogue_check import check_dialogue_event
+from crmtui.record.dialogue_check import ConversationRules, check_dialogue_event
 from crmtui.record.errors import PayloadError, RecordingError
 from crmtui.record.format import (
     EVENT_KEYS,
@@ -293,10 +293,11 @@ def scan(
                             1, _HEADER_CHANGED if problem == _CHANGED else f"header: {problem}"
                         )
                     header = obj
+                    rules = ConversationRules(obj)
                 else:
                     problem = _check_event(text, obj, number, prev_hash, last_ms)
                     if problem is None and header is not None:
-                        problem = check_dialogue_event(header, obj)
+                        problem = check_dialogue_event(header, obj) or rules.check(obj)
                     if problem:
                         return bad(number, problem)
                     events.append(ev.Event.from_dict(obj))

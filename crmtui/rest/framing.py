@@ -26,6 +26,9 @@ REQUEST_TIMEOUT_S = 20.0
 MAX_BODY_BYTES = 10 * 1024 * 1024
 #: Connections (threads) one process serves at once; more wait in the listen queue.
 MAX_CONNECTIONS = 100
+#: Seconds a connection may wait for (the rest of) its request while every connection
+#: thread is taken and other clients wait to be accepted; it is closed then.
+SHED_AFTER_S = 0.5
 
 _BYTE_COUNT = re.compile(r"[0-9]{1,15}")
 

@@ -27,9 +27,11 @@ client, or a TLS handshake that stalls is closed then. A body's framing is check
 (:mod:`crmtui.rest.framing`: a ``Content-Length`` of ``abc``, ``1, 1``, 20 digits or a
 negative number is a 400 and the connection closes). A process serves at most
 :data:`~crmtui.rest.framing.MAX_CONNECTIONS` connections at once (one thread each); further
-clients wait in the listen queue until one ends. A client that hangs up before its answer is
-dropped silently; any other exception is an internal error: one line on stderr, the
-traceback in a crash log.
+clients wait in the listen queue until one ends, and while they wait every connection that
+has been waiting :data:`~crmtui.rest.framing.SHED_AFTER_S` or more for (the rest of) its
+request is closed (:meth:`_Server.shed`), so slow and idle clients cannot starve the rest.
+A client that hangs up before its answer is dropped silently; any other exception is an
+internal error: one line on stderr, the traceback in a crash log.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from crmtui.rest.balance import ConnectionBalance
 from crmtui.rest.framing import (
     MAX_CONNECTIONS,
     REQUEST_TIMEOUT_S,
+    SHED_AFTER_S,
     DeadlineReader,
     FramingError,
     body_length,
@@ -70,16 +73,25 @@ class _Handler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: _Server
     deadline = 0.0
+    #: When this connection began waiting for its current request (None: serving one).
+    waiting_since: float | None = None
 
     def setup(self) -> None:
         super().setup()
         self.rfile.close()  # the plain socket file, replaced by one that keeps the deadline
         self.rfile = io.BufferedReader(DeadlineReader(self.connection, lambda: self.deadline))
+        self.server.track(self, True)
+
+    def finish(self) -> None:
+        self.server.track(self, False)
+        super().finish()
 
     def handle_one_request(self) -> None:
         # The clock for the next request starts now: an idle keep-alive connection waiting
         # for its next request line is closed after the same timeout as a slow one.
-        self.deadline = time.monotonic() + self.server.request_timeout_s
+        now = time.monotonic()
+        self.deadline = now + self.server.request_timeout_s
+        self.waiting_since = now
         super().handle_one_request()
 
     def _refuse(self, error: FramingError) -> None:
@@ -110,6 +122,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if length:
             self.rfile.read(length)  # a write's body: read so the connection stays usable
+        self.waiting_since = None  # the whole request is here: it is served, never shed
         split = urlsplit(self.path)
         params = dict(parse_qsl(split.query, keep_blank_values=True))
         with self.server.gate:  # the CPU-bound part: one connection thread at a time
@@ -177,14 +190,48 @@ class _Server(ThreadingHTTPServer):
         # One slot per connection thread: taken when a connection is accepted, given back
         # when its thread ends. With none free, connections wait in the kernel's queue.
         self.slots = threading.BoundedSemaphore(max_connections)
+        self._connections: set[_Handler] = set()
+        self._connections_lock = threading.Lock()
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
         super().__init__(address, _Handler)
 
-    request_queue_size = 128  # where connections wait while every slot is taken
+    request_queue_size = 1024  # where connections wait while every slot is taken
+
+    def track(self, handler: _Handler, alive: bool) -> None:
+        """Note a connection's thread starting (``alive``) or ending."""
+        with self._connections_lock:
+            if alive:
+                self._connections.add(handler)
+            else:
+                self._connections.discard(handler)
+
+    def shed(self) -> int:
+        """Every slot is taken and clients wait: close the connections that have been waiting
+        for (the rest of) a request for :data:`SHED_AFTER_S` or more (idle keep-alive, slow
+        headers or body). A client that sends its request at once is never one of them, so
+        hundreds of slow or idle connections cannot keep normal ones waiting in the queue for
+        the whole request timeout. Returns how many were closed."""
+        cutoff = time.monotonic() - min(SHED_AFTER_S, self.request_timeout_s)
+        with self._connections_lock:
+            stale = [h for h in self._connections
+                     if h.waiting_since is not None and h.waiting_since <= cutoff]  # fmt: skip
+        for handler in stale:
+            with contextlib.suppress(OSError):  # its thread's read returns and it ends
+                handler.connection.shutdown(socket.SHUT_RDWR)
+        return len(stale)
+
+    def _clients_waiting(self) -> bool:
+        import select
+
+        with contextlib.suppress(OSError, ValueError):
+            return bool(select.select([self.socket], [], [], 0)[0])
+        return False
 
     def get_request(self) -> tuple[Any, Any]:
         if not self.slots.acquire(timeout=0.05):
+            if self._clients_waiting():
+                self.shed()
             raise BlockingIOError  # every connection thread is busy: leave it queued
         try:
             if self.balance is not None and not self.balance.should_accept():

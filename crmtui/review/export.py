@@ -43,48 +43,15 @@ from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
 from crmtui.review.dialogue_report import counted_dialogues, scored_reward
+from crmtui.review.export_columns import CSV_COLUMNS
+from crmtui.review.export_target import check_target, partial_path, replace_into
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
+from crmtui.sanitise import printable, printable_text
 from crmtui.scoring.rules import gold_text
 
 FORMATS = ("hf", "jsonl", "csv", "sqlite", "inspect")
 HF_FILE_NAME = "sessions.parquet"
-
-CSV_COLUMNS = (
-    "actor",
-    "actor_kind",
-    "actor_id",
-    "strategy",
-    "idx",
-    "task",
-    "abbreviation",
-    "counted",
-    "finished",
-    "submitted",
-    "answer",
-    "gold",
-    "reward",
-    "right",
-    "scoring",
-    "scored_by",
-    "active_seconds",
-    "wall_seconds",
-    "queries",
-    "typed_queries",
-    "records_viewed",
-    "model_calls",
-    "tokens",
-    "cost",
-    "started_at",
-    "session_id",
-    "path",
-    "pairing",
-    "dialogue_role",
-    "dialogue_id",
-    "user",
-    "user_turns",
-    "dialogue_outcome",
-)
 
 
 @dataclass(frozen=True)
@@ -234,7 +201,15 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
             user_turns=stats.user_turns,
             dialogue_outcome=stats.outcome,
         )
-    return ["" if values.get(c) is None else values[c] for c in CSV_COLUMNS]
+    # Text as every format for people has it: control and bidi characters escaped
+    # (crmtui.sanitise), so a cell never acts on the terminal or spreadsheet showing it.
+    return [_csv_cell(values.get(c)) for c in CSV_COLUMNS]
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    return printable_text(value) if isinstance(value, str) else value
 
 
 def _target(fmt: str, out: Path) -> Path:
@@ -249,6 +224,7 @@ def export_folder(
     out: str | os.PathLike[str],
     *,
     exclude: Callable[[SessionSummary], str | None] | None = None,
+    force: bool = False,
 ) -> ExportResult:
     """Export every valid recording under ``root``.
 
@@ -259,10 +235,13 @@ def export_folder(
         exclude: Why a session is left out (None keeps it), e.g. a study's practice
             sessions; ``counted`` is then decided over the kept sessions only, as a report
             restricted the same way would.
+        force: Replace an earlier export of ours at ``out`` (never anything else; see
+            :mod:`crmtui.review.export_target`).
 
     Raises:
         ConfigError: Unknown format, missing folder, no valid recordings, or an output
-            path inside the recordings folder for JSONL (it would be read as a recording).
+            path inside the recordings folder for JSONL (it would be read as a recording),
+            or an output path that holds something the export may not replace.
         DatasetError: If ``datasets`` cannot write the Parquet file.
     """
     if fmt not in FORMATS:
@@ -278,6 +257,7 @@ def export_folder(
             f"{target} is inside {base}: later reports would read it as a recording; "
             "write it elsewhere"
         )
+    check_target(fmt, target, force=force)
     loaded, skipped, _ = load_folder(base)
     excluded: Counter[str] = Counter()
     if exclude is not None:
@@ -303,7 +283,7 @@ def export_folder(
         return ExportResult(target, len(loaded), skipped, dict(excluded), files)
     if fmt == "csv":
         rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]
-        _write_csv(target, rows)
+        _write_csv(fmt, target, rows, force)
         return ExportResult(target, len(rows), skipped, dict(excluded))
     flat = fmt == "hf"
     session_rows = [
@@ -313,13 +293,19 @@ def export_folder(
     if fmt == "sqlite":
         from crmtui.review.export_sqlite import write_sqlite
 
-        write_sqlite(session_rows, target)
+        write_sqlite(session_rows, target, force=force)
     elif flat:
         from crmtui.data.export_hf import save_parquet
 
-        save_parquet(session_rows, target)
+        partial = _partial(target)
+        try:
+            save_parquet(session_rows, partial)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+        replace_into(partial, fmt, target, force=force)
     else:
-        _write_jsonl(target, session_rows)
+        _write_jsonl(fmt, target, session_rows, force)
     return ExportResult(target, len(session_rows), skipped, dict(excluded))
 
 
@@ -329,22 +315,43 @@ def counted_session_paths(summaries: Sequence[SessionSummary]) -> set[Path]:
     return {s.path for s in [*single, *counted_dialogues(summaries)[0]]}
 
 
-def _open_out(target: Path) -> Any:
+def _partial(target: Path) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        return target.open("w", encoding="utf-8", newline="")
     except OSError as exc:
-        raise ConfigError(f"cannot write {target}: {exc.strerror}") from exc
+        raise ConfigError(f"cannot write {printable(str(target))}: {exc.strerror}") from exc
+    return partial_path(target)
 
 
-def _write_csv(target: Path, rows: Sequence[list[Any]]) -> None:
-    with _open_out(target) as handle:
+def _write_text(fmt: str, target: Path, force: bool, write: Callable[[Any], None]) -> None:
+    """Write a text export through ``write(handle)`` beside ``target``, then rename it over."""
+    partial = _partial(target)
+    try:
+        # O_EXCL: the partial is a new file of ours, never something planted meanwhile.
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with open(fd, "w", encoding="utf-8", newline="") as handle:
+            write(handle)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise ConfigError(f"cannot write {printable(str(target))}: {exc.strerror}") from exc
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    replace_into(partial, fmt, target, force=force)
+
+
+def _write_csv(fmt: str, target: Path, rows: Sequence[list[Any]], force: bool) -> None:
+    def write(handle: Any) -> None:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         writer.writerows(rows)
 
+    _write_text(fmt, target, force, write)
 
-def _write_jsonl(target: Path, rows: Sequence[dict[str, Any]]) -> None:
-    with _open_out(target) as handle:
+
+def _write_jsonl(fmt: str, target: Path, rows: Sequence[dict[str, Any]], force: bool) -> None:
+    def write(handle: Any) -> None:
         for row in rows:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+    _write_text(fmt, target, force, write)

@@ -16,18 +16,19 @@ answers ``sqlite-utils query results.db "select ..."`` at once. Tables:
 
 ``events``, ``queries``, ``answers`` and ``rewards`` refer to ``sessions`` by foreign key.
 The file is written next to the target and renamed into place, so a failed export leaves
-any previous file as it was.
+any previous file as it was; what may be replaced at all is
+:mod:`crmtui.review.export_target`'s rule.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from crmtui.errors import ConfigError
+from crmtui.review.export_target import SQLITE_APPLICATION_ID, partial_path, replace_into
 from crmtui.scoring.rules import gold_text
 
 __all__ = ["TABLES", "write_sqlite"]
@@ -111,20 +112,30 @@ def _tables(session_rows: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, 
     }
 
 
-def write_sqlite(session_rows: Sequence[dict[str, Any]], target: Path) -> Path:
+def write_sqlite(
+    session_rows: Sequence[dict[str, Any]], target: Path, *, force: bool = False
+) -> Path:
     """Write the sessions (``crmtui.review.export.session_row`` rows) to ``target``.
 
+    The database carries ``PRAGMA application_id`` =
+    :data:`~crmtui.review.export_target.SQLITE_APPLICATION_ID`, the mark by which a later
+    export with ``force`` knows it may replace it.
+
     Raises:
-        ConfigError: The file cannot be written.
+        ConfigError: The file cannot be written, or ``target`` holds something the export
+            may not replace (:func:`~crmtui.review.export_target.check_target`).
     """
     import sqlite_utils
 
     tables = _tables(session_rows)
-    partial = target.with_name(target.name + ".partial")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial.unlink(missing_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    partial = partial_path(target)
+    try:
         db = sqlite_utils.Database(partial)
+        db.execute(f"PRAGMA application_id = {SQLITE_APPLICATION_ID}")
         db["sessions"].insert_all(tables["sessions"], pk="session_id", alter=True)
         keys = {"events": ("session_id", "seq"), "queries": ("session_id", "seq")}
         keys |= {"answers": ("session_id", "seq"), "rewards": "session_id"}
@@ -142,8 +153,8 @@ def write_sqlite(session_rows: Sequence[dict[str, Any]], target: Path) -> Path:
         if tables["answers"]:
             db["answers"].enable_fts(["answer"], create_triggers=True)
         db.close()
-        os.replace(partial, target)
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise ConfigError(f"cannot write {target}: {exc.strerror or exc}") from exc
+    replace_into(partial, "sqlite", target, force=force)
     return target

@@ -54,7 +54,7 @@ def seat_settings(study: Study, annotator: str) -> dict[str, Any]:
         agent, user = (annotator, partner) if role == AGENT else (partner, annotator)
         return {
             "dialogue": conversation.dialogue(person_user=True),
-            "channel": channel_name(agent, user),
+            "channel": channel_name(study.name, agent, user),
             "as_user": role == USER,
         }
     if role == USER:

@@ -23,6 +23,7 @@ from the provider's environment variable, as ``crmtui play`` does.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -187,15 +188,15 @@ def pair_people(roles: Mapping[str, str], partners: str = "people") -> dict[str,
     return found
 
 
-def channel_name(agent: str, user: str) -> str:
+def channel_name(study: str, agent: str, user: str) -> str:
     """The channel a pair of people meets on (one conversation per instance under it).
 
-    Readable when it fits a channel name, else a digest of the pair.
+    A digest of the study's and both people's names, each a separate component: names
+    joined with dots would collide (``ann.lee`` + ``bo`` and ``ann`` + ``lee.bo`` both made
+    ``pair.ann.lee.bo``, so two pairs shared one conversation).
     """
-    name = f"pair.{agent}.{user}"
-    if len(name) <= 64:
-        return name
-    return "pair." + hashlib.sha256(f"{agent}\0{user}".encode()).hexdigest()[:24]
+    digest = hashlib.sha256(json.dumps([study, agent, user]).encode()).hexdigest()[:32]
+    return f"pair-{digest}"
 
 
 def partner_label(role: str, partner: str | None, conversation: Conversation) -> str:

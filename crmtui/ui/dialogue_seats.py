@@ -8,6 +8,7 @@ with an outcome counts once, like a submission: it is not had again.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -154,6 +155,7 @@ class DialogueSeats:
                 max_user_turns=self.config.dialogue.max_user_turns,
                 partner_timeout_s=self.config.partner_timeout_s or PARTNER_TIMEOUT_S,
             )
+            side.on_problem = self._channel_problem
             side.poll()
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Cannot open instance")
@@ -169,6 +171,20 @@ class DialogueSeats:
         else:
             self.push_screen(WaitingScreen(side, self.config.channel, self._joins(idx)), met)
         return True
+
+    def _channel_problem(self, problem: Any) -> None:
+        """A line of the channel was skipped (torn, forged, out of turn): say so; the
+        conversation goes on. Called from the listening worker, or at the first read."""
+        import threading
+
+        def show() -> None:
+            self.notify(str(problem), severity="warning", title="Channel")
+
+        if threading.current_thread() is threading.main_thread():
+            show()
+            return
+        with contextlib.suppress(RuntimeError):  # the app is closing: nothing to show it on
+            self.call_from_thread(show)
 
     def _joins(self, idx: int) -> str | None:
         """How the partner joins, in a study (None: not a study; the command line says)."""

@@ -28,6 +28,7 @@ from crmtui.query.connection import schema_and_connection
 from crmtui.query.errors import QueryError
 from crmtui.query.results import QueryResult
 from crmtui.query.soql.engine import execute_soql
+from crmtui.query.soql.parser import MAX_QUERY_LENGTH
 from crmtui.query.sosl.parser import ReturningSpec, SoslQuery, line_col, malformed, parse_sosl
 from crmtui.query.sosl.search import search_object
 
@@ -282,6 +283,18 @@ def _soql(
         if page[1]:
             build.add(f" OFFSET {page[1]}")
     soql = build.text
+    if len(soql) > MAX_QUERY_LENGTH and len(ids) > 1:
+        # The statement is long because of the matches, not because of anything typed: say
+        # so (SOQL's length message would blame a query the person never wrote).
+        line, column = line_col(query.text, spec.order_position or spec.position)
+        raise QueryError(
+            "MALFORMED_SEARCH",
+            f"this search matches {len(ids):,} {obj.name} records, too many to sort with "
+            f"ORDER BY in one search (at most about {MAX_QUERY_LENGTH // 24:,}); use "
+            "narrower search terms, a WHERE in the RETURNING clause, or drop the ORDER BY",
+            line=line,
+            column=column,
+        )
     try:
         result = execute_soql(org, soql, today=today)
     except QueryError as exc:

@@ -21,6 +21,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from crmtui.limits import MAX_MESSAGE_CHARS
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.ui.widgets.steady_input import SteadyInput
 
@@ -86,7 +87,13 @@ class ChatPanel(Vertical):
         placeholder = "Type your message to the user; Enter sends it"
         if self.me == "user":
             placeholder = "Type your message to the agent; Enter sends it"
-        yield SteadyInput(placeholder=placeholder, id="chat-input", disabled=self.me == "watch")
+        # One message holds at most the one cap (a paste past it is cut where it is typed).
+        yield SteadyInput(
+            placeholder=placeholder,
+            id="chat-input",
+            disabled=self.me == "watch",
+            max_length=MAX_MESSAGE_CHARS,
+        )
         yield Static("", id="chat-status")
 
     # -- attributes down -------------------------------------------------------------------

@@ -23,7 +23,10 @@ def write_dialogue(
     folder: Path, agent: Side, user: Side, said: list[str], reward: float | None, idx: int = 88
 ) -> Path:
     """The agent's recording of a dialogue: ``said`` alternates user, agent, user...;
-    with a reward the user accepted the agent's last message, else the turns ran out."""
+    with a reward the user accepted the agent's last message (with ``###STOP###``, added
+    when ``said`` ends with the agent: ``verify`` checks that rule), else the turns ran out."""
+    if reward is not None and len(said) % 2 == 0:
+        said = [*said, STOP_TOKEN]
     spec = DialogueSpec("agent", agent, user, 10)
     path = folder / f"{agent.id.replace('/', '-')}-{user.id.replace('/', '-')}-{idx}.jsonl"
     rec = Recorder.create(

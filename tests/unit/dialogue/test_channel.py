@@ -61,14 +61,15 @@ def test_each_side_reads_exactly_the_others_messages_in_order(
     assert all(event.kind == "join" for event in agent.poll() + user.poll())  # nothing else
 
 
-def test_a_torn_last_line_waits_for_its_end(tmp_path: Path) -> None:
+def test_a_line_read_in_two_pieces_is_taken_once_whole(tmp_path: Path) -> None:
     agent, user = _pair(tmp_path)
-    with agent.path.open("ab") as out:
-        out.write(b'{"kind":"message","role":"user","te')
+    user.say("hi there")
+    data = agent.path.read_bytes()
+    agent.path.write_bytes(data[:-7])  # the reader sees the line's start, then its end
     assert [e.kind for e in agent.poll()] == ["join"]
     with agent.path.open("ab") as out:
-        out.write(b'xt":"hi"}\n')
-    assert agent.next_event().text == "hi"
+        out.write(data[-7:])
+    assert agent.next_event().text == "hi there" and agent.problems == []
 
 
 def test_stop_reaches_the_agent_while_it_is_typing_and_the_end_reaches_the_user(
@@ -88,7 +89,8 @@ def test_stop_reaches_the_agent_while_it_is_typing_and_the_end_reaches_the_user(
     heard: list[str] = []
     done: list[tuple[dict[str, object], object]] = []
     agent.feed(heard.append, lambda reason, reward: done.append((reason, reward)))
-    assert heard == ["too late"]
+    assert heard == []  # out of turn: skipped, and said so
+    assert any("after the conversation ended" in p.why for p in u.problems)
     assert done == [({"source": "user", "message": "User stopped"}, None)]
 
 
@@ -108,6 +110,7 @@ def test_a_side_that_leaves_ends_the_others_wait(tmp_path: Path) -> None:
 def test_a_silent_partner_counts_as_gone_after_the_timeout(tmp_path: Path) -> None:
     now = [1000.0]
     a, u = _pair(tmp_path, partner_timeout_s=5.0, now=lambda: now[0])
+    a.poll()  # the user's join, read at 1000
     u.beat()  # the user waited once, then its process died
     cancel = threading.Event()
     now[0] += 4.0

@@ -30,3 +30,13 @@ def test_options_change_the_cache_key(crmtui_home: Path) -> None:
     build_parser(SOQL, propagate_positions=True)
     build_parser(SOQL, propagate_positions=False)
     assert len(list((crmtui_home / "cache").glob("lark-*-soql.lark-*.pickle"))) == 2
+
+
+def test_a_home_where_cache_cannot_be_made_still_parses(crmtui_home: Path) -> None:
+    """Issue #35: a read-only CRMTUI_HOME without cache/ made every query UNKNOWN_EXCEPTION
+    (the folder's ConfigError escaped). A file where the folder belongs fails the same way
+    for root too, who may write anywhere."""
+    crmtui_home.mkdir(parents=True, exist_ok=True)
+    (crmtui_home / "cache").write_text("not a folder", "utf-8")
+    parser = build_parser(SOQL, propagate_positions=True, maybe_placeholders=False)
+    assert parser.parse("SELECT Id FROM Case") is not None

@@ -53,7 +53,8 @@ def test_cli_writes_a_file_sqlite_opens(tmp_path: Path, capsys: pytest.CaptureFi
     with sqlite3.connect(target) as conn:
         n = conn.execute("select count(*) from sessions where counted").fetchone()[0]
     assert n >= 1
-    # Exporting again replaces the file instead of adding rows twice.
-    main(["export", str(EXAMPLES), "--format", "sqlite", "--out", str(target)])
+    # Exporting again (--force: it is our own export) replaces the file instead of adding
+    # rows twice.
+    main(["export", str(EXAMPLES), "--format", "sqlite", "--out", str(target), "--force"])
     with sqlite3.connect(target) as conn:
         assert conn.execute("select count(*) from sessions where counted").fetchone()[0] == n

@@ -84,3 +84,23 @@ def test_a_megabyte_of_sosl_is_refused_at_once(org: Any) -> None:
     assert time.perf_counter() - started < 0.5
     assert error.code == "MALFORMED_SEARCH"
     assert error.message == "SOSL statements cannot be longer than 100,000 characters."
+
+
+def test_order_by_over_too_many_matches_names_the_matches(
+    fts_org: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #35: ORDER BY over a search with many matches was refused as a SOQL statement
+    longer than 100,000 characters, a statement nobody typed. The message names the real
+    problem: how many records matched. (The limit is shrunk so the fixture's few matches
+    stand for a stress org's thousands.)"""
+    import crmtui.query.sosl.engine as sosl_engine
+
+    monkeypatch.setattr(sosl_engine, "MAX_QUERY_LENGTH", 120)
+    with pytest.raises(QueryError) as caught:
+        run(
+            fts_org,
+            "FIND {blender OR tent OR shoe OR sole} RETURNING Knowledge__kav(Id, Title "
+            "ORDER BY Title)",
+        )
+    message = caught.value.message
+    assert "records, too many to sort with ORDER BY" in message and "100,000" not in message

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from crmtui.cli import cli
 from crmtui.errors import ConfigError
+from crmtui.play.channel import check_channel_name
 from crmtui.study import StudyRequest, create_study, load_study, study_status
 from crmtui.study.launch import play_config
 from crmtui.study.roles import Conversation, channel_name, cycle_roles, pair_people
@@ -56,7 +57,7 @@ def test_a_pair_gets_one_assignment_and_both_sides_meet_on_its_channel() -> None
     assert study.assignment("ann").order == study.assignment("ben").order
     assert study.partner_of("cat") is None and study.role_of("cat") == "agent"
     ann, ben, cat = (play_config(study, who) for who in ("ann", "ben", "cat"))
-    assert ann.channel == ben.channel == channel_name("ann", "ben") == "pair.ann.ben"
+    assert ann.channel == ben.channel == channel_name(study.name, "ann", "ben")
     assert not ann.as_user and ben.as_user and ann.agent is None
     assert ann.dialogue.user_kind == ben.dialogue.user_kind == "human"
     assert cat.channel is None and cat.dialogue.simulated
@@ -133,3 +134,16 @@ def test_a_newcomer_takes_a_role_and_talks_to_a_model() -> None:
     study.definition_path.write_text(text)
     with pytest.raises(StudyError, match="annotators.ann.partner 'ben' is not paired back"):
         load_study(study.folder)
+
+
+def test_pair_channels_never_collide() -> None:
+    """Issue #35: dotted names joined with dots made two pairs share one conversation.
+    Every distinct (study, agent, user) gets its own channel, whatever the names hold."""
+    names = ["ann.lee", "bo", "ann", "lee.bo", "a", "b.c", "a.b", "c", "x\0y", "x", "y"]
+    seen: dict[str, tuple[str, str, str]] = {}
+    for study in ("s", "s.t", "t"):
+        for agent in names:
+            for user in names:
+                name = channel_name(study, agent, user)
+                assert seen.setdefault(name, (study, agent, user)) == (study, agent, user)
+                assert check_channel_name(name) == name

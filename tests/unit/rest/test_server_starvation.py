@@ -1,0 +1,82 @@
+"""serve-rest keeps serving normal clients while hundreds of connections are slow or idle
+(issue #35).
+
+The property: with every connection thread taken by clients that never finish a request
+(idle keep-alive connections, headers trickled a byte at a time) and more of them queued,
+a normal client's request is still answered within seconds, not after the whole request
+timeout; the threads stay bounded; nothing reaches stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from crmtui.org import Org
+from crmtui.rest import RestApi, RestServer
+
+from .conftest import SESSION_ID
+
+QUERY = "/services/data/v59.0/query?q=SELECT+Id+FROM+Case+LIMIT+1"
+SLOTS = 16
+
+
+@pytest.fixture
+def server(small_org: Org) -> Iterator[RestServer]:
+    served = RestServer(
+        RestApi(small_org, SESSION_ID), request_timeout_s=20.0, max_connections=SLOTS
+    ).start()
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+def _normal_request(server: RestServer) -> float:
+    began = time.monotonic()
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=15)
+    try:
+        conn.request("GET", QUERY, headers={"Authorization": f"Bearer {SESSION_ID}"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200
+    finally:
+        conn.close()
+    return time.monotonic() - began
+
+
+def test_slow_and_idle_connections_do_not_starve_normal_clients(
+    server: RestServer, capfd: pytest.CaptureFixture[str]
+) -> None:
+    hostile: list[socket.socket] = []
+    stop = threading.Event()
+    try:
+        for number in range(96):  # six times the connection threads
+            sock = socket.create_connection((server.host, server.port), timeout=5)
+            if number % 2:
+                sock.sendall(b"GET /services/data/v59.0/ HTTP/1.1\r\nHo")  # never finished
+            hostile.append(sock)
+
+        def trickle() -> None:
+            while not stop.wait(0.2):
+                for sock in hostile[1::2]:
+                    with contextlib.suppress(OSError):  # shed: it is closed now
+                        sock.sendall(b"x")
+
+        threading.Thread(target=trickle, daemon=True).start()
+        time.sleep(0.3)
+        threads_before = threading.active_count()
+        took = [_normal_request(server) for _ in range(4)]
+        assert max(took) < 8.0, took  # the timeout is 20 s: none waited for it
+        assert threading.active_count() <= threads_before + SLOTS
+    finally:
+        stop.set()
+        for sock in hostile:
+            sock.close()
+    assert "Traceback" not in capfd.readouterr().err
