@@ -15,7 +15,7 @@ from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
 
-from crmtui.org.readings.rows import stamp
+from crmtui.org.readings.stamps import stamp
 
 Rows = Mapping[str, Sequence[Mapping[str, Any]]]
 

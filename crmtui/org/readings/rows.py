@@ -18,19 +18,11 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from crmtui.org.readings.stamps import stamp
+
 Rows = Mapping[str, Sequence[Mapping[str, Any]]]
 #: Words of a name or description: letters, digits, apostrophes, inner hyphens.
 WORD = re.compile(r"[a-z0-9']+(?:-[a-z0-9']+)*")
-
-
-def stamp(value: Any) -> datetime | None:
-    """A stored date or datetime as a naive UTC datetime (None when empty)."""
-    if not value:
-        return None
-    text = str(value).strip()
-    if len(text) == 10:
-        return datetime.fromisoformat(text)
-    return datetime.fromisoformat(text[:19])
 
 
 def words(text: str) -> list[str]:
