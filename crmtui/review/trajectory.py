@@ -361,6 +361,8 @@ def scratch_detail(event: ev.Event) -> str:
             f"{spec['end']} - {spec['start']} ({spec['unit']})" if spec["start"] else "rows"
         )
         group = f" by {spec['group_by']}" if spec["group_by"] else ""
+        if spec.get("group_by2"):
+            group += f", {spec['group_by2']}"
         error = payload.get("error")
         outcome = f"error: {error}" if error else f"{payload['groups']} groups"
         return f"{spec['aggregate']}({measure}){group} → {outcome}"

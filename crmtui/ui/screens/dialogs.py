@@ -224,5 +224,9 @@ class HelpScreen(ModalScreen[None]):
 
 
 def fields_of(schema: Any, object_name: str) -> list[str]:
-    """Field names of an object, for the filter dialog."""
-    return [f.name for f in schema.require(object_name).fields]
+    """What the filter dialog offers: the object's fields, then related records' fields
+    (``Account.ShippingState``, two lookups deep; see :func:`crmtui.play.paths.chooser_paths`).
+    """
+    from crmtui.play.paths import chooser_paths
+
+    return [p.path for p in chooser_paths(schema, object_name)]
