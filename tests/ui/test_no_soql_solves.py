@@ -80,6 +80,9 @@ async def _monthly_trend(a: Annotator, inst: Any, entry: dict[str, Any]) -> None
     await a.add_filter("CreatedDate", ">=", _day(p["start"]))
     await a.add_filter("CreatedDate", "<", _day(p["end"]))
     table = await a.compute(group="month(CreatedDate)", aggregate="count")
+    # Choosing count counts rows, open cases too (not the durations the form started on).
+    spec = a.app.screen.last_run.spec
+    assert spec.field is None and not spec.is_duration
     await a.cursor_to_column(table, 1)
     await a.press("s", "s")  # most cases first
     month = _rows(table)[0][0]

@@ -304,7 +304,13 @@ class ComputeScreen(ModalScreen[None]):
             self.hooks.activity()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "compute-measure":
+        if event.select.id == "compute-aggregate" and event.value == "count":
+            # Counting means counting rows (a report's record count): a count of durations
+            # would leave out every open case, whose duration has no end.
+            measure = self.query_one("#compute-measure", Select)
+            if measure.value == DURATION:
+                measure.value = ROWS
+        if event.select.id in ("compute-measure", "compute-aggregate"):
             self._toggle_duration()
 
     def _toggle_duration(self) -> None:
