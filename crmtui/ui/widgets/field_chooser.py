@@ -4,7 +4,8 @@ A text box over a list of field paths (``Account.ShippingState``,
 ``OrderItemId__r.Product2Id``): typing filters the list by any part of the path or its
 object and type, ↑/↓ move the highlight (the box keeps the focus, so Tab order is the
 dialog's), Enter takes the path typed in full or else the highlighted one. Posts
-:class:`FieldChooser.Chosen`. Used by the filter dialog, where
+:class:`FieldChooser.Chosen`. The list shows only while the box has the focus, so a dialog
+holding the chooser fits an 80x24 terminal once the field is chosen. Used by the filter dialog, where
 a drop-down of sixty paths could only be searched by their first letters.
 """
 
@@ -61,7 +62,14 @@ class FieldChooser(Vertical):
         )
         options = OptionList(*self._options(""), classes="field-chooser-list")
         options.can_focus = False  # the box keeps the focus; ↑/↓ there move the highlight
+        options.display = False  # shown while the box has the focus
         yield options
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.query_one(OptionList).display = True
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.query_one(OptionList).display = False
 
     @property
     def value(self) -> str:
