@@ -5,8 +5,8 @@ A text box over a list of field paths (``Account.ShippingState``,
 object and type, ↑/↓ move the highlight (the box keeps the focus, so Tab order is the
 dialog's), Enter takes the path typed in full or else the highlighted one. Posts
 :class:`FieldChooser.Chosen`. The list shows only while the box has the focus, so a dialog
-holding the chooser fits an 80x24 terminal once the field is chosen. Used by the filter dialog, where
-a drop-down of sixty paths could only be searched by their first letters.
+holding the chooser fits an 80x24 terminal once the field is chosen. Used by the filter
+dialog, where a drop-down of sixty paths could only be searched by their first letters.
 """
 
 from __future__ import annotations
