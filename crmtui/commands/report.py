@@ -32,13 +32,17 @@ from crmtui.sanitise import printable
 def report(ctx: click.Context, directory: Path | None, fmt: str, tui: bool) -> None:
     """Summarize a folder of recordings: one row per actor (each human annotator, each
     model + strategy), one column per task type in leaderboard order (NCR HTU TCU NED PVI
-    KQA TII MTA BRI) plus Overall.
+    KQA TII MTA BRI, then CRMArena-Pro's SAU LRO SCU CRC WSR SIM QAP LQU APR ICI PCI IOD
+    CCK) plus Overall. With CRMArena-Pro sessions a second table gives accuracy per
+    CRMArena-Pro skill; multi-turn dialogues get their own tables (who played whom, by
+    pairing).
 
     DIRECTORY (default CRMTUI_HOME/recordings, where play records) is searched recursively
     for .jsonl recordings. Each is verified; tampered or unreadable files are skipped and
     listed. A person's first submission of an instance counts (later ones are flagged); a
     model's latest finished, submitted session counts. Cells give accuracy (KQA: mean F1)
-    with the instance count; Overall is the unweighted mean of the task columns with data.
+    with the instance count (KQA, SIM: mean F1; privacy rejection: the share judged refused);
+    Overall is the unweighted mean of the task columns with data.
     Further tables: median active time, median queries, tokens and cost per instance, and
     human-versus-model agreement per shared instance. With --tui the tables open in the
     report screen (Tab/[ ]/1-9: tables, b: charts, q: quit) with bar charts per task type.

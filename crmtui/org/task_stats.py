@@ -48,8 +48,9 @@ CLOSE_COUNT = 1
 NEAR_SHARE = 0.10
 #: Most a named shortcut may pass, and the careful reading's required agreement (issue #24).
 SHORTCUT_LIMIT = 0.40
-#: Gold None share of each type in the real CRMArena file (39 of 130 in five types, REFERENCE
-#: section 1.1); the generator is calibrated to stay within ten points of it.
+#: Gold None share of each type in the real CRMArena file (39 of 130 in five types;
+#: the Hugging Face dataset Salesforce/CRMArena); the generator is calibrated to stay within
+#: ten points of it.
 UPSTREAM_NONE_SHARE = {
     "knowledge_qa": 0.0,
     "monthly_trend_analysis": 0.0,

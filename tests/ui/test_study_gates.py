@@ -22,17 +22,15 @@ from crmtui.ui.screens.instructions import InstructionsScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
+from tests.waiting import until
 
 SIZE = (160, 48)
 TEXT = "# How to annotate\n\nAnswer from the org only.\n\nYour answers are *recorded*.\n"
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 150) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition)
 
 
 @pytest.fixture

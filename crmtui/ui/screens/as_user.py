@@ -28,6 +28,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS, STOP_TOKEN
 from crmtui.play.user_seat import Brief, UserSeat
 from crmtui.ui.layout import layout_mode, too_small_notice
+from crmtui.ui.screen_roles import TracksActivity
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.footer import KeyFooter
@@ -92,7 +93,7 @@ class BriefPanel(VerticalScroll):
         yield Static(Group(*parts), id="brief-text")
 
 
-class UserScreen(Screen[None]):
+class UserScreen(Screen[None], TracksActivity):
     """A person plays the user; the agent is a model here or a person elsewhere.
 
     Args:
