@@ -599,10 +599,26 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "md"]),
+    type=click.Choice(["table", "json", "md", "html"]),
     default="table",
     show_default=True,
-    help="table: rich tables; json: everything; md: Markdown.",
+    help="table: rich tables; json: everything; md: Markdown; html: one self-contained page "
+    "with figures (accuracy with 95% intervals, annotator agreement, people versus models, "
+    "time) and the tables, opening offline.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file instead of standard output.",
+)
+@click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With --format html: also write each figure as NAME.svg and NAME.png into this "
+    "folder (for a paper).",
 )
 @click.option(
     "--bootstrap",
@@ -615,7 +631,15 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap's generator."
 )
-def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: int) -> None:
+def report_cmd(
+    name: str,
+    models: Path | None,
+    fmt: str,
+    out: Path | None,
+    figures_dir: Path | None,
+    resamples: int,
+    seed: int,
+) -> None:
     """The report over the study: the usual tables restricted to the annotators' counted
     instances (practice left out), agreement on the shared instances (pairwise and
     Krippendorff's alpha with a seeded bootstrap 95% interval, on correctness and on
@@ -623,16 +647,31 @@ def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: i
     answer and the gold), each annotator's accuracy and time distribution, who qualified and
     who accepted the instructions, and with --models humans versus models per instance.
 
-    Every recording is verified; tampered ones are skipped and listed.
+    Every recording is verified; tampered ones are skipped and listed. With --format html
+    the same numbers are drawn as figures in one page that opens offline.
     """
+    from crmtui.commands.report import emit
     from crmtui.study import load_study, report_study
     from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
 
+    if figures_dir is not None and fmt != "html":
+        raise click.UsageError("--figures needs --format html")
+    if out is not None and fmt == "table":
+        raise click.UsageError("--out needs --format json, md or html")
     result = report_study(load_study(name), models, resamples=resamples, seed=seed)
-    if fmt == "json":
-        click.echo(study_report_json(result))
+    if fmt == "html":
+        from crmtui.review.report_html import write_figures
+        from crmtui.study.report_html import study_report_html
+
+        page, figures = study_report_html(result)
+        emit(page, out)
+        if figures_dir is not None:
+            written = write_figures(figures, figures_dir)
+            click.echo(f"Wrote {len(written)} figure file(s) to {figures_dir}", err=True)
+    elif fmt == "json":
+        emit(study_report_json(result) + "\n", out)
     elif fmt == "md":
-        click.echo(study_report_markdown(result), nl=False)
+        emit(study_report_markdown(result), out)
     else:
         from rich.console import Console
 
@@ -644,12 +683,16 @@ def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: i
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["hf", "jsonl", "csv"]),
+    type=click.Choice(["hf", "jsonl", "csv", "inspect"]),
     required=True,
-    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results.",
+    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results; inspect: "
+    "Inspect AI eval logs, one per annotator (needs pip install -e '.[inspect]').",
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path), required=True, help="Output file (or folder for hf)."
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Output file (a folder for hf or inspect).",
 )
 def export_cmd(name: str, fmt: str, out: Path) -> None:
     """Export the study's sessions (as `crmtui export` does for a folder).
@@ -667,6 +710,8 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
     )
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
+    for path in result.files:
+        click.echo(f"Wrote {printable(str(path))}")
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
     if result.excluded:
         left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))

@@ -23,7 +23,6 @@ instructions, and, with models, humans versus models per instance.
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 from collections import defaultdict
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.review import intervals
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
 from crmtui.scoring import extract_by_rules, strip_answer
@@ -44,9 +44,6 @@ from crmtui.study.agreement import (
 )
 from crmtui.study.definition import Study
 from crmtui.study.qualify import Qualification, qualification
-
-#: z for a 95% interval.
-_Z95 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -75,13 +72,7 @@ class Distribution:
 
 def wilson(right: int, n: int) -> tuple[float, float] | None:
     """95% Wilson score interval of a proportion (None for n = 0)."""
-    if n == 0:
-        return None
-    p = right / n
-    denominator = 1 + _Z95**2 / n
-    centre = (p + _Z95**2 / (2 * n)) / denominator
-    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95**2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return intervals.wilson(right / n, n) if n else None
 
 
 @dataclass(frozen=True)
