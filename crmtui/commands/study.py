@@ -20,8 +20,6 @@ from crmtui.sanitise import printable
 if TYPE_CHECKING:
     from crmtui.study import Study
 
-DEFAULT_URL = "http://127.0.0.1:8000"
-
 
 @click.group("study")
 def study() -> None:
@@ -104,6 +102,7 @@ def _print_tokens(
         item = counts.get(name, {})
         done = f"{item.get('practice', 0)} + {item.get('instances', 0)}" if item else ""
         rows.append((name, done, sign_in_link(url, token)))
+    # "2 + 4": practice instances, then counted ones (said in words where it is printed).
     console = Console(soft_wrap=False)
     # A link folded inside a table cell is copied in pieces (with the box between): where
     # the table would fold them, each link is printed whole on a line of its own, which
@@ -112,12 +111,15 @@ def _print_tokens(
     if widest + 20 > console.width:
         console.print(title, markup=False, highlight=False)
         for name, done, link in rows:
-            console.print(f"{name} ({done}):" if done else f"{name}:", markup=False)
+            console.print(
+                f"{name} ({done.replace(' + ', ' practice + ')} counted):" if done else f"{name}:",
+                markup=False,
+            )
             console.print(link, markup=False, highlight=False, soft_wrap=True)
         return
     table = Table(title=title, title_justify="left")
     table.add_column("Annotator")
-    table.add_column("Instances", justify="right")
+    table.add_column("Practice + counted", justify="right")
     table.add_column("Sign-in link", overflow="fold")
     for row in rows:
         table.add_row(*row)
@@ -139,12 +141,26 @@ _FORMAT = click.option(
     show_default=True,
     help="table for people, json for scripts.",
 )
+_CREATE_URL = click.option(
+    "--url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    help="Address annotators will open (crmtui serve's), remembered by the study: every "
+    "sign-in link names it, and crmtui serve listens on its port.",
+)
 _URL = click.option(
     "--url",
-    default=DEFAULT_URL,
-    show_default=True,
-    help="Address annotators will open (crmtui serve's), used to print sign-in links.",
+    default=None,
+    help="Address to print the sign-in links for (default: the one the study remembers, "
+    "from study create --url or its last crmtui serve).",
 )
+
+
+def _link_base(study: Study, url: str | None) -> str:
+    """The address links name: ``--url`` if given, else the study's."""
+    from crmtui.study.address import check_url
+
+    return study.served.url if url is None else check_url(url)
 
 
 _QUALIFY = click.option(
@@ -261,7 +277,7 @@ def _read_instructions(path: Path | None) -> str | None:
     show_default=True,
     help="Strategy of --agent-model.",
 )
-@_URL
+@_CREATE_URL
 @_FORMAT
 def create(
     name: str,
@@ -340,6 +356,7 @@ def create(
         instructions=_read_instructions(instructions),
         conversation=conversation,
         roles=None if roles is None else parse_roles(roles),
+        url=url,
     )
     made, tokens = create_study(request)
     if fmt == "table":
@@ -355,9 +372,9 @@ def create(
         for who in made.annotators if conversation is not None else ():
             talks_to = made.partner_text(who)
             click.echo(f"  {who} plays the {made.role_of(who)}, talking to {talks_to}")
-    _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
+    _print_tokens(made.name, made.folder, tokens, made.served.url, fmt, _counts(made))
     if fmt == "table":
-        click.echo(f"Serve it with: crmtui serve --study {name}")
+        click.echo(f"Serve it with: {made.served.serve_command(name)}")
 
 
 def _conversation(
@@ -470,9 +487,12 @@ def add_annotator_cmd(
     types and taken where the fewest annotators are, adding overlap where there is least.
     """
     from crmtui.study import add_annotator
+    from crmtui.study.address import check_url
 
+    url = None if url is None else check_url(url)  # before anything changes
     updated, _, token = add_annotator(name, annotator, count=count, role=role)
-    _print_tokens(updated.name, updated.folder, {annotator: token}, url, fmt, _counts(updated))
+    base = _link_base(updated, url)
+    _print_tokens(updated.name, updated.folder, {annotator: token}, base, fmt, _counts(updated))
 
 
 @study.command("tokens")
@@ -511,7 +531,9 @@ def tokens_cmd(
     (saved, resumable) within a few seconds.
     """
     from crmtui.study import TokenStore, load_study, revoke_tokens, rotate_tokens
+    from crmtui.study.address import check_url
 
+    url = None if url is None else check_url(url)  # before any token changes
     target = load_study(name)
     names = list(target.annotators) if rotate_all else list(rotate)
     if revoke:
@@ -523,7 +545,8 @@ def tokens_cmd(
         return
     if names:
         updated, tokens = rotate_tokens(name, names)
-        _print_tokens(updated.name, updated.folder, tokens, url, fmt, _counts(updated))
+        base = _link_base(updated, url)
+        _print_tokens(updated.name, updated.folder, tokens, base, fmt, _counts(updated))
         return
     entries = TokenStore(target.tokens_path).entries()
     rows = [
@@ -547,6 +570,20 @@ def tokens_cmd(
         else:
             state = "no token (rotate to make one)"
         click.echo(f"{row['annotator']}: {state}")
+
+
+def _table_console() -> Any:
+    """A console for tables: a terminal's width, but piped (no terminal, no $COLUMNS) as
+    wide as the tables need, so a script or a file gets whole words, not cells folded
+    at 80 columns ("Annotat/or")."""
+    import os
+
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        console = Console(width=1000)
+    return console
 
 
 @study.command("status")
@@ -579,11 +616,9 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(status.to_dict(), indent=2))
         return
-    from rich.console import Console
-
     from crmtui.study.render import print_grids, status_grids, status_summary
 
-    console = Console()
+    console = _table_console()
     print_grids(status_grids(status), console)
     console.print(status_summary(status), markup=False, highlight=False)
 
@@ -673,9 +708,7 @@ def report_cmd(
     elif fmt == "md":
         emit(study_report_markdown(result), out)
     else:
-        from rich.console import Console
-
-        print_study_report(result, Console())
+        print_study_report(result, _table_console())
 
 
 @study.command("export")

@@ -42,7 +42,7 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
-from crmtui.review.dialogue_report import counted_dialogues
+from crmtui.review.dialogue_report import counted_dialogues, scored_reward
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 from crmtui.scoring.rules import gold_text
@@ -171,8 +171,8 @@ def session_row(
     ):  # fmt: skip
         row[key] = info[key]
     row["gold"] = _gold(summary, flat)
-    row["reward"] = None if summary.reward is None else float(summary.reward)
-    row["right"] = is_right(summary.reward, summary.reward_metric)
+    row["reward"] = scored_reward(summary, counted)  # an unanswered counted dialogue: 0
+    row["right"] = is_right(row["reward"], summary.reward_metric)
     # What produced the reward (metric, method, extractor, judge); JSON text when flat.
     scored_by = summary.scored_by
     row["scored_by"] = canonical_json(scored_by) if flat and scored_by is not None else scored_by
@@ -192,7 +192,8 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         rel = str(summary.path.relative_to(root))
     except ValueError:
         rel = str(summary.path)
-    right = is_right(summary.reward, summary.reward_metric)
+    reward = scored_reward(summary, counted)  # an unanswered counted dialogue: 0
+    right = is_right(reward, summary.reward_metric)
     values: dict[str, Any] = {
         "actor": summary.actor_label,
         "actor_kind": summary.actor_kind,
@@ -206,7 +207,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "submitted": summary.submitted,
         "answer": summary.answer,
         "gold": _gold(summary, flat=True),
-        "reward": summary.reward,
+        "reward": reward,
         "right": right,
         "scoring": summary.scoring,
         "scored_by": scoring_label(summary) if summary.submitted else None,
@@ -227,7 +228,8 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         values.update(
             pairing=stats.spec.pairing,
             dialogue_role=stats.spec.role,
-            dialogue_id=stats.spec.dialogue_id,
+            # A conversation recorded once (with a simulated user) is its session.
+            dialogue_id=stats.spec.dialogue_id or summary.session_id,
             user=stats.spec.user.label,
             user_turns=stats.user_turns,
             dialogue_outcome=stats.outcome,

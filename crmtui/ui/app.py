@@ -301,10 +301,10 @@ class CrmtuiApp(
         if held:
             shown = ", ".join(map(str, held))
             self.notify(f"Skipped, open in another crmtui session: {shown}", severity="warning")
-        if idx is None and self.picker.gate is not None:
-            self.notify(self.picker.gate.message, severity="warning", timeout=15)
-        elif idx is None:
-            self.notify("Every instance in this list has been answered.")
+        if idx is None:
+            message, warning = self.picker.nothing_left()
+            self.notify(message, severity="warning" if warning else "information",
+                        timeout=15 if warning else 5)  # fmt: skip
 
     def open_instance(self, idx: int, resume_path: Any = None, *, skip_held: bool = False) -> bool:
         """Start (or resume) a recorded session on instance ``idx``; a submitted instance

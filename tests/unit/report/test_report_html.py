@@ -246,7 +246,9 @@ def test_paired_difference_stays_in_range(a: int, b: int, c: int, d: int) -> Non
     assert difference == pytest.approx((b - c) / (a + b + c + d))
     # More of the same evidence narrows it.
     _, low4, high4 = paired_difference(4 * a, 4 * b, 4 * c, 4 * d) or (0, 0, 0)
-    assert high4 - low4 <= high - low + 1e-9
+    # 1e-6: where the pairs agree perfectly (a, 0, 0, d) both widths are ~0 and only
+    # rounding is left (hypothesis found 1.9e-9 at (21, 0, 0, 21)).
+    assert high4 - low4 <= high - low + 1e-6
 
 
 def test_skill_figure_is_the_json_skill_table(fixture_root: Path) -> None:
