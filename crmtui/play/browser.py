@@ -16,10 +16,13 @@ from crmtui.play.related import related_columns, related_order
 from crmtui.play.views import (
     RecordView,
     TableView,
+    field_at,
     record_soql,
     search_sosl,
+    sort_soql,
     table_columns,
     table_soql,
+    view_columns,
 )
 from crmtui.record.equivalent import soql_string
 
@@ -87,6 +90,8 @@ class RelatedList:
         labels: A short label per record.
         columns: The columns shown beside the Id (see :mod:`crmtui.play.related`).
         rows: Those columns' values, one list per record.
+        fields: Every own field of the child object (what ``v`` on a related row shows).
+        records: Those fields' values, one list per record.
     """
 
     name: str
@@ -97,6 +102,8 @@ class RelatedList:
     labels: list[str]
     columns: list[str] = field(default_factory=list)
     rows: list[list[Any]] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
+    records: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -181,8 +188,7 @@ def _after(schema: Schema, view: TableView, cursor: PageCursor) -> str:
     last_id = soql_string(cursor.record_id)
     if not view.sort_field:
         return f"Id > {last_id}"
-    f = schema.require(view.object).require_field(view.sort_field)
-    name = f.name
+    name, f = field_at(schema, schema.require(view.object), view.sort_field)
     if cursor.value is None:  # nulls come last: only later nulls remain
         return f"({name} = null AND Id > {last_id})"
     literal = _soql_value(f, cursor.value)
@@ -211,8 +217,7 @@ def fetch_page(
     capped at 2,000 hits as Salesforce caps them) are sliced instead.
     """
     schema: Schema = org.schema
-    obj = schema.require(view.object)
-    columns = table_columns(obj)
+    columns = view_columns(schema, view)
     if view.search:
         query = search_sosl(schema, view, columns)
         result = _run(org, query + f" LIMIT {SEARCH_LIMIT}", today)
@@ -225,12 +230,12 @@ def fetch_page(
             text += " ORDER BY Id"
         result = _run(org, f"{text} LIMIT {limit}", today)
         records = result.records
-    rows = [[rec.get(c) for c in columns] for rec in records]
+    rows = [[_walk(rec, c) for c in columns] for rec in records]
     last_key = None
     if records:
         last = records[-1]
-        sort_key = obj.require_field(view.sort_field).name if view.sort_field else None
-        last_key = (last.get(sort_key) if sort_key else None, str(last.get("Id")))
+        sort_key = sort_soql(schema, view)
+        last_key = (_walk(last, sort_key) if sort_key else None, str(last.get("Id")))
     return Page(columns, rows, [str(rec.get("Id")) for rec in records], offset, query, last_key)
 
 
@@ -272,7 +277,9 @@ def _related_list(org: Any, rel: Any, parent_id: str, today: date | None) -> Rel
     schema: Schema = org.schema
     child = schema.require(rel.child)
     columns = related_columns(schema, child.name, rel.field)
-    wanted = list(dict.fromkeys(["Id", *label_fields(child), *columns]))
+    own = table_columns(child)
+    # Every own field too: the record a related row stands for is shown whole with ``v``.
+    wanted = list(dict.fromkeys(["Id", *label_fields(child), *columns, *own]))
     where = f"WHERE {rel.field} = {soql_string(parent_id)}"
     total = int(_run(org, f"SELECT COUNT() FROM {child.name} {where}", today).total_size)
     records: list[dict[str, Any]] = []
@@ -293,6 +300,8 @@ def _related_list(org: Any, rel: Any, parent_id: str, today: date | None) -> Rel
         labels=[record_label(r, child.name) for r in records],
         columns=columns,
         rows=[[_walk(r, c) for c in columns] for r in records],
+        fields=own,
+        records=[[r.get(c) for c in own] for r in records],
     )
 
 

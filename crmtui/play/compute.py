@@ -25,6 +25,35 @@ AGGREGATES = ("count", "sum", "avg", "min", "max", "median")
 UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
 #: The label a result's group column carries when no group column is chosen.
 ALL_ROWS = "(all rows)"
+#: Date buckets a group may use, as Salesforce's report builder offers them:
+#: ``month(CreatedDate)`` groups by calendar month (``2023-04``).
+BUCKETS = ("month", "year", "day")
+
+
+def group_column(name: str) -> tuple[str, str | None]:
+    """The column and date bucket a group names: ``month(CreatedDate)`` -> (CreatedDate, month).
+
+    A plain column name has no bucket.
+    """
+    text = name.strip()
+    if text.endswith(")") and "(" in text:
+        bucket, _, inner = text[:-1].partition("(")
+        if bucket.strip().lower() in BUCKETS:
+            return inner.strip(), bucket.strip().lower()
+    return text, None
+
+
+def bucket_value(value: Any, bucket: str | None) -> Any:
+    """A group key in its date bucket: ``2023-04-17T09:00:00.000+0000`` -> ``2023-04``."""
+    if bucket is None or value is None or value == "":
+        return value
+    if isinstance(value, datetime | date):
+        value = value.isoformat()
+    text = str(value)
+    size = {"year": 4, "month": 7, "day": 10}[bucket]
+    if len(text) < size or not text[:4].isdigit():
+        raise ComputeError(f"{value!r} is not a date: it cannot be grouped by {bucket}")
+    return text[:size]
 
 
 class ComputeError(CrmtuiError):
@@ -37,7 +66,10 @@ class ComputeSpec:
 
     Attributes:
         aggregate: One of :data:`AGGREGATES`.
-        group_by: The column whose values form the groups (None: one group of all rows).
+        group_by: The column whose values form the groups (None: one group of all rows);
+            ``month(Column)`` groups a date column by calendar month (see :data:`BUCKETS`).
+        group_by2: A second grouping inside the first (rows of a two-level summary
+            report), or None.
         field: A numeric column to aggregate (``count`` without a field counts rows).
         start: With ``end``: aggregate the duration ``end - start`` of two date/datetime
             columns instead of a field.
@@ -51,6 +83,12 @@ class ComputeSpec:
     start: str | None = None
     end: str | None = None
     unit: str = "hours"
+    group_by2: str | None = None
+
+    @property
+    def groups(self) -> list[str]:
+        """The group columns as named (``month(CreatedDate)`` kept), outer first."""
+        return [g for g in (self.group_by, self.group_by2) if g]
 
     @property
     def is_duration(self) -> bool:
@@ -71,7 +109,8 @@ class ComputeSpec:
 
     def columns_needed(self) -> list[str]:
         """The input columns the computation reads, in a stable order, without repeats."""
-        names = [self.group_by, self.field, self.start, self.end]
+        groups = [group_column(g)[0] for g in self.groups]
+        names = [*groups, self.field, self.start, self.end]
         return list(dict.fromkeys(name for name in names if name))
 
     def check(self, columns: Sequence[str] | None = None) -> None:
@@ -89,6 +128,8 @@ class ComputeSpec:
                 raise ComputeError(f"unknown unit {self.unit!r}; use one of {', '.join(UNITS)}")
         elif self.field is None and self.aggregate != "count":
             raise ComputeError(f"{self.aggregate} needs a numeric field or a duration")
+        if self.group_by2 and not self.group_by:
+            raise ComputeError("a second grouping needs a first one")
         if columns is not None:
             known = {c.lower(): c for c in columns}
             for name in self.columns_needed():
@@ -98,8 +139,8 @@ class ComputeSpec:
                     )
 
     def to_dict(self) -> dict[str, Any]:
-        """The spec as recorded in a ``compute`` event."""
-        return {
+        """The spec as recorded in a ``compute`` event (``group_by2`` only when set)."""
+        data: dict[str, Any] = {
             "aggregate": self.aggregate,
             "group_by": self.group_by,
             "field": self.field,
@@ -107,6 +148,9 @@ class ComputeSpec:
             "end": self.end,
             "unit": self.unit if self.is_duration else None,
         }
+        if self.group_by2:
+            data["group_by2"] = self.group_by2
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ComputeSpec:
@@ -118,6 +162,7 @@ class ComputeSpec:
             start=data.get("start"),
             end=data.get("end"),
             unit=data.get("unit") or "hours",
+            group_by2=data.get("group_by2"),
         )
 
 
@@ -309,11 +354,33 @@ def aggregate(
     rows_list = rows if isinstance(rows, list | tuple) else list(rows)
     return _aggregate(
         spec,
-        column(spec.group_by),
+        _group_keys(spec, [column(group_column(g)[0]) for g in spec.groups], len(rows_list)),
         column(spec.field) if spec.field else None,
         column(spec.start) if spec.is_duration else None,
         column(spec.end) if spec.is_duration else None,
     )
+
+
+def _group_keys(spec: ComputeSpec, columns: list[Iterable[Any]], count: int) -> Iterable[Any]:
+    """The group key of each row: a value, a date bucket, or a pair of them (two groups)."""
+    if not columns:
+        return (ALL_ROWS for _ in range(count))
+    buckets = [group_column(g)[1] for g in spec.groups]
+    if len(columns) == 1 and buckets[0] is None:
+        return columns[0]
+    keyed = [
+        col if bucket is None else (bucket_value(v, bucket) for v in col)
+        for col, bucket in zip(columns, buckets, strict=True)
+    ]
+    if len(keyed) == 1:
+        return keyed[0]
+    return (_Pair(tuple(_key(v) for v in pair)) for pair in zip(*keyed, strict=True))
+
+
+class _Pair(tuple):  # type: ignore[type-arg]
+    """The key of a two-level group (a tuple the result splits into two columns)."""
+
+    __slots__ = ()
 
 
 def _aggregate(
@@ -324,6 +391,23 @@ def _aggregate(
     ends: Iterable[Any] | None,
 ) -> ComputeResult:
     """Aggregate column-wise inputs (parallel iterables) as ``spec`` says."""
+    result = _aggregate_one(spec, keys, values, starts, ends)
+    if not spec.group_by2:
+        return result
+    # Two groups: the pair key becomes two columns, ordered by the first then the second.
+    rows = [[*row[0], *row[1:]] for row in result.rows]
+    rows.sort(key=lambda r: (_group_sort_key(r[0]), _group_sort_key(r[1])))
+    columns = [spec.group_by or ALL_ROWS, spec.group_by2, *result.columns[1:]]
+    return ComputeResult(columns, rows, result.input_rows, result.skipped)
+
+
+def _aggregate_one(
+    spec: ComputeSpec,
+    keys: Iterable[Any],
+    values: Iterable[Any] | None,
+    starts: Iterable[Any] | None,
+    ends: Iterable[Any] | None,
+) -> ComputeResult:
     group_name = spec.group_by or ALL_ROWS
     if spec.is_duration:
         assert starts is not None and ends is not None
@@ -414,10 +498,9 @@ def run_compute(
     if paused:
         gc.disable()
     try:
-        keys = at[spec.group_by] if spec.group_by else None
         computed = _aggregate(
             spec,
-            keys if keys is not None else (ALL_ROWS for _ in range(count)),
+            _group_keys(spec, [at[group_column(g)[0]] for g in spec.groups], count),
             at[spec.field] if spec.field else None,
             at[spec.start] if spec.is_duration else None,
             at[spec.end] if spec.is_duration else None,
@@ -450,15 +533,15 @@ def view_query(schema: Any, view: Any, spec: ComputeSpec) -> str:
     computation needs; a searched view gives its SOSL (capped at 2,000 hits, as Salesforce
     caps them).
     """
-    from crmtui.play.views import search_sosl, table_soql
+    from crmtui.play.views import FilterError, field_at, search_sosl, table_soql
 
     obj = schema.require(view.object)
     columns = []
     for name in spec.columns_needed() or ["Id"]:
-        field = obj.field(name)
-        if field is None:
-            raise ComputeError(f"{obj.name} has no field {name!r}")
-        columns.append(field.name)
+        try:
+            columns.append(field_at(schema, obj, name)[0])
+        except FilterError as exc:
+            raise ComputeError(str(exc)) from None
     if view.search:
         return search_sosl(schema, view, columns) + " LIMIT 2000"
     return table_soql(schema, view, columns)

@@ -46,6 +46,32 @@ RELATED: dict[str, RelatedSpec] = {
         ("Product2.Name", "Pricebook2.Name", "UnitPrice"), "Product2.Name"
     ),
     "ProductCategoryProduct": RelatedSpec(("ProductCategory.Name", "Product.Name")),
+    # CRMArena-Pro's sales objects: what a salesperson's related lists show.
+    "Task": RelatedSpec(
+        ("Subject", "Status", "Priority", "ActivityDate", "Owner.Name"), "ActivityDate DESC"
+    ),
+    "Event": RelatedSpec(
+        ("Subject", "StartDateTime", "DurationInMinutes", "Location", "Owner.Name"),
+        "StartDateTime DESC",
+    ),
+    "Opportunity": RelatedSpec(
+        ("Name", "StageName", "Amount", "CloseDate", "Owner.Name"), "CloseDate DESC"
+    ),
+    "OpportunityLineItem": RelatedSpec(
+        ("Product2.Name", "Quantity", "TotalPrice", "Opportunity.Name"), "Product2.Name"
+    ),
+    "Quote": RelatedSpec(("Name", "Status", "CreatedDate", "ExpirationDate"), "CreatedDate DESC"),
+    "QuoteLineItem": RelatedSpec(
+        ("Product2.Name", "Quantity", "UnitPrice", "Discount", "TotalPrice", "Quote.Name"),
+        "Product2.Name",
+    ),
+    "Contract": RelatedSpec(
+        ("Status", "StartDate", "ContractTerm", "CompanySignedDate", "CustomerSignedDate"),
+        "StartDate DESC",
+    ),
+    "Lead": RelatedSpec(("Name", "Company", "Status", "IsConverted", "CreatedDate")),
+    "VoiceCallTranscript__c": RelatedSpec(("CreatedDate", "EndTime__c"), "CreatedDate"),
+    "UserTerritory2Association": RelatedSpec(("User.Name", "Territory2.Name")),
 }
 
 #: Label fields tried, in order, for objects without an entry in :data:`RELATED`.

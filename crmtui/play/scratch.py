@@ -101,18 +101,29 @@ class Scratch:
         self.register = Copied(text, ref, what)
         return self.register
 
-    def computed(self, run: ComputeRun, *, source: str, object_name: str | None) -> None:
+    def computed(
+        self,
+        run: ComputeRun,
+        *,
+        source: str,
+        object_name: str | None,
+        summary_query: str | None = None,
+    ) -> None:
         """A computation finished: record its inputs and (the first rows of) its result.
 
         Args:
             run: The computation.
             source: ``table`` (a browser view) or ``console`` (a console query).
             object_name: The view's object (None for a console query).
+            summary_query: The SOQL aggregate query the summary equals, when SOQL has one
+                (:func:`crmtui.play.summary.summary_soql`).
         """
         result = run.result
+        extra = {"summary_query": summary_query} if summary_query else {}
         self._emit(
             ev.COMPUTE,
             {
+                **extra,
                 "source": source,
                 "object": object_name,
                 "query": run.query,

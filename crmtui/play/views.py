@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 from crmtui.data.schema import NUMERIC_TYPES, Field, Schema, SObject
 from crmtui.errors import CrmtuiError
+from crmtui.play.paths import PathError, resolve
 from crmtui.record.equivalent import like_pattern, soql_string
 
 OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "contains", "starts with", "LIKE")
@@ -27,7 +28,7 @@ class Condition:
     """One field condition of a table filter, as a person typed it.
 
     Attributes:
-        field: Field API name.
+        field: Field API name, or a path through lookups (``OrderItemId__r.Product2Id``).
         op: One of :data:`OPERATORS`.
         value: The value as typed (``null`` for NULL).
     """
@@ -39,7 +40,12 @@ class Condition:
 
 @dataclass(frozen=True)
 class TableView:
-    """A page of records of one object with filter, sort, search and scroll position."""
+    """A list view: records of one object with filters, columns, sort, search and scroll.
+
+    Filters, columns and the sort may name the object's own fields or paths through its
+    lookups (``Account.ShippingState``), as a Salesforce list view or report does; ``columns``
+    empty means the object's own fields (:func:`table_columns`).
+    """
 
     object: str
     conditions: tuple[Condition, ...] = ()
@@ -47,6 +53,7 @@ class TableView:
     sort_desc: bool = False
     search: str | None = None
     cursor_row: int = 0
+    columns: tuple[str, ...] = ()
     kind: str = field(default="table", init=False)
 
     def with_cursor(self, row: int) -> TableView:
@@ -121,15 +128,32 @@ def _day_bounds(day: str) -> tuple[str, str]:
     return f"{start.isoformat()}T00:00:00Z", f"{end.isoformat()}T00:00:00Z"
 
 
-def condition_soql(obj: SObject, cond: Condition) -> str:
-    """The SOQL boolean expression for one condition (raises :class:`FilterError`)."""
-    f = obj.field(cond.field)
-    if f is None:
-        raise FilterError(f"{obj.name} has no field {cond.field!r}")
+def field_at(schema: Schema | None, obj: SObject, path: str) -> tuple[str, Field]:
+    """The SOQL spelling and the field of ``path`` on ``obj`` (raises :class:`FilterError`).
+
+    Without a schema only the object's own fields resolve.
+    """
+    if "." not in path or schema is None:
+        f = obj.field(path)
+        if f is None:
+            raise FilterError(f"{obj.name} has no field {path!r}")
+        return f.name, f
+    try:
+        found = resolve(schema, obj.name, path)
+    except PathError as exc:
+        raise FilterError(str(exc)) from None
+    return found.path, found.field
+
+
+def condition_soql(obj: SObject, cond: Condition, schema: Schema | None = None) -> str:
+    """The SOQL boolean expression for one condition (raises :class:`FilterError`).
+
+    With ``schema``, the condition's field may be a path through lookups.
+    """
+    name, f = field_at(schema, obj, cond.field)
     op = cond.op
     if op not in OPERATORS:
         raise FilterError(f"unknown operator {op!r}; use one of {', '.join(OPERATORS)}")
-    name = f.name
     if op in {"contains", "starts with", "LIKE"}:
         if f.type not in {"string", "textarea", "email", "phone", "picklist", "id", "reference"}:
             raise FilterError(f"{op!r} works on text fields; {name} is a {f.type} field")
@@ -159,6 +183,28 @@ def table_columns(obj: SObject, limit: int | None = None) -> list[str]:
     return names[:limit] if limit else names
 
 
+def view_columns(schema: Schema, view: TableView) -> list[str]:
+    """The columns a table view shows: Id, then the chosen ones (or every own field).
+
+    Chosen columns are spelled as SOQL spells them (``Account.ShippingState``).
+
+    Raises:
+        FilterError: For a column that does not resolve.
+    """
+    obj = schema.require(view.object)
+    if not view.columns:
+        return table_columns(obj)
+    spelled = [field_at(schema, obj, c)[0] for c in view.columns]
+    return list(dict.fromkeys(["Id", *spelled]))
+
+
+def sort_soql(schema: Schema, view: TableView) -> str | None:
+    """The view's sort field or path as SOQL spells it (None when unsorted)."""
+    if not view.sort_field:
+        return None
+    return field_at(schema, schema.require(view.object), view.sort_field)[0]
+
+
 def table_soql(
     schema: Schema,
     view: TableView,
@@ -173,33 +219,34 @@ def table_soql(
     ``count`` gives ``SELECT COUNT()`` over the same filter, without ORDER BY.
     """
     obj = schema.require(view.object)
-    cols = ["COUNT()"] if count else (columns or table_columns(obj))
+    cols = ["COUNT()"] if count else (columns or view_columns(schema, view))
     parts = [f"SELECT {', '.join(cols)} FROM {obj.name}"]
-    conditions = [condition_soql(obj, c) for c in view.conditions]
+    conditions = [condition_soql(obj, c, schema) for c in view.conditions]
     if extra_condition:
         conditions.insert(0, extra_condition)
     if conditions:
         parts.append("WHERE " + " AND ".join(conditions))
-    if view.sort_field and not count:
-        f = obj.field(view.sort_field)
-        if f is None:
-            raise FilterError(f"{obj.name} has no field {view.sort_field!r}")
+    sort = sort_soql(schema, view)
+    if sort and not count:
         # Nulls last either way, and Id as the tie-breaker: a total order the browser can
         # page through with keyset conditions (see crmtui.play.browser.fetch_page).
-        parts.append(f"ORDER BY {f.name} {'DESC' if view.sort_desc else 'ASC'} NULLS LAST, Id")
+        parts.append(f"ORDER BY {sort} {'DESC' if view.sort_desc else 'ASC'} NULLS LAST, Id")
     return " ".join(parts)
 
 
 def search_sosl(schema: Schema, view: TableView, columns: list[str] | None = None) -> str:
     """The SOSL query a searched table view is equivalent to."""
     obj = schema.require(view.object)
-    cols = columns or table_columns(obj)
+    cols = columns or view_columns(schema, view)
     inner = ", ".join(cols)
     clauses = []
     if view.conditions:
-        clauses.append("WHERE " + " AND ".join(condition_soql(obj, c) for c in view.conditions))
-    if view.sort_field:
-        clauses.append(f"ORDER BY {view.sort_field} {'DESC' if view.sort_desc else 'ASC'}")
+        clauses.append(
+            "WHERE " + " AND ".join(condition_soql(obj, c, schema) for c in view.conditions)
+        )
+    sort = sort_soql(schema, view)
+    if sort:
+        clauses.append(f"ORDER BY {sort} {'DESC' if view.sort_desc else 'ASC'}")
     if clauses:
         inner += " " + " ".join(clauses)
     term = (view.search or "").replace("\\", "\\\\").replace("}", "\\}").replace("{", "\\{")
@@ -230,6 +277,8 @@ def describe(view: View) -> str:
     if view.search:
         bits.append(f"search {view.search!r}")
     bits.extend(f"{c.field} {c.op} {c.value}" for c in view.conditions)
+    if view.columns:
+        bits.append(f"{len(view.columns)} chosen columns")
     if view.sort_field:
         bits.append(f"by {view.sort_field}{' desc' if view.sort_desc else ''}")
     return " · ".join(bits)

@@ -37,6 +37,7 @@ from crmtui.record.errors import PayloadError
 OPEN_OBJECT = "open_object"
 SORT = "sort"
 FILTER = "filter"
+COLUMNS = "columns"
 SEARCH = "search"
 OPEN_RECORD = "open_record"
 FOLLOW_LINK = "follow_link"
@@ -90,7 +91,7 @@ COMPUTE_ROWS_LIMIT = 500
 
 #: Browse actions: each carries ``query``, the SOQL/SOSL a model would have run instead.
 BROWSE_TYPES = frozenset(
-    {OPEN_OBJECT, SORT, FILTER, SEARCH, OPEN_RECORD, FOLLOW_LINK, BACK, FORWARD}
+    {OPEN_OBJECT, SORT, FILTER, COLUMNS, SEARCH, OPEN_RECORD, FOLLOW_LINK, BACK, FORWARD}
 )
 
 
@@ -118,6 +119,17 @@ class FilterPayload(TypedDict):
     field: str
     op: str
     value: str | int | float | bool | list[Any] | None
+    query: str
+
+
+class ColumnsPayload(TypedDict):
+    """The current list's columns were chosen (own fields or paths through lookups).
+
+    ``columns`` empty means the object's own fields again.
+    """
+
+    object: str
+    columns: Annotated[list[str], _string_list]
     query: str
 
 
@@ -342,6 +354,7 @@ class ComputeSpecPayload(TypedDict):
     start: str | None
     end: str | None
     unit: str | None
+    group_by2: NotRequired[str | None]
 
 
 class ComputePayload(TypedDict):
@@ -362,6 +375,7 @@ class ComputePayload(TypedDict):
     groups: Annotated[int, _non_negative]
     ms: Annotated[float, _non_negative]
     error: NotRequired[str | None]
+    summary_query: NotRequired[str | None]
 
 
 class NoteEditPayload(TypedDict):
@@ -414,15 +428,19 @@ def _copy_value(value: Any) -> str | None:
 
 
 _SPEC_KEYS = ("aggregate", "group_by", "field", "start", "end", "unit")
+#: Spec keys a recording may leave out (added after the first format).
+_SPEC_OPTIONAL = ("group_by2",)
 
 
 def _compute_spec(value: Any) -> str | None:
-    if set(value) != set(_SPEC_KEYS):
-        return "must have exactly the keys " + ", ".join(_SPEC_KEYS)
+    keys = set(value)
+    if not set(_SPEC_KEYS) <= keys <= set(_SPEC_KEYS) | set(_SPEC_OPTIONAL):
+        return "must have exactly the keys " + ", ".join(_SPEC_KEYS) + " (and group_by2)"
     if not isinstance(value["aggregate"], str):
         return "aggregate must be a string"
-    if not all(value[k] is None or isinstance(value[k], str) for k in _SPEC_KEYS[1:]):
-        return "group_by, field, start, end and unit must be strings or null"
+    rest = [k for k in (*_SPEC_KEYS[1:], *_SPEC_OPTIONAL) if k in keys]
+    if not all(value[k] is None or isinstance(value[k], str) for k in rest):
+        return "group_by, group_by2, field, start, end and unit must be strings or null"
     return None
 
 
@@ -474,6 +492,7 @@ PAYLOADS: dict[str, type] = {
     OPEN_OBJECT: OpenObjectPayload,
     SORT: SortPayload,
     FILTER: FilterPayload,
+    COLUMNS: ColumnsPayload,
     SEARCH: SearchPayload,
     OPEN_RECORD: OpenRecordPayload,
     FOLLOW_LINK: FollowLinkPayload,

@@ -265,9 +265,17 @@ def next_view(current: View | None, event: ev.Event) -> View | None:
     if kind == ev.FILTER:
         table = _table(current, p["object"])
         if p["op"] == "clear":
-            return TableView(table.object, sort_field=table.sort_field, sort_desc=table.sort_desc)
+            return TableView(
+                table.object,
+                sort_field=table.sort_field,
+                sort_desc=table.sort_desc,
+                columns=table.columns,
+            )
         condition = Condition(p["field"], p["op"], _filter_value(p["value"]))
         return replace(table, conditions=(*table.conditions, condition), cursor_row=0)
+    if kind == ev.COLUMNS:
+        table = _table(current, p["object"])
+        return replace(table, columns=tuple(p["columns"]), cursor_row=0)
     if kind == ev.SEARCH:
         if isinstance(current, TableView):
             return replace(current, search=p["text"].strip(), cursor_row=0)
@@ -561,6 +569,8 @@ def summarize(event: ev.Event) -> str:
         if p["op"] == "clear":
             return f"{p['object']}: clear filters"
         return f"{p['object']}: {p['field']} {p['op']} {_filter_value(p['value'])}"
+    if kind == ev.COLUMNS:
+        return f"{p['object']} columns: {', '.join(p['columns']) or 'its own fields'}"
     if kind == ev.SEARCH:
         return repr(p["text"])
     if kind == ev.OPEN_RECORD:

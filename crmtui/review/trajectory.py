@@ -330,9 +330,12 @@ def _scratch_step(event: ev.Event, result_ids: ResultIds | None) -> dict[str, An
         if result_ids is not None and not error:
             # Every row the computation read was looked at, as with an aggregate query.
             records |= set(result_ids(query) or ())
+        # A summary the aggregate SOQL can say is shown as that query: what a model would
+        # have run; the full-row query stays the measure of what was read.
+        shown = payload.get("summary_query") or query
         return {
-            "query": query,
-            "normalized": normalize_query(query),
+            "query": shown,
+            "normalized": normalize_query(shown),
             "objects": frozenset(objects),
             "records": frozenset(records),
             "rows": payload["input_rows"],
@@ -361,6 +364,8 @@ def scratch_detail(event: ev.Event) -> str:
             f"{spec['end']} - {spec['start']} ({spec['unit']})" if spec["start"] else "rows"
         )
         group = f" by {spec['group_by']}" if spec["group_by"] else ""
+        if spec.get("group_by2"):
+            group += f", {spec['group_by2']}"
         error = payload.get("error")
         outcome = f"error: {error}" if error else f"{payload['groups']} groups"
         return f"{spec['aggregate']}({measure}){group} → {outcome}"

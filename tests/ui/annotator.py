@@ -18,6 +18,7 @@ from crmtui.ui.screens.compute import ComputeScreen, ComputeTable
 from crmtui.ui.screens.dialogs import ConfirmScreen, FilterScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.screens.viewer import ValueViewerScreen
+from crmtui.ui.widgets.field_chooser import FieldChooser
 
 # Characters Textual's key names spell out (pilot.press takes key names).
 _KEY_NAMES = {" ": "space", "\n": "enter"}
@@ -106,11 +107,12 @@ class Annotator:
         await self.press("f")
         await self.until(lambda: isinstance(self.app.screen, FilterScreen))
         dialog = self.app.screen
-        field_select = dialog.query_one("#filter-field", Select)
-        if field_select.value != field:
+        chooser = dialog.query_one("#filter-field", FieldChooser)
+        if chooser.value != field:
             await self.press("shift+tab", "shift+tab")  # value box -> operator -> field
-            await self.choose(field_select, field)
-            await self.press("tab", "tab")
+            await self.press("ctrl+u")  # the box keeps its text on focus: clear it
+            await self.paste(field)
+            await self.press("enter")  # takes the field and moves to the value box
         await self.until(lambda: isinstance(self.app.focused, Input))
         if value is None:
             await self.press("ctrl+v")
@@ -126,6 +128,64 @@ class Annotator:
             )
         )
 
+    async def add_filter(self, field: str, op: str, value: str) -> None:
+        """``f``; type ``field`` in the field box (any path through lookups), choose ``op``,
+        paste ``value``, Enter; waits for the table with the new condition."""
+        browser = self.play.query_one("#record-browser")
+        table = self.play.query_one("#records-table")
+        before = len(browser.current.conditions)
+        await self.press("f")
+        await self.until(lambda: isinstance(self.app.screen, FilterScreen))
+        dialog = self.app.screen
+        await self.press("shift+tab", "shift+tab")  # value box -> operator -> field
+        await self.press("ctrl+u")
+        await self.paste(field)
+        await self.press("enter")  # takes the field, moves to the value box
+        assert dialog.query_one("#filter-field", FieldChooser).value.lower() == field.lower()
+        await self.press("shift+tab")
+        await self.choose(dialog.query_one("#filter-op", Select), op)
+        await self.press("tab")
+        await self.paste(value)
+        await self.press("enter")
+        await self.until(
+            lambda: (
+                isinstance(self.app.screen, PlayScreen)
+                and len(browser.current.conditions) == before + 1
+                and table.columns_names
+            )
+        )
+
+    async def choose_columns(self, *paths: str) -> None:
+        """``C``; for each path, type it in the filter box, Enter (the list), Enter (adds
+        it); Ctrl+S applies. Waits for the table with those columns."""
+        from crmtui.ui.screens.columns import ColumnsScreen
+
+        await self.press("C")
+        await self.until(lambda: isinstance(self.app.screen, ColumnsScreen))
+        dialog = self.app.screen
+        box = dialog.query_one("#columns-filter", Input)
+        for path in paths:
+            if self.app.focused is not box:
+                await self.press("shift+tab")  # from the list back to the filter box
+            await self.until(lambda: self.app.focused is box)
+            await self.press("ctrl+u")
+            await self.paste(path)
+            await self.press("enter")
+            options = dialog.query_one("#columns-list", OptionList)
+            ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+            assert path in ids, (box.value, ids[:5], self.app.focused)
+            await self.press(*["down"] * ids.index(path))
+            await self.press("enter")
+            assert path in dialog.chosen
+        await self.press("ctrl+s")
+        table = self.play.query_one("#records-table")
+        await self.until(
+            lambda: (
+                isinstance(self.app.screen, PlayScreen)
+                and all(p in table.columns_names for p in paths)
+            )
+        )
+
     async def choose(self, select: Select, value: Any) -> None:
         """Open a focused Select (Enter), arrow to ``value``, Enter."""
         await self.until(lambda: self.app.focused is select)
@@ -134,6 +194,16 @@ class Annotator:
         await self.until(lambda: select.expanded)
         current = values.index(select.value) if select.value in values else 0
         target = values.index(value)
+        if abs(target - current) > 6 and isinstance(value, str):
+            # Far down a long list: type the value, as a person would (type to search).
+            await self.pilot.press(*(_KEY_NAMES.get(ch, ch) for ch in value))
+            await self._settle()
+            await self.press("enter")
+            if select.value == value:
+                return
+            await self.press("enter")
+            await self.until(lambda: select.expanded)
+            current = values.index(select.value) if select.value in values else 0
         key = "down" if target > current else "up"
         await self.press(*[key] * abs(target - current))
         await self.press("enter")
@@ -223,6 +293,9 @@ class Annotator:
         group: str | None = None,
         aggregate: str | None = None,
         measure: str | None = None,
+        group2: str | None = None,
+        start: str | None = None,
+        end: str | None = None,
     ) -> ComputeTable:
         """Ctrl+L, set the form's choices that differ from its defaults, F5; the result."""
         await self.press("ctrl+l")
@@ -230,8 +303,11 @@ class Annotator:
         dialog = self.app.screen
         for select_id, value in (
             ("#compute-group", group),
+            ("#compute-group2", group2),
             ("#compute-aggregate", aggregate),
             ("#compute-measure", measure),
+            ("#compute-start", start),
+            ("#compute-end", end),
         ):
             select = dialog.query_one(select_id, Select)
             if value is not None and select.value != value:

@@ -10,7 +10,7 @@ computed is handed to ``on_computed`` / ``on_failed`` so the play screen records
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -32,7 +32,10 @@ from crmtui.ui.widgets.cell_table import CellTable
 NONE = "(none)"
 ROWS = "(count rows)"
 DURATION = "(duration: end - start)"
-HINT = "F5/Ctrl+R compute · s sort by column · y copy · Y copy row · v view · Esc close"
+HINT = (
+    "F5/Ctrl+R compute · type to jump in a list · s sort by column · y copy · Y copy row · "
+    "v view · Esc close"
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class ComputeSource:
         columns: Columns the spec may name.
         build_query: The full-row SOQL/SOSL for a spec (no paging).
         object_name: The view's object (None for a console query).
+        dates: Columns holding dates, offered as groups by month and year too.
+        summary_query: The SOQL aggregate a spec equals (None when SOQL has none).
     """
 
     kind: str
@@ -52,6 +57,13 @@ class ComputeSource:
     columns: list[str]
     build_query: Callable[[ComputeSpec], str]
     object_name: str | None = None
+    dates: list[str] = field(default_factory=list)
+    summary_query: Callable[[ComputeSpec], str | None] | None = None
+
+    def group_options(self) -> list[str]:
+        """What a grouping may name: every column, then each date column by month and year."""
+        buckets = [f"{b}({c})" for c in self.dates for b in ("month", "year")]
+        return [*self.columns, *buckets]
 
 
 @dataclass(frozen=True)
@@ -213,17 +225,27 @@ class ComputeScreen(ModalScreen[None]):
         d = self._defaults()
         columns = self.source.columns
         column_options = [(c, c) for c in columns]
+        group_options = [(NONE, NONE), *((c, c) for c in self.source.group_options())]
         with Vertical(id="compute-box"):
             yield Label(f"Compute over every row of {self.source.label}", id="compute-title")
             with Horizontal(classes="compute-row"):
                 yield Label("Group by", classes="compute-label")
                 yield Select(
-                    [(NONE, NONE), *column_options],
+                    group_options,
                     value=d["group"],
                     allow_blank=False,
                     compact=True,
                     id="compute-group",
                 )
+                yield Label("then by", classes="compute-label")
+                yield Select(
+                    group_options,
+                    value=NONE,
+                    allow_blank=False,
+                    compact=True,
+                    id="compute-group2",
+                )
+            with Horizontal(classes="compute-row"):
                 yield Label("Aggregate", classes="compute-label")
                 yield Select(
                     [(a, a) for a in AGGREGATES],
@@ -232,7 +254,6 @@ class ComputeScreen(ModalScreen[None]):
                     compact=True,
                     id="compute-aggregate",
                 )
-            with Horizontal(classes="compute-row"):
                 yield Label("Measure", classes="compute-label")
                 yield Select(
                     [(ROWS, ROWS), (DURATION, DURATION), *column_options],
@@ -283,7 +304,13 @@ class ComputeScreen(ModalScreen[None]):
             self.hooks.activity()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "compute-measure":
+        if event.select.id == "compute-aggregate" and event.value == "count":
+            # Counting means counting rows (a report's record count): a count of durations
+            # would leave out every open case, whose duration has no end.
+            measure = self.query_one("#compute-measure", Select)
+            if measure.value == DURATION:
+                measure.value = ROWS
+        if event.select.id in ("compute-measure", "compute-aggregate"):
             self._toggle_duration()
 
     def _toggle_duration(self) -> None:
@@ -295,20 +322,26 @@ class ComputeScreen(ModalScreen[None]):
     def spec(self) -> ComputeSpec:
         """The spec the form describes."""
         group = str(self.query_one("#compute-group", Select).value)
+        group2 = str(self.query_one("#compute-group2", Select).value)
+        groups = [g for g in (group, group2) if g != NONE]
+        first = groups[0] if groups else None
+        second = groups[1] if len(groups) > 1 else None
         aggregate = str(self.query_one("#compute-aggregate", Select).value)
         measure = str(self.query_one("#compute-measure", Select).value)
         if measure == DURATION:
             return ComputeSpec(
                 aggregate,
-                group_by=None if group == NONE else group,
+                group_by=first,
                 start=str(self.query_one("#compute-start", Select).value),
                 end=str(self.query_one("#compute-end", Select).value),
                 unit=str(self.query_one("#compute-unit", Select).value),
+                group_by2=second,
             )
         return ComputeSpec(
             aggregate,
-            group_by=None if group == NONE else group,
+            group_by=first,
             field=None if measure == ROWS else measure,
+            group_by2=second,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -11,8 +11,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from crmtui.play.paths import FieldPath, chooser_paths
 from crmtui.play.views import OPERATORS, Condition
 from crmtui.ui.keys import KeyCommand, help_renderable
+from crmtui.ui.widgets.field_chooser import FieldChooser
 from crmtui.ui.widgets.steady_input import SteadyInput
 
 
@@ -82,23 +84,25 @@ class TextPromptScreen(ModalScreen[str | None]):
 
 
 class FilterScreen(ModalScreen[Condition | None]):
-    """Build one field condition: field, operator, value."""
+    """Build one field condition: field (own or a related record's), operator, value.
+
+    Focus starts on the value, the field being the column under the table's cursor;
+    Shift+Tab twice reaches the field box, where typing any part of a name finds it.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, object_name: str, fields: list[str], field: str | None = None) -> None:
+    def __init__(self, object_name: str, fields: list[FieldPath], field: str | None = None) -> None:
         super().__init__()
-        self.object_name, self.fields, self.initial = object_name, fields, field
+        self.object_name, self.fields = object_name, fields
+        names = {p.path.lower(): p.path for p in fields}
+        first = fields[0].path if fields else ""
+        self.initial = names.get((field or "").lower(), first)
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog dialog-wide"):
             yield Label(f"Filter {self.object_name}", classes="dialog-title")
-            yield Select(
-                [(f, f) for f in self.fields],
-                value=self.initial if self.initial in self.fields else self.fields[0],
-                id="filter-field",
-                allow_blank=False,
-            )
+            yield FieldChooser(self.fields, self.initial, id="filter-field")
             yield Select(
                 [(op, op) for op in OPERATORS], value="=", id="filter-op", allow_blank=False
             )
@@ -112,9 +116,13 @@ class FilterScreen(ModalScreen[Condition | None]):
     def on_mount(self) -> None:
         self.query_one("#filter-value", Input).focus()
 
+    def on_field_chooser_chosen(self, event: FieldChooser.Chosen) -> None:
+        event.stop()
+        self.query_one("#filter-value", Input).focus()
+
     def _result(self) -> Condition:
         return Condition(
-            field=str(self.query_one("#filter-field", Select).value),
+            field=self.query_one("#filter-field", FieldChooser).value,
             op=str(self.query_one("#filter-op", Select).value),
             value=self.query_one("#filter-value", Input).value,
         )
@@ -223,6 +231,8 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def fields_of(schema: Any, object_name: str) -> list[str]:
-    """Field names of an object, for the filter dialog."""
-    return [f.name for f in schema.require(object_name).fields]
+def fields_of(schema: Any, object_name: str) -> list[FieldPath]:
+    """What the filter dialog offers: the object's fields, then related records' fields
+    (``Account.ShippingState``, two lookups deep; see :func:`crmtui.play.paths.chooser_paths`).
+    """
+    return chooser_paths(schema, object_name)

@@ -18,6 +18,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
 from crmtui.play.goto import GotoError, parse_record_id
+from crmtui.play.paths import chooser_paths
 from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
@@ -26,6 +27,7 @@ from crmtui.scoring.rules import metric_label, rule_for
 from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screen_roles import BrowsesOrg, TracksActivity
+from crmtui.ui.screens.columns import ColumnsScreen
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
     FilterScreen,
@@ -313,6 +315,16 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
                 browser.apply_filter(condition)
 
         self.app.push_screen(FilterScreen(event.object_name, fields, event.field), done)
+
+    def on_record_browser_columns_wanted(self, event: RecordBrowser.ColumnsWanted) -> None:
+        browser = self.query_one(RecordBrowser)
+        paths = chooser_paths(self.session.org.schema, event.object_name)
+
+        def done(columns: tuple[str, ...] | None) -> None:
+            if columns is not None:
+                browser.set_columns(columns)
+
+        self.app.push_screen(ColumnsScreen(event.object_name, paths, event.columns), done)
 
     def on_record_browser_search_wanted(self, event: RecordBrowser.SearchWanted) -> None:
         browser = self.query_one(RecordBrowser)

@@ -23,7 +23,9 @@ from textual.widgets import Input, TabbedContent, TextArea
 from crmtui.errors import CrmtuiError
 from crmtui.play.cells import ValueRef
 from crmtui.play.compute import ComputeRun, ComputeSpec, view_query
-from crmtui.play.views import TableView, describe, table_columns
+from crmtui.play.paths import chooser_paths
+from crmtui.play.summary import summary_soql
+from crmtui.play.views import TableView, describe, view_columns
 from crmtui.ui.heap import settle_heap
 from crmtui.ui.screens.compute import ComputeHooks, ComputeScreen, ComputeSource
 from crmtui.ui.screens.viewer import open_value, prepare_viewer
@@ -158,12 +160,18 @@ class PlayWorkbench(Screen[None]):
         table_source = None
         if isinstance(view, TableView):
             schema = self.session.org.schema
+            # The view's columns first, then every field the view can reach: a summary
+            # groups by a related record's field as a report does (Account.ShippingState).
+            paths = chooser_paths(schema, view.object)
+            columns = list(dict.fromkeys([*view_columns(schema, view), *(p.path for p in paths)]))
             table_source = ComputeSource(
                 kind="table",
                 label=describe(view),
-                columns=table_columns(schema.require(view.object)),
+                columns=columns,
                 build_query=lambda spec, view=view: view_query(schema, view, spec),
                 object_name=view.object,
+                dates=[p.path for p in paths if p.field.type in ("date", "datetime")],
+                summary_query=lambda spec, view=view: summary_soql(schema, view, spec),
             )
         console_source = None
         if console_query:
@@ -181,8 +189,13 @@ class PlayWorkbench(Screen[None]):
         return table_source or console_source
 
     def _computed(self, run: ComputeRun, source: ComputeSource) -> None:
+        summary = source.summary_query(run.spec) if source.summary_query else None
         self._record(
-            self.session.scratch.computed, run, source=source.kind, object_name=source.object_name
+            self.session.scratch.computed,
+            run,
+            source=source.kind,
+            object_name=source.object_name,
+            summary_query=summary,
         )
 
     def _compute_failed(

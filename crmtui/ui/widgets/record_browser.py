@@ -28,6 +28,7 @@ from crmtui.play.views import (
     View,
     describe,
     equivalent_query,
+    table_columns,
 )
 from crmtui.ui.widgets.object_list import ObjectList
 from crmtui.ui.widgets.record_panel import RecordPanel
@@ -46,6 +47,12 @@ class RecordBrowser(Vertical):
         Binding("slash", "search", "Search", tooltip="full-text, SOSL over the table"),
         Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
         Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
+        Binding(
+            "C",
+            "choose_columns",
+            "Columns",
+            tooltip="choose the table's columns, related records' fields too",
+        ),
         Binding("left_square_bracket", "back", "Back"),
         Binding("right_square_bracket", "forward", "Forward"),
     ]
@@ -64,6 +71,14 @@ class RecordBrowser(Vertical):
         def __init__(self, object_name: str, field: str | None) -> None:
             self.object_name = object_name
             self.field = field
+            super().__init__()
+
+    class ColumnsWanted(Message):
+        """The user wants to choose the current table's columns (the screen asks for them)."""
+
+        def __init__(self, object_name: str, columns: list[str]) -> None:
+            self.object_name = object_name
+            self.columns = columns
             super().__init__()
 
     class SearchWanted(Message):
@@ -169,6 +184,21 @@ class RecordBrowser(Vertical):
                 query=equivalent_query(self.org.schema, new),
             )
 
+    def set_columns(self, columns: tuple[str, ...]) -> None:
+        """Show ``columns`` in the current table (empty: the object's own fields)."""
+        view = self.history.current
+        if not isinstance(view, TableView):
+            return
+        new = replace(view, columns=tuple(columns), cursor_row=0)
+        if self._check(new):
+            self.show(new)
+            self._emit(
+                "columns",
+                object=new.object,
+                columns=list(new.columns),
+                query=equivalent_query(self.org.schema, new),
+            )
+
     def apply_search(self, text: str) -> None:
         """Search the current object for ``text`` (SOSL over the org's full-text index)."""
         view = self.history.current
@@ -202,10 +232,23 @@ class RecordBrowser(Vertical):
             field = table.columns_names[min(table.cursor_column, len(table.columns_names) - 1)]
         self.post_message(self.FilterWanted(view.object, field))
 
+    def action_choose_columns(self) -> None:
+        view = self.history.current
+        if not isinstance(view, TableView):
+            self.notify("Open an object's table first (o)", severity="warning")
+            return
+        table = self.query_one(RecordsTable)
+        self.post_message(self.ColumnsWanted(view.object, list(table.columns_names)))
+
     def action_clear_filters(self) -> None:
         view = self.history.current
         if isinstance(view, TableView) and (view.conditions or view.search):
-            new = TableView(view.object, sort_field=view.sort_field, sort_desc=view.sort_desc)
+            new = TableView(
+                view.object,
+                sort_field=view.sort_field,
+                sort_desc=view.sort_desc,
+                columns=view.columns,
+            )
             self.show(new)
             self._emit(
                 "filter",
@@ -312,6 +355,10 @@ class RecordBrowser(Vertical):
             value=condition.value,
             query=equivalent_query(self.org.schema, view),
         )
+        if event.columns:
+            # The related list's columns first, then every own field (Salesforce's View All).
+            own = table_columns(self.org.schema.require(view.object))[1:]
+            self.set_columns(tuple(dict.fromkeys([*event.columns, *own])))
         self.query_one(RecordsTable).focus()
 
     def on_record_browser__table_loaded(self, event: _TableLoaded) -> None:

@@ -71,18 +71,41 @@ def _related_lines(rel: RelatedList, room: int) -> tuple[str, list[str]]:
     return line(rel.columns).rstrip(), [line(row).rstrip() for row in cells]
 
 
+def _related_record(rel: RelatedList, i: int) -> tuple[list[str], list[Any]]:
+    """A related row's columns and values: the list's columns, then every other own field.
+
+    ``v`` shows the child record whole and ``Y`` copies it whole, not only what the list
+    has room for.
+    """
+    names = ["Id", *rel.columns]
+    values = [rel.ids[i], *(rel.rows[i] if rel.rows else [])]
+    if rel.records:
+        shown = {n.lower() for n in names}
+        for name, value in zip(rel.fields, rel.records[i], strict=True):
+            if name.lower() not in shown:
+                names.append(name)
+                values.append(value)
+    return names, values
+
+
 class RecordPanel(CellTable):
     """Fields and related lists of one record as a two-column, row-cursor table."""
 
     cell_source = "record"
 
     class RelatedListWanted(Message):
-        """Enter on a related list's "… N more" row: show every child record in a table."""
+        """Enter on a related list's heading or "… N more" row: every child record in a table.
 
-        def __init__(self, child: str, field: str, parent_id: str) -> None:
+        ``columns`` are the related list's columns, which the table shows first.
+        """
+
+        def __init__(
+            self, child: str, field: str, parent_id: str, columns: tuple[str, ...] = ()
+        ) -> None:
             self.child = child
             self.field = field
             self.parent_id = parent_id
+            self.columns = columns
             super().__init__()
 
     class LinkFollowed(Message):
@@ -163,6 +186,8 @@ class RecordPanel(CellTable):
         header, lines = _related_lines(rel, width) if rel.columns else ("", [])
         heading = Text(f"{rel.name} ({rel.total})", style="bold reverse")
         self.add_row(heading, Text(header or f"related {rel.child} via {rel.field}", style="dim"))
+        if rel.total:
+            self._more[len(self._links)] = rel  # Enter: all of them in a table (View All)
         self._links.append(None)
         self._values.append(None)
         self._rows.append(None)
@@ -172,9 +197,8 @@ class RecordPanel(CellTable):
             self._links.append((rel.name, rel.child, record_id, True))
             ref = ValueRef("related", "Id", rel.child, record_id)
             self._values.append((ref, record_id))
-            values = [record_id, *(rel.rows[i] if rel.rows else [])]
             self._rows.append(
-                (ValueRef("related", None, rel.child, record_id), ["Id", *rel.columns], values)
+                (ValueRef("related", None, rel.child, record_id), *_related_record(rel, i))
             )
         if rel.total > len(rel.ids):
             more = rel.total - len(rel.ids)
@@ -214,7 +238,11 @@ class RecordPanel(CellTable):
         event.stop()
         if event.cursor_row in self._more and self.detail is not None:
             rel = self._more[event.cursor_row]
-            self.post_message(self.RelatedListWanted(rel.child, rel.field, self.detail.record_id))
+            self.post_message(
+                self.RelatedListWanted(
+                    rel.child, rel.field, self.detail.record_id, tuple(rel.columns)
+                )
+            )
             return
         if 0 <= event.cursor_row < len(self._links):
             link = self._links[event.cursor_row]

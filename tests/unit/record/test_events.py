@@ -13,6 +13,7 @@ VALID: dict[str, dict[str, Any]] = {
     "open_object": {"object": "Case", "query": "SELECT Id FROM Case"},
     "sort": {"object": "Case", "field": "Subject", "descending": False, "query": "q"},
     "filter": {"object": "Case", "field": "Status", "op": "=", "value": None, "query": "q"},
+    "columns": {"object": "Case", "columns": ["Subject", "Account.ShippingState"], "query": "q"},
     "search": {"text": "acme", "query": "FIND {acme}"},
     "open_record": {"object": "Case", "id": "500", "query": "q"},
     "follow_link": {

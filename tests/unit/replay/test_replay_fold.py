@@ -86,6 +86,29 @@ def test_sort_filters_then_clear_and_search(make_recording, clocks):
     assert fs[5].can_back
 
 
+def test_chosen_columns_replay_and_survive_a_cleared_filter(make_recording, clocks):
+    rec = make_recording()
+    related = ["OrderItemId__r.Product2Id", "Account.ShippingState"]
+    _browse(rec, clocks, 1, "open_object", object="Case")
+    _browse(rec, clocks, 1, "columns", object="Case", columns=related)
+    _browse(rec, clocks, 1, "filter", object="Case", field=related[0], op="=", value="01tX")
+    _browse(rec, clocks, 1, "filter", object="Case", field="*", op="clear", value=None)
+    _browse(rec, clocks, 1, "columns", object="Case", columns=[])
+    rec.close()
+    fs = frames(load(rec.path))
+    chosen = TableView("Case", columns=tuple(related))
+    assert fs[1].view == chosen
+    assert fs[2].view == TableView(
+        "Case", (Condition(related[0], "=", "01tX"),), columns=tuple(related)
+    )
+    assert fs[3].view == chosen  # clearing filters keeps the columns, as the browser does
+    assert fs[4].view == TableView("Case")
+    assert summarize(fs[1].event) == (
+        "Case columns: OrderItemId__r.Product2Id, Account.ShippingState"
+    )
+    assert summarize(fs[4].event) == "Case columns: its own fields"
+
+
 def test_table_action_on_another_object_starts_a_fresh_table(make_recording, clocks):
     rec = make_recording()
     _browse(rec, clocks, 1, "open_record", object="Case", id="500A")

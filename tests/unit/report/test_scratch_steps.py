@@ -152,3 +152,28 @@ def test_compare_counts_scratch_steps_and_a_query_without_id_is_evidence(
     markdown = comparison_markdown(rerun)
     assert "| Scratch steps | 5 | 0 |" in markdown
     assert "compute: avg(ClosedDate - CreatedDate (hours))" in markdown
+
+
+def test_a_summary_shows_as_its_aggregate_soql_and_counts_the_rows_it_read(
+    org: Org, tmp_path: Path
+) -> None:
+    """A report-style summary of a list view is laid beside a model's queries as the SOQL
+    aggregate it equals; what it read is still every row of the view's query."""
+    summary_query = (
+        "SELECT Account.ShippingState, COUNT(Id) FROM Case WHERE Status = 'New' "
+        "GROUP BY Account.ShippingState ORDER BY Account.ShippingState"
+    )
+    payload = _compute(NO_ID_QUERY)
+    payload["spec"] = {**payload["spec"], "aggregate": "count", "start": None, "end": None,
+                       "unit": None, "group_by2": "month(CreatedDate)"}  # fmt: skip
+    payload["source"], payload["object"] = "table", "Case"
+    payload["summary_query"] = summary_query
+    events = [(1.0, "compute", payload), (1.0, "submit", b.submit("NJ", 1.0, "NJ"))]
+    rec = load(
+        b.write_session(tmp_path / "r", b.HUMAN_A, b.BRI, events, start=b.DAY1,
+                        session_id="2" * 32, org=_org_info(org))
+    )  # fmt: skip
+    compute_step = extract_steps(rec, OrgResultIds(org))[0]
+    assert compute_step.query == summary_query
+    assert compute_step.records == {b.CASE_3, ACCOUNT}  # from the full-row query
+    assert "by Account.ShippingState, month(CreatedDate)" in compute_step.label
