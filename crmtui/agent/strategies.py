@@ -4,6 +4,11 @@
 * ``act``: the same without thoughts.
 * ``tool_call``: native function calling; toolset ``query`` (free SOQL/SOSL + respond, schema
   in the prompt) or ``upstream`` (the 25 helper tools, no schema, as upstream's tool_call).
+* ``tool_call_flex`` (``--preset naacl|head`` only): upstream's helper tools plus its
+  ``issue_soql_query`` and ``issue_sosl_query``, the schema in the prompt.
+
+Under ``naacl`` / ``head`` the helper tools' function schemas are upstream's own, read at run
+time from the user's copy of upstream's harness (:mod:`crmtui.agent.upstream_texts`).
 
 ``observations`` says whose harness the model meets: ``crmtui`` (crmtui's observations and
 parsing), or ``naacl`` / ``head``, upstream's two harness versions reproduced: their reply
@@ -51,9 +56,19 @@ from crmtui.agent.tool_specs import TOOLSETS, with_answer_tool
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
 
-__all__ = ["OBSERVATIONS", "STRATEGIES", "Strategy", "ToolOutcome", "make_strategy"]
+__all__ = [
+    "OBSERVATIONS",
+    "STRATEGIES",
+    "TOOL_STRATEGIES",
+    "Strategy",
+    "ToolOutcome",
+    "make_strategy",
+]
 
-STRATEGIES = ("react", "act", "tool_call")
+STRATEGIES = ("react", "act", "tool_call", "tool_call_flex")
+#: Strategies that call tools natively (``tool_call_flex``: upstream's helpers plus its two
+#: query tools, with the schema in the prompt).
+TOOL_STRATEGIES = ("tool_call", "tool_call_flex")
 #: Whose harness the model meets: crmtui's, or one of upstream's two versions reproduced.
 OBSERVATIONS = ("crmtui", "naacl", "head")
 
@@ -87,6 +102,8 @@ class Strategy:
         privacy_aware: CRMArena-Pro customer-facing rows get the confidentiality rules
             (upstream's ``--privacy_aware_prompt true``).
         observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
+        upstream_dir: The upstream harness folder the user named (``None``: found as
+            :func:`~crmtui.agent.upstream_texts.find_harness` says).
     """
 
     name: str
@@ -96,6 +113,8 @@ class Strategy:
     _reminder: str = field(default="", repr=False)
     privacy_aware: bool = False
     observations: str = "crmtui"
+    upstream_dir: str | None = None
+    _specs: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
     def upstream(self) -> bool:
@@ -110,13 +129,29 @@ class Strategy:
     @property
     def native_tools(self) -> bool:
         """Whether this strategy uses native function calling."""
-        return self.name == "tool_call"
+        return self.name in TOOL_STRATEGIES
 
     @property
     def tools(self) -> list[dict[str, Any]] | None:
-        """Function specs to send with each call, or ``None`` for text strategies."""
+        """Function specs to send with each call, or ``None`` for text strategies.
+
+        Upstream's helper tools under ``naacl`` / ``head`` are upstream's own schemas, byte
+        for byte (read once from its harness folder); crmtui's own words otherwise.
+
+        Raises:
+            ConfigError: Upstream's harness folder cannot be found (says how to get one).
+        """
         if not self.native_tools:
             return None
+        if self.upstream and self.toolset == "upstream":
+            if self._specs is None:
+                from crmtui.agent.upstream_texts import upstream_tool_specs
+
+                full = self.name == "tool_call_flex"
+                self._specs = upstream_tool_specs(
+                    self.observations, full=full, named=self.upstream_dir
+                )
+            return self._specs
         return with_answer_tool(TOOLSETS[self.toolset], self.answer_action)
 
     def prompt_digest(self) -> str:
@@ -135,7 +170,7 @@ class Strategy:
 
     def system_prompt(self, instance: InstanceLike, schema_text: str, *, aided: bool) -> str:
         """The full system prompt for ``instance``."""
-        with_schema = not (self.native_tools and self.toolset == "upstream")
+        with_schema = self.name != "tool_call" or self.toolset != "upstream"
         meta = instance.metadata
         return build_system_prompt(
             self._instructions,
@@ -243,7 +278,8 @@ class Strategy:
             if connector is None:
                 raise ValueError("upstream's helper tools need an upstream_executor")
             arguments = parse_tool_reply_upstream_arguments(call)
-            return ToolOutcome(call_exact_tool(call.name, arguments, connector))
+            flex = self.name == "tool_call_flex"
+            return ToolOutcome(call_exact_tool(call.name, arguments, connector, flex=flex))
         if self.toolset == "query":
             if call.name not in ("soql_query", "sosl_search"):
                 return ToolOutcome(f"Unknown action {call.name}")
@@ -269,6 +305,7 @@ def make_strategy(
     privacy_aware: bool = False,
     interactive: bool = False,
     observations: str = "crmtui",
+    upstream_dir: str | None = None,
 ) -> Strategy:
     """Build a strategy by name.
 
@@ -283,6 +320,7 @@ def make_strategy(
             (:mod:`crmtui.agent.prompts_dialogue`); react and act only, as upstream's
             interactive mode (its tool-calling agent has none).
         observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
+        upstream_dir: The upstream harness folder the user named, if any.
 
     Raises:
         ConfigError: For an unknown strategy, toolset or observations, or ``tool_call``
@@ -296,7 +334,14 @@ def make_strategy(
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
-    if interactive and key == "tool_call":
+    if key == "tool_call_flex":
+        if observations == "crmtui":
+            raise ConfigError(
+                "--strategy tool_call_flex is upstream's (its helper tools plus two query "
+                "tools): use it with --preset naacl or head"
+            )
+        toolset = "upstream"
+    if interactive and key in TOOL_STRATEGIES:
         raise ConfigError(
             "the multi-turn mode (--interactive) works with --strategy react or act "
             "(upstream's interactive mode runs react); tool_call has no way to talk to the user"
@@ -313,19 +358,21 @@ def make_strategy(
         ),
         "act": (ACT_DIALOGUE_INSTRUCTIONS if interactive else ACT_INSTRUCTIONS, ACT_REMINDER),
         "tool_call": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
+        "tool_call_flex": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
     }
     if key in texts:
-        if key == "tool_call" and toolset not in TOOLSETS:
+        if key in TOOL_STRATEGIES and toolset not in TOOLSETS:
             raise ConfigError(f"unknown toolset {toolset!r}: choose {' or '.join(TOOLSETS)}")
         instructions, reminder = (with_answer_action(t, answer) for t in texts[key])
         return Strategy(
             key,
-            toolset if key == "tool_call" else "query",
+            toolset if key in TOOL_STRATEGIES else "query",
             single_user_message,
             instructions,
             reminder,
             privacy_aware,
             observations,
+            upstream_dir,
         )
     raise ConfigError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
 

@@ -134,7 +134,7 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
         result: The attempt.
         crmtui: Further facts for the ``crmtui`` key (recording path, settings, ...).
     """
-    tool_call = result.strategy == "tool_call"
+    tool_call = result.strategy.startswith("tool_call")
     settings = (crmtui or {}).get("settings")
     naacl = isinstance(settings, Mapping) and settings.get("observations") == "naacl"
     usage = _usage(result)
