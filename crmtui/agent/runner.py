@@ -308,6 +308,18 @@ def run_instance(
             messages.extend(_user_reply(strategy, action, said))
             continue
 
+        if action.kind == "respond" and (
+            failed := strategy.scoring_error(instance, _answer_text(action))
+        ):
+            # HEAD's ToolEnv shows the exception its reward raised and goes on.
+            messages.extend(strategy.result_messages(action, failed))
+            step_reason = {"source": "tool", "message": "tool_call error: respond"}
+            step_reason["content"] = failed
+            result.last_step = LastStep("tool", reply.content, tool, failed)
+            if on_step:
+                on_step(StepInfo(result.steps, reply, action, failed, False))
+            continue
+
         if action.kind == "respond":
             answer = _answer_text(action)
             reward = submit(answer)

@@ -204,15 +204,16 @@ class Strategy:
     def upstream_crash(self, reply: ModelReply, action: Action) -> str | None:
         """The exception text upstream's agent dies with at this reply, if it would.
 
-        Upstream strips the reply text of an invalid action (``message["content"].strip()``),
-        which raises when a tool-call reply carries no text (OpenAI sends ``null``; an empty
-        text is taken for one): run_tasks.py then writes its exception row. The paper's
+        Upstream strips the reply text (``message["content"].strip()``: every react/act
+        reply, a tool-call reply whose action is invalid), which raises when the provider
+        sent ``null`` for the text: run_tasks.py then writes its exception row. An empty
+        text (``""``) is no crash: upstream shows its format reminder and goes on. The paper's
         ToolEnv also raises on a submit without ``content`` (HEAD answers it with an
         ``Error:`` observation instead, see :meth:`call_tool`). ``None``: no crash.
         """
         if not self.upstream:
             return None
-        if action.kind == "invalid" and not reply.content:
+        if reply.content_null and (action.kind == "invalid" or not self.native_tools):
             return "'NoneType' object has no attribute 'strip'"
         if action.kind == "respond" and self.native_tools and self.observations == "naacl":
             arguments = self._arguments(reply)
@@ -232,6 +233,22 @@ class Strategy:
         if "content" not in arguments:
             return "Error: 'content'"
         return None
+
+    def scoring_error(self, instance: Any, answer: str) -> str | None:
+        """HEAD ToolEnv's observation for an answer its reward raised on (else ``None``).
+
+        HEAD's ToolEnv scores a respond call inside a ``try`` and shows the exception as an
+        ``Error:`` observation, the episode going on: a fuzzy-match answer that normalises
+        to nothing makes upstream's ROUGE raise ``Hypothesis is empty.``. (The paper's
+        ToolEnv and both ChatEnvs let it escape: run_tasks.py's exception row.)
+        """
+        if not (self.native_tools and self.observations == "head"):
+            return None
+        if getattr(instance, "reward_metric", None) != "fuzzy_match":
+            return None
+        from crmtui.scoring.metrics import normalize_answer
+
+        return None if normalize_answer(answer) else "Error: Hypothesis is empty."
 
     def _arguments(self, reply: ModelReply) -> object:
         return parse_tool_reply_upstream(reply, self.answer_action).arguments

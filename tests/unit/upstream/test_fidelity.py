@@ -1,0 +1,170 @@
+"""Under ``--preset naacl|head`` the model gets exactly the requests upstream's code sends.
+
+One scripted model plays through upstream's own harness (../shared/crmarena, run unchanged by
+``crmtui upstream run``; skipped when absent) and through ``crmtui run --preset naacl|head``.
+Compared per instance: the tool schemas and request parameters of every request (byte for
+byte, as JSON), the observations, rewards and end reasons, including replies upstream
+survives (an empty text, an answer that normalises to nothing under HEAD's ToolEnv).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crmtui.data.instances import TaskSet
+from crmtui.data.loaders import load_tasks
+from crmtui.org.sample import sample_tasks_path
+from tests.fakes.openai_server import Reply, text, tool_call
+from tests.unit.upstream.test_cross_check import (
+    NOSLEEP,
+    _crmtui_rows,
+    _observations,
+    _upstream_rows,
+)
+from tests.unit.upstream.test_upstream_run import MODULES, _overlay
+
+#: Request fields that must be equal (the messages' prompt texts are crmtui's own words).
+PARAMETERS = ("tools", "top_p", "temperature", "max_tokens")
+
+
+def _instances() -> dict[int, Any]:
+    return {t.idx: t for t in load_tasks(None, sample_tasks=sample_tasks_path)}
+
+
+def _react_script(answer: str, everything: dict[int, Any]) -> dict[Any, list[Reply]]:
+    mta, bri = everything[10], everything[80]
+    return {
+        mta: [
+            text(""),  # an empty text: upstream reminds and goes on
+            text("<execute>SELECT Id FROM Case ORDER BY Id LIMIT 1</execute>"),
+            text(f"<{answer}>{mta.answer}</{answer}>"),
+        ],
+        bri: [
+            text("   "),
+            text(f"<{answer}></{answer}>"),  # an empty answer is no answer
+            text(f"<{answer}>{bri.answer}</{answer}>"),
+        ],
+    }
+
+
+def _tool_script(answer: str, everything: dict[int, Any], flex: bool) -> dict[Any, list[Reply]]:
+    kqa, aht = everything[0], everything[50]
+    script: dict[Any, list[Reply]] = {
+        kqa: [
+            Reply(content=""),  # an empty text and no tool call: invalid, go on
+            tool_call("search_knowledge_articles", {"search_term": "straps"}, call_id="k1"),
+            tool_call(answer, {"content": "the"}, call_id="k2"),  # normalises to nothing
+            tool_call(answer, {"content": "Polyester webbing straps"}, call_id="k3"),
+        ],
+        aht: [
+            tool_call("get_period", {"period_name": "Winter", "year": 2021}, call_id="a1"),
+            tool_call(answer, {"content": str(aht.answer)}, call_id="a2"),
+        ],
+    }
+    if flex:
+        script[aht].insert(
+            1,
+            tool_call("issue_soql_query", {"query": "SELECT Id FROM Case LIMIT 1"}, call_id="q"),
+        )
+    return script
+
+
+def _harness(shared_dir: Path, version: str) -> Path:
+    folder = shared_dir / ("upstream-harness-naacl" if version == "naacl" else "upstream-harness")
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not present")
+    return folder
+
+
+@pytest.fixture
+def upstream_env(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    import importlib.util
+
+    missing = [m for m in (*MODULES, "dateutil") if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"upstream's imports missing from this venv: {', '.join(missing)}")
+    extra = [str(_overlay(request.config)), str(NOSLEEP)]
+    existing = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(extra + ([existing] if existing else [])))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+
+
+def _requests_by_instance(requests: list[dict[str, Any]], tasks: TaskSet) -> dict[int, list]:
+    """Each agent request's compared fields, grouped by the instance it belongs to."""
+    grouped: dict[int, list] = {t.idx: [] for t in tasks}
+    for body in requests:
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        first = str(users[0].get("content", "")).strip() if users else ""
+        prompt = " ".join(str(m.get("content") or "") for m in body.get("messages", [])[:2])
+        for t in tasks:
+            if first.endswith(t.query.strip()) and t.metadata.required.strip() in prompt:
+                grouped[t.idx].append({k: json.dumps(body.get(k)) for k in PARAMETERS})
+                break
+    return grouped
+
+
+def _compare(theirs: dict, ours: dict, their_requests: dict, our_requests: dict) -> None:
+    assert sorted(theirs) == sorted(ours)
+    for idx, row in theirs.items():
+        mine = ours[idx]
+        assert _observations(mine) == _observations(row), idx
+        assert mine["reward"] == row["reward"], idx
+        if row["agent_info"].get("source") == "api":
+            assert mine["agent_info"] == row["agent_info"], idx
+        else:
+            assert mine["agent_info"]["end_reason"] == row["agent_info"]["end_reason"], idx
+            assert mine["agent_info"]["num_turns"] == row["agent_info"]["num_turns"], idx
+        assert our_requests[idx] == their_requests[idx], idx
+        assert their_requests[idx], idx
+
+
+def _both(harness: Path, tmp_path: Path, tasks: TaskSet, scripts, strategy: str, version: str):
+    args = ["--agent_strategy", strategy, "--max_turns", "6"]
+    if version == "head":
+        args += ["--org_type", "original"]
+    upstream: list[dict[str, Any]] = []
+    crmtui: list[dict[str, Any]] = []
+    theirs = _upstream_rows(harness, tmp_path / "upstream", tasks, scripts(), args, upstream)
+    ours = _crmtui_rows(tmp_path / "crmtui", tasks, scripts(), strategy, version, crmtui)
+    return (
+        theirs,
+        ours,
+        _requests_by_instance(upstream, tasks),
+        _requests_by_instance(crmtui, tasks),
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "strategy"),
+    [("naacl", "react"), ("naacl", "tool_call"), ("naacl", "tool_call_flex"),
+     ("head", "tool_call"), ("head", "tool_call_flex")],
+)  # fmt: skip
+def test_same_requests_rewards_and_end_reasons(
+    shared_dir: Path, upstream_env: None, tmp_path: Path, version: str, strategy: str
+) -> None:
+    harness = _harness(shared_dir, version)
+    everything = _instances()
+    answer = "submit" if version == "naacl" else "respond"
+    if strategy == "react":
+
+        def scripts() -> dict[Any, list[Reply]]:
+            return _react_script(answer, everything)
+    else:
+
+        def scripts() -> dict[Any, list[Reply]]:
+            return _tool_script(answer, everything, strategy == "tool_call_flex")
+
+    tasks = TaskSet(list(scripts()), "sample")
+    theirs, ours, their_requests, our_requests = _both(
+        harness, tmp_path, tasks, scripts, strategy, version
+    )
+    _compare(theirs, ours, their_requests, our_requests)
+    sent = [r for rs in our_requests.values() for r in rs]
+    assert all(json.loads(r["top_p"]) == 1.0 for r in sent)
+    if strategy != "react":
+        assert all(json.loads(r["tools"]) for r in sent)
