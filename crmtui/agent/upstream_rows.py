@@ -32,7 +32,28 @@ from typing import Any
 
 from crmtui.agent.result import INVALID_ACTION, SUBMIT, AgentResult
 
-__all__ = ["OUTCOMES", "outcome_of", "upstream_reward", "upstream_row"]
+__all__ = [
+    "EMPTY_HYPOTHESIS",
+    "OUTCOMES",
+    "is_answer_error",
+    "outcome_of",
+    "upstream_reward",
+    "upstream_row",
+]
+
+#: Upstream's exception row for a knowledge answer that normalises to nothing (its ROUGE
+#: raises while scoring the answer): the agent's answer, scored 0 in upstream's own means.
+EMPTY_HYPOTHESIS = "Error: Hypothesis is empty."
+
+
+def is_answer_error(error: str | None) -> bool:
+    """Whether an exception row's error was raised scoring the agent's answer.
+
+    Such a row counts as a wrong answer (reward 0) in ``crmtui report``, whichever harness
+    wrote it; every other exception row is a harness or model error and is not counted.
+    """
+    return error is not None and error.strip() == EMPTY_HYPOTHESIS
+
 
 #: How an attempt ended, for counting: the four kinds a summary shows, plus ``stopped``.
 OUTCOMES = ("right", "wrong", "model_error", "harness_error", "stopped")
@@ -123,7 +144,7 @@ def _is_exception(result: AgentResult) -> str | None:
         return f"Error: {reason.get('content') or reason.get('message')}"
     metrics = result.score_details.get("metrics")
     if isinstance(metrics, Mapping) and metrics.get("empty_prediction"):
-        return "Error: Hypothesis is empty."
+        return EMPTY_HYPOTHESIS
     return None
 
 

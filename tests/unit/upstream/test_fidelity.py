@@ -168,3 +168,39 @@ def test_same_requests_rewards_and_end_reasons(
     assert all(json.loads(r["top_p"]) == 1.0 for r in sent)
     if strategy != "react":
         assert all(json.loads(r["tools"]) for r in sent)
+
+
+@pytest.mark.parametrize("strategy", ["react", "tool_call"])
+def test_report_counts_an_exception_row_the_same_whichever_harness_wrote_it(
+    shared_dir: Path, upstream_env: None, tmp_path: Path, strategy: str
+) -> None:
+    """The paper's code raises scoring a knowledge answer that normalises to nothing:
+    upstream's exception row. ``crmtui report`` counts it the same in both runs."""
+    from crmtui.review.report import report_folder
+
+    harness = _harness(shared_dir, "naacl")
+    everything = _instances()
+    kqa, bri = everything[0], everything[80]
+
+    def scripts() -> dict[Any, list[Reply]]:
+        if strategy == "react":
+            return {
+                kqa: [text("<submit>The</submit>")],
+                bri: [text(f"<submit>{bri.answer}</submit>")],
+            }
+        return {
+            kqa: [tool_call("submit", {"content": "an"}, call_id="k")],
+            bri: [tool_call("submit", {"content": str(bri.answer)}, call_id="b")],
+        }
+
+    tasks = TaskSet(list(scripts()), "sample")
+    theirs, ours, _, _ = _both(harness, tmp_path, tasks, scripts, strategy, "naacl")
+    assert theirs[0]["agent_info"] == ours[0]["agent_info"]
+    assert theirs[0]["agent_info"]["content"] == "Error: Hypothesis is empty."
+    reports = [report_folder(tmp_path / who) for who in ("upstream", "crmtui")]
+    cells = [
+        {code: (cell.value, cell.n) for code, cell in r.rows[0].accuracy.items()} for r in reports
+    ]
+    assert cells[0] == cells[1]
+    assert cells[0]["Overall"][1] == 2  # both counted: the empty answer as a wrong one
+    assert reports[0].excluded == reports[1].excluded
