@@ -359,6 +359,12 @@ def run_instance(
         result.last_step = LastStep(action.kind, reply.content, tool, feedback)
         if on_step:
             on_step(StepInfo(result.steps, reply, action, feedback, False))
+        # Upstream HEAD's count: a query after the user's last allowed reply ends it.
+        spent = None
+        if dialogue is not None and action.kind != "invalid":
+            spent = dialogue.dialogue.limit_spent()
+        if spent is not None:
+            return dialogue_over(spent)
 
     if step_reason is not None:
         return finish(step_reason)

@@ -204,3 +204,92 @@ def test_report_counts_an_exception_row_the_same_whichever_harness_wrote_it(
     assert cells[0] == cells[1]
     assert cells[0]["Overall"][1] == 2  # both counted: the empty answer as a wrong one
     assert reports[0].excluded == reports[1].excluded
+
+
+#: Drives upstream HEAD's own InteractiveChatEnv.step (its user, connector and scorer stubbed)
+#: through each case and prints how many actions it took and what it scored.
+_UPSTREAM_LIMIT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from crm_sandbox.env.env import InteractiveChatEnv
+
+class User:
+    def __init__(self, replies): self.replies = list(replies)
+    def step(self, content): return self.replies.pop(0)
+
+class Connector:
+    def run_query(self, text): return [], 1
+
+out = []
+for case in json.loads(sys.stdin.read()):
+    env = object.__new__(InteractiveChatEnv)
+    env.user, env.sf_connector = User(case["replies"]), Connector()
+    env.max_user_turns, env.current_user_turn, env.actions = case["limit"], 0, []
+    env.calculate_reward = lambda: {"reward": 1, "parsed_answer": [env.actions[-1]["content"]]}
+    taken, scored = 0, None
+    for name, content in case["actions"]:
+        taken += 1
+        _, reward, done, info = env.step({"name": name, "content": content})
+        if done:
+            scored = content if reward == 1 else None
+            break
+    out.append([taken, scored])
+print(json.dumps(out))
+"""
+
+
+def _crmtui_limit(case: dict[str, Any]) -> list[Any]:
+    """The same case through crmtui's dialogue core, as the runner drives it."""
+    from crmtui.play.dialogue import Dialogue
+
+    talk = Dialogue(case["limit"], one_more_action=True)
+    talk.user_says("opening")
+    replies = list(case["replies"])
+    taken = 0
+    for name, content in case["actions"]:
+        taken += 1
+        if name == "respond":
+            talk.agent_says(content)
+            talk.user_says(replies.pop(0))
+            end = talk.end
+        else:
+            end = talk.limit_spent()
+        if end is not None:
+            return [taken, end.answer if end.scored else None]
+    return [taken, None]
+
+
+def test_the_turn_limit_counts_as_upstream_heads_interactive_env(
+    shared_dir: Path, upstream_env: None
+) -> None:
+    """After the user's max_user_turns-th reply the agent gets one more action: a query ends
+    it, a message is answered once more and a STOP there is scored (generated cases)."""
+    import random
+    import subprocess
+    import sys
+
+    harness = _harness(shared_dir, "head")
+    rng = random.Random(31)
+    cases = []
+    for _ in range(200):
+        limit = rng.randint(1, 3)
+        actions = [
+            ("respond", f"answer {i}") if rng.random() < 0.6 else ("execute", f"SELECT {i}")
+            for i in range(10)
+        ]
+        replies = ["###STOP###" if rng.random() < 0.25 else "more please" for _ in range(10)]
+        cases.append({"limit": limit, "actions": actions, "replies": replies})
+    done = subprocess.run(
+        [sys.executable, "-c", _UPSTREAM_LIMIT, str(harness)],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=harness,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    ours = [_crmtui_limit(case) for case in cases]
+    assert ours == theirs
+    assert any(scored is not None for _, scored in theirs)
+    assert any(taken == case["limit"] + 1 for (taken, _), case in zip(theirs, cases, strict=True))
