@@ -274,6 +274,7 @@ def run_instance(
             emit("thought", {"text": cap_stored(action.thought)[0] or ""})
         step_reason = None
         feedback: str | None = None
+        value: Any = None  # a helper tool's result before str(), for upstream's rows
         tool = action.tool_call.name if action.tool_call is not None else None
         crash = strategy.upstream_crash(reply, action)
         if crash is not None:
@@ -345,6 +346,7 @@ def run_instance(
             messages.extend(strategy.result_messages(action, feedback))
         elif action.kind == "tool":
             outcome = _call_tool(strategy, action, execute, run_query, emit)
+            value = outcome.value
             feedback = shown(outcome.text)
             if outcome.observation is not None:
                 step_reason = _observe(result, outcome.observation, feedback)
@@ -356,7 +358,7 @@ def run_instance(
                 "message": INVALID_ACTION,
                 "content": reply.content.strip(),
             }
-        result.last_step = LastStep(action.kind, reply.content, tool, feedback)
+        result.last_step = LastStep(action.kind, reply.content, tool, feedback, value)
         if on_step:
             on_step(StepInfo(result.steps, reply, action, feedback, False))
         # Upstream HEAD's count: a query after the user's last allowed reply ends it.

@@ -84,11 +84,13 @@ class ToolOutcome:
         text: What the model sees as the tool result.
         query: The query text for the raw query tools, else ``None``.
         observation: The raw query's observation for the raw query tools.
+        value: Upstream's helper result before ``str()`` (``naacl`` / ``head`` only).
     """
 
     text: str
     query: str | None = None
     observation: Observation | None = None
+    value: Any = None
 
 
 @dataclass
@@ -289,14 +291,15 @@ class Strategy:
         if call is None or (call.arguments is None and not self.upstream):
             raise ValueError("call_tool needs a parsed tool call")
         if self.upstream and self.toolset == "upstream":
-            from crmtui.agent.upstream_exact import call_exact_tool
+            from crmtui.agent.upstream_exact import exact_tool_value
 
             connector = getattr(run, "connector", None)
             if connector is None:
                 raise ValueError("upstream's helper tools need an upstream_executor")
             arguments = parse_tool_reply_upstream_arguments(call)
             flex = self.name == "tool_call_flex"
-            return ToolOutcome(call_exact_tool(call.name, arguments, connector, flex=flex))
+            value = exact_tool_value(call.name, arguments, connector, flex=flex)
+            return ToolOutcome(str(value), value=value)
         if self.toolset == "query":
             if call.name not in ("soql_query", "sosl_search"):
                 return ToolOutcome(f"Unknown action {call.name}")

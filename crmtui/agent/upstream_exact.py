@@ -654,7 +654,15 @@ FLEX_TOOLS: dict[str, Callable[..., Any]] = {
 
 
 def call_exact_tool(name: str, arguments: Any, connector: Any, *, flex: bool = False) -> str:
-    """ToolEnv's step for a data helper: the text the model sees.
+    """ToolEnv's step for a data helper: the text the model sees (see :func:`exact_tool_value`)."""
+    return str(exact_tool_value(name, arguments, connector, flex=flex))
+
+
+def exact_tool_value(name: str, arguments: Any, connector: Any, *, flex: bool = False) -> Any:
+    """ToolEnv's step for a data helper: its observation before ``str()``.
+
+    Upstream's ToolEnv shows the model ``str()`` of it and keeps the value itself in the end
+    reason (a dict, a list, a number, or the ``Error: ...`` text).
 
     Args:
         name: The tool the model called.
@@ -678,4 +686,4 @@ def call_exact_tool(name: str, arguments: Any, connector: Any, *, flex: bool = F
         value = func(**arguments, sf_connector=connector)
     except Exception as exc:  # noqa: BLE001 - ToolEnv's catch: "Error: <exception>"
         value = f"Error: {exc}"
-    return str(value)
+    return value

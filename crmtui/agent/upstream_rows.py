@@ -120,7 +120,16 @@ def _tool_end_reason(result: AgentResult) -> dict[str, Any]:
     feedback = last.feedback or ""
     if feedback.startswith("Unknown action "):
         return {"source": "agent", "message": f"Invalid tool: {last.tool}", "content": feedback}
-    return {"source": "tool", "message": f"tool_call error: {last.tool}", "content": feedback}
+    # ToolEnv keeps the helper's value itself (a dict, a list, a number), not its str().
+    content = feedback if last.value is None else _json_value(last.value)
+    return {"source": "tool", "message": f"tool_call error: {last.tool}", "content": content}
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` as ``json.dump`` writes it (tuples as lists, keys as text)."""
+    import json
+
+    return json.loads(json.dumps(value, default=str))
 
 
 def _end_reason(result: AgentResult, tool_call: bool, naacl: bool) -> dict[str, Any]:

@@ -140,12 +140,14 @@ def _crmtui_rows(
     strategy: str,
     preset: str = "naacl",
     sink: list | None = None,
+    max_turns: int = 8,
 ):
     with RoutingFake(scripts) as fake:
         config = BatchConfig(
             model=f"openai/{MODEL}",
             strategy=strategy,
             preset=preset,
+            max_turns=max_turns,
             api_base=fake.base_url,
             out=out,
             fsync=False,

@@ -53,8 +53,15 @@ def _react_script(answer: str, everything: dict[int, Any]) -> dict[Any, list[Rep
 
 
 def _tool_script(answer: str, everything: dict[int, Any], flex: bool) -> dict[Any, list[Reply]]:
-    kqa, aht = everything[0], everything[50]
+    kqa, aht, pvi = everything[0], everything[50], everything[70]
+    window = {"start_date": "2021-12-01T00:00:00Z", "end_date": "2022-03-01T00:00:00Z"}
     script: dict[Any, list[Reply]] = {
+        # Runs out of turns on helpers: the end reason keeps the last one's value (a dict).
+        pvi: [
+            tool_call("get_agent_handled_cases_by_period", window, call_id=f"p{i}")
+            for i in range(5)
+        ]
+        + [tool_call("get_period", {"period_name": "Q1", "year": 2022}, call_id="p5")],
         kqa: [
             Reply(content=""),  # an empty text and no tool call: invalid, go on
             tool_call("search_knowledge_articles", {"search_term": "straps"}, call_id="k1"),
@@ -130,7 +137,7 @@ def _both(harness: Path, tmp_path: Path, tasks: TaskSet, scripts, strategy: str,
     upstream: list[dict[str, Any]] = []
     crmtui: list[dict[str, Any]] = []
     theirs = _upstream_rows(harness, tmp_path / "upstream", tasks, scripts(), args, upstream)
-    ours = _crmtui_rows(tmp_path / "crmtui", tasks, scripts(), strategy, version, crmtui)
+    ours = _crmtui_rows(tmp_path / "crmtui", tasks, scripts(), strategy, version, crmtui, 6)
     return (
         theirs,
         ours,
