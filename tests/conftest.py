@@ -35,6 +35,16 @@ SHARED = (
     / "crmarena"
 )
 
+# --preset naacl|head read upstream's tool schemas from its harness folder: the shared
+# copies where present, else a stand-in holding crmtui's own words (tests/fakes).
+if (SHARED / "upstream-harness").is_dir() and (SHARED / "upstream-harness-naacl").is_dir():
+    _HARNESSES = [SHARED / "upstream-harness", SHARED / "upstream-harness-naacl"]
+else:
+    from tests.fakes.upstream_harness import write_fake_harness
+
+    _HARNESSES = [write_fake_harness(_SESSION_HOME / f"harness-{v}", v) for v in ("head", "naacl")]
+os.environ["CRMTUI_UPSTREAM_DIR"] = os.pathsep.join(str(p) for p in _HARNESSES)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="run tests marked slow")

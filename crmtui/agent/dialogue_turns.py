@@ -34,6 +34,8 @@ class DialogueDriver:
         emit: Records an event as a given actor (``AgentSession.emit``).
         clock: Monotonic seconds (the time spent waiting for the user).
         on_message: Hears every message once recorded, as ``(role, text)`` (a UI).
+        one_more_action: Count the turn limit as upstream HEAD does (``--preset head``): one
+            more agent action after the user's last allowed reply.
 
     Attributes:
         dialogue: The conversation so far.
@@ -47,10 +49,11 @@ class DialogueDriver:
         emit: EmitAs,
         clock: Callable[[], float] = time.monotonic,
         on_message: Callable[[str, str], None] | None = None,
+        one_more_action: bool = False,
     ) -> None:
         self.user = user
         self._on_message = on_message
-        self.dialogue = Dialogue(max_user_turns)
+        self.dialogue = Dialogue(max_user_turns, one_more_action=one_more_action)
         self._emit = emit
         self._clock = clock
         self.waited_s = 0.0

@@ -25,7 +25,7 @@ _REASONING_MARKERS = ("o3-mini", "deepseek-r1", "gemini-2.5")
 _NO_TEMPERATURE_MARKERS = ("o3-mini", "deepseek-r1")
 
 #: Completion budget per strategy (upstream's ChatAgent and ToolCallAgent).
-STRATEGY_MAX_TOKENS = {"react": 2_000, "act": 2_000, "tool_call": 3_500}
+STRATEGY_MAX_TOKENS = {"react": 2_000, "act": 2_000, "tool_call": 3_500, "tool_call_flex": 3_500}
 #: Completion budget of the reasoning families, whatever the strategy.
 REASONING_MAX_TOKENS = 50_000
 

@@ -15,6 +15,10 @@ max tokens                2,000 react/act, 3,500           same
                           tool_call, 50,000 o1/o3-mini/
                           R1/Gemini 2.5
 temperature               0; not sent to o1/o3-mini/R1     same
+top_p                     not sent                         1.0 (not sent where temperature
+                                                           is not)
+tool schemas (tool_call)  crmtui's words                   upstream's own, read from its
+                                                           harness folder at run time
 scoring                   ``strict``                       ``paper`` (react/act),
                                                            ``toolenv`` (tool_call)
 list scoring (Pro gold)   ``head_rules`` (HEAD's           ``llm_extract`` (HEAD's
@@ -81,8 +85,8 @@ class Resolved:
         preset: ``crmtui``, ``naacl``, ``head`` or ``upstream``.
         overrides: Settings given explicitly that differ from the preset's value.
         model: litellm model name.
-        strategy: ``react``, ``act`` or ``tool_call``.
-        toolset: ``query`` or ``upstream`` (``tool_call`` only; ``None`` otherwise).
+        strategy: ``react``, ``act``, ``tool_call`` or ``tool_call_flex``.
+        toolset: ``query`` or ``upstream`` (tool strategies only; ``None`` otherwise).
         prompts: Digest of the strategy's fixed prompt texts.
         aided: Upstream's aided mode.
         privacy_aware: The confidentiality rules in CRMArena-Pro customer-facing prompts.
@@ -125,6 +129,8 @@ class Resolved:
     privacy_aware: bool = False
     #: The multi-turn mode's settings (user model, max user turns); None: single-turn.
     dialogue: dict[str, Any] | None = None
+    #: ``top_p`` sent with every agent call (upstream's 1.0; ``None``: not sent).
+    top_p: float | None = None
 
     #: Settings that change results: a resumed run must match them all.
     RESUME_KEYS = (
@@ -140,6 +146,7 @@ class Resolved:
         "max_turns",
         "max_tokens",
         "temperature",
+        "top_p",
         "date_literals",
         "scoring",
         "list_scoring",
@@ -164,6 +171,7 @@ class Resolved:
             "max_turns": self.max_turns,
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
+            "top_p": self.top_p,
             "date_literals": self.date_literals,
             "scoring": self.scoring,
             "list_scoring": self.list_scoring,
@@ -212,7 +220,7 @@ def resolve(settings: Any) -> Resolved:
         raise ConfigError(f"unknown --preset {settings.preset!r}: choose {' or '.join(PRESETS)}")
     upstream = preset != "crmtui"
     strategy = settings.strategy.strip().lower()
-    tool_call = strategy == "tool_call"
+    tool_call = strategy.startswith("tool_call")
     base: dict[str, Any] = {
         "toolset": ("upstream" if upstream else "query") if tool_call else None,
         "max_tokens": default_max_tokens(settings.model, strategy),
@@ -283,7 +291,10 @@ def resolve(settings: Any) -> Resolved:
         privacy_aware=privacy_aware,
         interactive=bool(dialogue is not None and dialogue.interactive),
         observations=values["observations"],
+        upstream_dir=getattr(settings, "upstream_dir", None),
     )
+    # Upstream sends top_p=1.0 with every agent call, except where it drops the temperature.
+    top_p = 1.0 if upstream and values["temperature"] is not None else None
     return Resolved(
         preset=preset,
         overrides=tuple(overrides),
@@ -296,6 +307,7 @@ def resolve(settings: Any) -> Resolved:
         max_turns=settings.max_turns,
         max_tokens=values["max_tokens"],
         temperature=values["temperature"],
+        top_p=top_p,
         date_literals=values["date_literals"],
         scoring=values["scoring"],
         list_scoring=values["list_scoring"],

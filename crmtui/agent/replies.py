@@ -142,6 +142,8 @@ class ModelReply:
             ``--deployments``); ``None`` with one server.
         stream_fallback: This call asked for a stream, got an empty one, and was answered
             by a repeat without streaming (streaming stays off for the client after it).
+        content_null: The provider sent no text at all (``null``), not an empty one:
+            upstream's agents raise on ``None.strip()`` but go on after ``""``.
     """
 
     content: str
@@ -155,6 +157,7 @@ class ModelReply:
     raw: Any = field(default=None, repr=False, compare=False)
     stream_fallback: bool = False
     deployment: str | None = None
+    content_null: bool = False
 
     @property
     def total_tokens(self) -> int:
@@ -197,6 +200,7 @@ def read_completion(
             parse_tool_call(c.id or f"call_{i}", c.function.name or "", c.function.arguments)
             for i, c in enumerate(getattr(message, "tool_calls", None) or [])
         ]
+        content_null = message.content is None
         content = message.content or ""
         if not isinstance(content, str):
             raise TypeError(f"content is {type(content).__name__}, not text")
@@ -226,4 +230,5 @@ def read_completion(
         attempts=attempts,
         raw=response,
         stream_fallback=stream_fallback,
+        content_null=content_null,
     )

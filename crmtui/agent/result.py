@@ -76,12 +76,15 @@ class LastStep:
         reply: The model's reply text.
         tool: The tool called (tool strategies), if any.
         feedback: The observation or tool result fed back, if any.
+        value: A helper tool's result before ``str()`` (JSON-safe), as upstream's ToolEnv
+            keeps it in its end reason; ``None`` when there is none.
     """
 
     kind: str
     reply: str
     tool: str | None = None
     feedback: str | None = None
+    value: Any = None
 
 
 @dataclass

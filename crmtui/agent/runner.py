@@ -295,6 +295,7 @@ def run_instance(
             emit("thought", {"text": cap_stored(action.thought)[0] or ""})
         step_reason = None
         feedback: str | None = None
+        value: Any = None  # a helper tool's result before str(), for upstream's rows
         tool = action.tool_call.name if action.tool_call is not None else None
         crash = strategy.upstream_crash(reply, action)
         if crash is not None:
@@ -329,6 +330,18 @@ def run_instance(
             messages.extend(_user_reply(strategy, action, said))
             continue
 
+        if action.kind == "respond" and (
+            failed := strategy.scoring_error(instance, _answer_text(action))
+        ):
+            # HEAD's ToolEnv shows the exception its reward raised and goes on.
+            messages.extend(strategy.result_messages(action, failed))
+            step_reason = {"source": "tool", "message": "tool_call error: respond"}
+            step_reason["content"] = failed
+            result.last_step = LastStep("tool", reply.content, tool, failed)
+            if on_step:
+                on_step(StepInfo(result.steps, reply, action, failed, False))
+            continue
+
         if action.kind == "respond":
             answer = _answer_text(action)
             reward = submit(answer)
@@ -354,6 +367,7 @@ def run_instance(
             messages.extend(strategy.result_messages(action, feedback))
         elif action.kind == "tool":
             outcome = _call_tool(strategy, action, execute, run_query, emit)
+            value = outcome.value
             feedback = shown(outcome.text)
             if outcome.observation is not None:
                 step_reason = _observe(result, outcome.observation, feedback)
@@ -365,9 +379,15 @@ def run_instance(
                 "message": INVALID_ACTION,
                 "content": reply.content.strip(),
             }
-        result.last_step = LastStep(action.kind, reply.content, tool, feedback)
+        result.last_step = LastStep(action.kind, reply.content, tool, feedback, value)
         if on_step:
             on_step(StepInfo(result.steps, reply, action, feedback, False))
+        # Upstream HEAD's count: a query after the user's last allowed reply ends it.
+        spent = None
+        if dialogue is not None and action.kind != "invalid":
+            spent = dialogue.dialogue.limit_spent()
+        if spent is not None:
+            return dialogue_over(spent)
 
     if step_reason is not None:
         return finish(step_reason)

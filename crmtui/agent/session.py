@@ -303,7 +303,14 @@ class AgentSession:
         driver = (
             None
             if user is None
-            else DialogueDriver(user, max_user_turns, self.emit, options.clock, on_message)
+            else DialogueDriver(
+                user,
+                max_user_turns,
+                self.emit,
+                options.clock,
+                on_message,
+                one_more_action=self.strategy.observations == "head",
+            )
         )
         try:
             result = run_instance(

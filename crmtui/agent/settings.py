@@ -67,6 +67,8 @@ class AgentSettings:
         client_options: Further ``ModelClient`` keyword arguments (tests: backoff, retries).
         wallclock: Today's date on the real clock (tests; ``None`` asks the system).
         dialogue: The multi-turn mode (a simulated user, the limit on user turns).
+        upstream_dir: Upstream's harness folder, whose own tool schemas ``--preset
+            naacl|head`` send (``None``: found as :mod:`crmtui.agent.upstream_texts` says).
     """
 
     model: str
@@ -99,6 +101,7 @@ class AgentSettings:
     client_options: Mapping[str, Any] = field(default_factory=dict)
     wallclock: dt.date | None = None
     dialogue: DialogueSettings = field(default_factory=DialogueSettings)
+    upstream_dir: str | None = None
 
     @property
     def task_types(self) -> tuple[str, ...]:
@@ -161,6 +164,7 @@ class AgentSettings:
             privacy_aware=self.privacy_aware,
             interactive=self.dialogue.interactive,
             observations=resolved.observations,
+            upstream_dir=self.upstream_dir,
         )
 
     def executor(self, org: Any, today: dt.date | None, **options: Any) -> Any:
@@ -203,6 +207,8 @@ class AgentSettings:
         if model is None or model == self.model:
             resolved = self.resolved
             options = dict(self.client_options)
+            if resolved.top_p is not None:
+                options["extra"] = {**dict(options.get("extra") or {}), "top_p": resolved.top_p}
             if self.deployments is not None:
                 options["router"] = self.router
             return ModelClient(

@@ -4,6 +4,11 @@
 * ``act``: the same without thoughts.
 * ``tool_call``: native function calling; toolset ``query`` (free SOQL/SOSL + respond, schema
   in the prompt) or ``upstream`` (the 25 helper tools, no schema, as upstream's tool_call).
+* ``tool_call_flex`` (``--preset naacl|head`` only): upstream's helper tools plus its
+  ``issue_soql_query`` and ``issue_sosl_query``, the schema in the prompt.
+
+Under ``naacl`` / ``head`` the helper tools' function schemas are upstream's own, read at run
+time from the user's copy of upstream's harness (:mod:`crmtui.agent.upstream_texts`).
 
 ``observations`` says whose harness the model meets: ``crmtui`` (crmtui's observations and
 parsing), or ``naacl`` / ``head``, upstream's two harness versions reproduced: their reply
@@ -51,9 +56,19 @@ from crmtui.agent.tool_specs import TOOLSETS, with_answer_tool
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
 
-__all__ = ["OBSERVATIONS", "STRATEGIES", "Strategy", "ToolOutcome", "make_strategy"]
+__all__ = [
+    "OBSERVATIONS",
+    "STRATEGIES",
+    "TOOL_STRATEGIES",
+    "Strategy",
+    "ToolOutcome",
+    "make_strategy",
+]
 
-STRATEGIES = ("react", "act", "tool_call")
+STRATEGIES = ("react", "act", "tool_call", "tool_call_flex")
+#: Strategies that call tools natively (``tool_call_flex``: upstream's helpers plus its two
+#: query tools, with the schema in the prompt).
+TOOL_STRATEGIES = ("tool_call", "tool_call_flex")
 #: Whose harness the model meets: crmtui's, or one of upstream's two versions reproduced.
 OBSERVATIONS = ("crmtui", "naacl", "head")
 
@@ -69,11 +84,13 @@ class ToolOutcome:
         text: What the model sees as the tool result.
         query: The query text for the raw query tools, else ``None``.
         observation: The raw query's observation for the raw query tools.
+        value: Upstream's helper result before ``str()`` (``naacl`` / ``head`` only).
     """
 
     text: str
     query: str | None = None
     observation: Observation | None = None
+    value: Any = None
 
 
 @dataclass
@@ -87,6 +104,8 @@ class Strategy:
         privacy_aware: CRMArena-Pro customer-facing rows get the confidentiality rules
             (upstream's ``--privacy_aware_prompt true``).
         observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
+        upstream_dir: The upstream harness folder the user named (``None``: found as
+            :func:`~crmtui.agent.upstream_texts.find_harness` says).
     """
 
     name: str
@@ -96,6 +115,8 @@ class Strategy:
     _reminder: str = field(default="", repr=False)
     privacy_aware: bool = False
     observations: str = "crmtui"
+    upstream_dir: str | None = None
+    _specs: list[dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
     def upstream(self) -> bool:
@@ -110,13 +131,29 @@ class Strategy:
     @property
     def native_tools(self) -> bool:
         """Whether this strategy uses native function calling."""
-        return self.name == "tool_call"
+        return self.name in TOOL_STRATEGIES
 
     @property
     def tools(self) -> list[dict[str, Any]] | None:
-        """Function specs to send with each call, or ``None`` for text strategies."""
+        """Function specs to send with each call, or ``None`` for text strategies.
+
+        Upstream's helper tools under ``naacl`` / ``head`` are upstream's own schemas, byte
+        for byte (read once from its harness folder); crmtui's own words otherwise.
+
+        Raises:
+            ConfigError: Upstream's harness folder cannot be found (says how to get one).
+        """
         if not self.native_tools:
             return None
+        if self.upstream and self.toolset == "upstream":
+            if self._specs is None:
+                from crmtui.agent.upstream_texts import upstream_tool_specs
+
+                full = self.name == "tool_call_flex"
+                self._specs = upstream_tool_specs(
+                    self.observations, full=full, named=self.upstream_dir
+                )
+            return self._specs
         return with_answer_tool(TOOLSETS[self.toolset], self.answer_action)
 
     def prompt_digest(self) -> str:
@@ -135,7 +172,7 @@ class Strategy:
 
     def system_prompt(self, instance: InstanceLike, schema_text: str, *, aided: bool) -> str:
         """The full system prompt for ``instance``."""
-        with_schema = not (self.native_tools and self.toolset == "upstream")
+        with_schema = self.name != "tool_call" or self.toolset != "upstream"
         meta = instance.metadata
         return build_system_prompt(
             self._instructions,
@@ -169,15 +206,16 @@ class Strategy:
     def upstream_crash(self, reply: ModelReply, action: Action) -> str | None:
         """The exception text upstream's agent dies with at this reply, if it would.
 
-        Upstream strips the reply text of an invalid action (``message["content"].strip()``),
-        which raises when a tool-call reply carries no text (OpenAI sends ``null``; an empty
-        text is taken for one): run_tasks.py then writes its exception row. The paper's
+        Upstream strips the reply text (``message["content"].strip()``: every react/act
+        reply, a tool-call reply whose action is invalid), which raises when the provider
+        sent ``null`` for the text: run_tasks.py then writes its exception row. An empty
+        text (``""``) is no crash: upstream shows its format reminder and goes on. The paper's
         ToolEnv also raises on a submit without ``content`` (HEAD answers it with an
         ``Error:`` observation instead, see :meth:`call_tool`). ``None``: no crash.
         """
         if not self.upstream:
             return None
-        if action.kind == "invalid" and not reply.content:
+        if reply.content_null and (action.kind == "invalid" or not self.native_tools):
             return "'NoneType' object has no attribute 'strip'"
         if action.kind == "respond" and self.native_tools and self.observations == "naacl":
             arguments = self._arguments(reply)
@@ -197,6 +235,22 @@ class Strategy:
         if "content" not in arguments:
             return "Error: 'content'"
         return None
+
+    def scoring_error(self, instance: Any, answer: str) -> str | None:
+        """HEAD ToolEnv's observation for an answer its reward raised on (else ``None``).
+
+        HEAD's ToolEnv scores a respond call inside a ``try`` and shows the exception as an
+        ``Error:`` observation, the episode going on: a fuzzy-match answer that normalises
+        to nothing makes upstream's ROUGE raise ``Hypothesis is empty.``. (The paper's
+        ToolEnv and both ChatEnvs let it escape: run_tasks.py's exception row.)
+        """
+        if not (self.native_tools and self.observations == "head"):
+            return None
+        if getattr(instance, "reward_metric", None) != "fuzzy_match":
+            return None
+        from crmtui.scoring.metrics import normalize_answer
+
+        return None if normalize_answer(answer) else "Error: Hypothesis is empty."
 
     def _arguments(self, reply: ModelReply) -> object:
         return parse_tool_reply_upstream(reply, self.answer_action).arguments
@@ -237,13 +291,15 @@ class Strategy:
         if call is None or (call.arguments is None and not self.upstream):
             raise ValueError("call_tool needs a parsed tool call")
         if self.upstream and self.toolset == "upstream":
-            from crmtui.agent.upstream_exact import call_exact_tool
+            from crmtui.agent.upstream_exact import exact_tool_value
 
             connector = getattr(run, "connector", None)
             if connector is None:
                 raise ValueError("upstream's helper tools need an upstream_executor")
             arguments = parse_tool_reply_upstream_arguments(call)
-            return ToolOutcome(call_exact_tool(call.name, arguments, connector))
+            flex = self.name == "tool_call_flex"
+            value = exact_tool_value(call.name, arguments, connector, flex=flex)
+            return ToolOutcome(str(value), value=value)
         if self.toolset == "query":
             if call.name not in ("soql_query", "sosl_search"):
                 return ToolOutcome(f"Unknown action {call.name}")
@@ -269,6 +325,7 @@ def make_strategy(
     privacy_aware: bool = False,
     interactive: bool = False,
     observations: str = "crmtui",
+    upstream_dir: str | None = None,
 ) -> Strategy:
     """Build a strategy by name.
 
@@ -283,6 +340,7 @@ def make_strategy(
             (:mod:`crmtui.agent.prompts_dialogue`); react and act only, as upstream's
             interactive mode (its tool-calling agent has none).
         observations: ``crmtui``, ``naacl`` or ``head`` (see the module docstring).
+        upstream_dir: The upstream harness folder the user named, if any.
 
     Raises:
         ConfigError: For an unknown strategy, toolset or observations, or ``tool_call``
@@ -296,7 +354,14 @@ def make_strategy(
     if single_user_message is None:
         single_user_message = bool(model) and uses_single_user_message(model or "")
     key = name.strip().lower()
-    if interactive and key == "tool_call":
+    if key == "tool_call_flex":
+        if observations == "crmtui":
+            raise ConfigError(
+                "--strategy tool_call_flex is upstream's (its helper tools plus two query "
+                "tools): use it with --preset naacl or head"
+            )
+        toolset = "upstream"
+    if interactive and key in TOOL_STRATEGIES:
         raise ConfigError(
             "the multi-turn mode (--interactive) works with --strategy react or act "
             "(upstream's interactive mode runs react); tool_call has no way to talk to the user"
@@ -313,19 +378,21 @@ def make_strategy(
         ),
         "act": (ACT_DIALOGUE_INSTRUCTIONS if interactive else ACT_INSTRUCTIONS, ACT_REMINDER),
         "tool_call": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
+        "tool_call_flex": (TOOL_CALL_INSTRUCTIONS, TOOL_REMINDER),
     }
     if key in texts:
-        if key == "tool_call" and toolset not in TOOLSETS:
+        if key in TOOL_STRATEGIES and toolset not in TOOLSETS:
             raise ConfigError(f"unknown toolset {toolset!r}: choose {' or '.join(TOOLSETS)}")
         instructions, reminder = (with_answer_action(t, answer) for t in texts[key])
         return Strategy(
             key,
-            toolset if key == "tool_call" else "query",
+            toolset if key in TOOL_STRATEGIES else "query",
             single_user_message,
             instructions,
             reminder,
             privacy_aware,
             observations,
+            upstream_dir,
         )
     raise ConfigError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
 

@@ -636,15 +636,42 @@ def get_livechat_transcript_by_case_id(case_id, sf_connector=None):  # type: ign
 EXACT_TOOLS: dict[str, Callable[..., Any]] = {name: globals()[name] for name in TOOL_FUNCTIONS}
 
 
-def call_exact_tool(name: str, arguments: Any, connector: Any) -> str:
-    """ToolEnv's step for a data helper: the text the model sees.
+def issue_soql_query(query, sf_connector=None):  # type: ignore[no-untyped-def]
+    """tool_call_flex's free query tool: the connector's value, whatever its status."""
+    result, _ = sf_connector.run_query(query)
+    return result
+
+
+def issue_sosl_query(query, sf_connector=None):  # type: ignore[no-untyped-def]
+    """tool_call_flex's search tool: the same call as :func:`issue_soql_query`."""
+    return issue_soql_query(query, sf_connector=sf_connector)
+
+
+#: The tools ``tool_call_flex`` adds (upstream's ``TOOLS_FULL``); plain tool_call lacks them.
+FLEX_TOOLS: dict[str, Callable[..., Any]] = {
+    "issue_soql_query": issue_soql_query,
+    "issue_sosl_query": issue_sosl_query,
+}
+
+
+def call_exact_tool(name: str, arguments: Any, connector: Any, *, flex: bool = False) -> str:
+    """ToolEnv's step for a data helper: the text the model sees (see :func:`exact_tool_value`)."""
+    return str(exact_tool_value(name, arguments, connector, flex=flex))
+
+
+def exact_tool_value(name: str, arguments: Any, connector: Any, *, flex: bool = False) -> Any:
+    """ToolEnv's step for a data helper: its observation before ``str()``.
+
+    Upstream's ToolEnv shows the model ``str()`` of it and keeps the value itself in the end
+    reason (a dict, a list, a number, or the ``Error: ...`` text).
 
     Args:
         name: The tool the model called.
         arguments: The decoded JSON arguments (any JSON value, as upstream passes it on).
         connector: An :class:`~crmtui.agent.upstream_connector.UpstreamConnector`.
+        flex: ``tool_call_flex``'s toolset (the two query tools too).
     """
-    func = EXACT_TOOLS.get(name)
+    func = EXACT_TOOLS.get(name) or (FLEX_TOOLS.get(name) if flex else None)
     if func is None:
         return f"Unknown action {name}"
     if not isinstance(arguments, Mapping):
@@ -660,4 +687,4 @@ def call_exact_tool(name: str, arguments: Any, connector: Any) -> str:
         value = func(**arguments, sf_connector=connector)
     except Exception as exc:  # noqa: BLE001 - ToolEnv's catch: "Error: <exception>"
         value = f"Error: {exc}"
-    return str(value)
+    return value

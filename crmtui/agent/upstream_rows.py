@@ -33,7 +33,28 @@ from typing import Any
 
 from crmtui.agent.result import INVALID_ACTION, SUBMIT, AgentResult
 
-__all__ = ["OUTCOMES", "outcome_of", "upstream_reward", "upstream_row"]
+__all__ = [
+    "EMPTY_HYPOTHESIS",
+    "OUTCOMES",
+    "is_answer_error",
+    "outcome_of",
+    "upstream_reward",
+    "upstream_row",
+]
+
+#: Upstream's exception row for a knowledge answer that normalises to nothing (its ROUGE
+#: raises while scoring the answer): the agent's answer, scored 0 in upstream's own means.
+EMPTY_HYPOTHESIS = "Error: Hypothesis is empty."
+
+
+def is_answer_error(error: str | None) -> bool:
+    """Whether an exception row's error was raised scoring the agent's answer.
+
+    Such a row counts as a wrong answer (reward 0) in ``crmtui report``, whichever harness
+    wrote it; every other exception row is a harness or model error and is not counted.
+    """
+    return error is not None and error.strip() == EMPTY_HYPOTHESIS
+
 
 #: How an attempt ended, for counting: the four kinds a summary shows, plus ``stopped``.
 OUTCOMES = ("right", "wrong", "model_error", "harness_error", "stopped")
@@ -100,7 +121,16 @@ def _tool_end_reason(result: AgentResult) -> dict[str, Any]:
     feedback = last.feedback or ""
     if feedback.startswith("Unknown action "):
         return {"source": "agent", "message": f"Invalid tool: {last.tool}", "content": feedback}
-    return {"source": "tool", "message": f"tool_call error: {last.tool}", "content": feedback}
+    # ToolEnv keeps the helper's value itself (a dict, a list, a number), not its str().
+    content = feedback if last.value is None else _json_value(last.value)
+    return {"source": "tool", "message": f"tool_call error: {last.tool}", "content": content}
+
+
+def _json_value(value: Any) -> Any:
+    """``value`` as ``json.dump`` writes it (tuples as lists, keys as text)."""
+    import json
+
+    return json.loads(json.dumps(value, default=str))
 
 
 def _end_reason(result: AgentResult, tool_call: bool, naacl: bool) -> dict[str, Any]:
@@ -124,7 +154,7 @@ def _is_exception(result: AgentResult) -> str | None:
         return f"Error: {reason.get('content') or reason.get('message')}"
     metrics = result.score_details.get("metrics")
     if isinstance(metrics, Mapping) and metrics.get("empty_prediction"):
-        return "Error: Hypothesis is empty."
+        return EMPTY_HYPOTHESIS
     return None
 
 
@@ -135,7 +165,7 @@ def upstream_row(result: AgentResult, crmtui: Mapping[str, Any] | None = None) -
         result: The attempt.
         crmtui: Further facts for the ``crmtui`` key (recording path, settings, ...).
     """
-    tool_call = result.strategy == "tool_call"
+    tool_call = result.strategy.startswith("tool_call")
     settings = (crmtui or {}).get("settings")
     naacl = isinstance(settings, Mapping) and settings.get("observations") == "naacl"
     usage = _usage(result)

@@ -42,6 +42,7 @@ AGENT_OPTION_NAMES = (
     "scoring",
     "max_observation",
     "observations",
+    "upstream_dir",
     "force",
 )
 
@@ -58,11 +59,12 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--strategy",
-            type=click.Choice(["react", "act", "tool_call"]),
+            type=click.Choice(["react", "act", "tool_call", "tool_call_flex"]),
             default="react",
             show_default=True,
             help="react: thought + <execute>/<respond>; act: no thoughts; tool_call: native "
-            "function calling.",
+            "function calling; tool_call_flex (--preset naacl/head): upstream's helper tools "
+            "plus its two query tools, the schema in the prompt.",
         ),
         click.option(
             "--toolset",
@@ -179,10 +181,12 @@ def agent_options(func: F) -> F:
             type=click.Choice(["crmtui", "naacl", "head", "upstream"]),
             default=None,
             help="Values for every setting left unset: crmtui's (default), or upstream "
-            "run_tasks.py's: naacl (the paper's code, <submit>) or head (current; "
-            "upstream is its earlier name). Both: wallclock dates, paper scoring for "
-            "react/act and toolenv for tool_call, LLM extraction and judge for Pro rows, "
-            "helper tools for tool_call, unbounded observations, upstream's observations.",
+            "run_tasks.py's: naacl (the paper's code, 17cbce8: <submit>) or head (current, "
+            "32b609a; upstream is its earlier name). Both: wallclock dates, paper scoring "
+            "for CRMArena rows (react/act; toolenv for tool calls; not HEAD's evaluator), LLM "
+            "extraction and judge for Pro rows, helper tools for tool_call with upstream's "
+            "own schemas, top_p 1.0, unbounded observations, upstream's observations. See "
+            "docs/fidelity.md.",
         ),
         click.option(
             "--max-tokens",
@@ -231,6 +235,14 @@ def agent_options(func: F) -> F:
             "upstream's harness version, byte for byte (--preset naacl/head).",
         ),
         click.option(
+            "--upstream-dir",
+            default=None,
+            metavar="PATH",
+            help="Upstream's harness folder (a CRMArena clone) whose own tool schemas --preset "
+            "naacl/head send (default: CRMTUI_UPSTREAM_DIR, else the folders `crmtui upstream "
+            "setup` prepared).",
+        ),
+        click.option(
             "--force",
             is_flag=True,
             help="Run tasks on an org that lacks most of the records they mention.",
@@ -269,6 +281,7 @@ def settings_kwargs(values: dict[str, Any]) -> dict[str, Any]:
         "scoring": values["scoring"],
         "max_observation": values["max_observation"],
         "observations": values["observations"],
+        "upstream_dir": values.get("upstream_dir"),
         "force": values["force"],
     }
 

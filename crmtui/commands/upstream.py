@@ -106,7 +106,12 @@ def _say_plan(plan: object) -> None:
     "tasks_source",
     default=None,
     metavar="SRC",
-    help="Tasks every dataset split yields (default: sample).",
+    help="Tasks every dataset split yields (default: the org's own tasks, else the sample's).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run tasks on an org that lacks most of the records they mention (as crmtui run).",
 )
 @click.option(
     "--python",
@@ -149,6 +154,7 @@ def run(
     api_base: str | None,
     today: str | None,
     quiet: bool,
+    force: bool,
     args: tuple[str, ...],
 ) -> None:
     """Run upstream's run_tasks.py with ARGS (after --) against a local org.
@@ -159,16 +165,15 @@ def run(
     The paper's code (--version naacl) has no --org_type and takes one --task_category or all.
     """
     from crmtui.commands.serve_rest import parse_today
-    from crmtui.data.loaders import load_tasks
-    from crmtui.org.sample import open_org_or_sample, sample_tasks_path
+    from crmtui.org.task_match import load_sources
     from crmtui.upstream import default_python, run_upstream
     from crmtui.upstream.venv import read_environment
     from crmtui.upstream.versions import resolve_source
 
     source = resolve_source(upstream_dir, version)
     folder = source.folder
-    org = open_org_or_sample(spec)
-    tasks = load_tasks(tasks_source, sample_tasks=sample_tasks_path)
+    # The same check as crmtui run: tasks made for another org are refused (--force).
+    sources = load_sources(spec, tasks_source, force=force)
     interpreter = python or default_python(folder)
     environment = {**source.to_json(), **(read_environment(interpreter) or {})}
     environment["interpreter"] = interpreter
@@ -178,9 +183,9 @@ def run(
         click.echo(f"Relaxed pin: {entry.get('pin')} -> {entry.get('installed')}")
     outcome = run_upstream(
         folder,
-        org=org,
-        tasks=tasks,
-        tasks_source=tasks_source or "sample",
+        org=sources.org,
+        tasks=sources.tasks,
+        tasks_source=sources.tasks_label,
         out=out,
         args=list(args),
         python=interpreter,

@@ -232,11 +232,15 @@ class Dialogue:
         max_user_turns: User replies allowed (the opening message does not count).
         messages: Every message so far.
         end: How it ended, once it did.
+        one_more_action: Count as upstream HEAD's InteractiveChatEnv (see the field).
     """
 
     max_user_turns: int = DEFAULT_MAX_USER_TURNS
     messages: list[Message] = field(default_factory=list)
     end: DialogueEnd | None = None
+    #: Upstream HEAD's count: after the user's ``max_user_turns``-th reply the agent gets one
+    #: more action (a query, or a message the user answers once more, a STOP there scored).
+    one_more_action: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.max_user_turns, bool) or self.max_user_turns < 1:
@@ -299,9 +303,21 @@ class Dialogue:
         self.messages.append(message)
         if message.stop:
             self._finish()
-        elif self.user_turns >= self.max_user_turns:
+        elif self.user_turns >= self.max_user_turns + (1 if self.one_more_action else 0):
             self.end = DialogueEnd(MAX_USER_TURNS, "user", self.last_response)
         return message
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether the agent's next action is its last (:attr:`one_more_action` counting)."""
+        return self.end is None and self.one_more_action and self.user_turns >= self.max_user_turns
+
+    def limit_spent(self) -> DialogueEnd | None:
+        """End it after the agent's last action that was not a message (a query)."""
+        if not self.at_limit:
+            return None
+        self.end = DialogueEnd(MAX_USER_TURNS, "user", self.last_response)
+        return self.end
 
     def agent_says(self, text: str) -> Message:
         """The agent's message to the user (a ``respond``).

@@ -79,6 +79,8 @@ def bleu_score(prediction: str, gold: str, max_order: int = 4) -> float:
 
 
 def _bleu(hyp: list[str], ref: list[str], max_order: int = 4) -> float:
+    if not any(_ngrams(hyp, n) & _ngrams(ref, n) for n in range(1, max_order + 1)):
+        return 0.0  # sacrebleu stops early when no n-gram matches: exactly 0
     precisions = [0.0] * max_order
     smooth = 1.0
     for n in range(1, max_order + 1):

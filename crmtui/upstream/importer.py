@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.agent.upstream_rows import is_answer_error
 from crmtui.errors import CrmtuiError
 from crmtui.record import Recorder, RecordingError, verify
 from crmtui.scoring import Score, score
@@ -456,10 +457,15 @@ def _write(
                     clock.move(other.end)
                 _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
         reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
-        if attempt.error is not None:
+        scored_zero = answers and is_answer_error(attempt.error)
+        if scored_zero:
+            # Raised scoring the agent's answer: a wrong answer, as crmtui's own run counts it.
+            reason = {"source": "agent", "message": "Submit action", "content": answers[-1].text}
+            reason["upstream_error"] = attempt.error
+        elif attempt.error is not None:
             reason = _crash_reason(attempt.error)
         end: dict[str, Any] = {"reason": str(reason.get("message") or "finished")}
-        reward = None if attempt.error is not None else numeric_reward(attempt.reward)
+        reward = _attempt_reward(attempt)
         if reward is not None:
             end["reward"] = reward
         end["end_reason"] = _plain(reason)
@@ -482,19 +488,27 @@ def _emit_submit(
     if "parsed_answer" in reason:
         details["parsed_answer"] = _plain(reason["parsed_answer"])
     if attempt.error is not None:
-        # Upstream raised after this answer (while scoring it): no reward, a harness error.
+        # Upstream raised after this answer: a harness error, or (its ROUGE on an empty
+        # answer) the answer scored 0.
         details["not_scored"] = attempt.error
     recorder.emit("answer_edit", {"text": answer})
     recorder.emit(
         "submit",
         {
             "answer": answer,
-            "reward": None if attempt.error is not None else numeric_reward(attempt.reward),
+            "reward": _attempt_reward(attempt),
             "scoring": f"upstream/{_own_method(attempt.era, strategy)}",
             "gold": gold,
             "details": details,
         },
     )
+
+
+def _attempt_reward(attempt: Attempt) -> float | None:
+    """The row's reward: 0 for an answer upstream raised scoring, none for other crashes."""
+    if attempt.error is None:
+        return numeric_reward(attempt.reward)
+    return 0.0 if is_answer_error(attempt.error) else None
 
 
 def _plain(value: Any) -> Any:

@@ -11,14 +11,16 @@ version    commit    what it is
 =========  ========  ==========================================================================
 
 A folder is recognised by its files (HEAD's ``run_tasks.py`` has ``--org_type``; the paper's
-has not). ``--version`` on a folder holding the other version works when the folder is a git
-clone of upstream: that version's tree is exported (``git archive``) into crmtui's data
-directory once and used from there; the clone is never changed.
+has not). Its commit is git's, or for a snapshot (a copy outside a clone) the one its
+``SOURCE.md`` names. ``--version`` on a folder holding the other version works when the
+folder is a git clone of upstream: that version's tree is exported (``git archive``) into
+crmtui's data directory once and used from there; the clone is never changed.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import tarfile
 from dataclasses import dataclass
@@ -82,6 +84,19 @@ def _commit_of(folder: Path) -> str | None:
     return result.stdout.decode().strip()
 
 
+_SOURCE_COMMIT = re.compile(r"\bat commit\s+([0-9a-f]{7,40})\b")
+
+
+def _snapshot_commit(folder: Path) -> str | None:
+    """The commit a snapshot folder's ``SOURCE.md`` names ("... at commit 32b609a..."), short."""
+    try:
+        text = (folder / "SOURCE.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _SOURCE_COMMIT.search(" ".join(text.split()))
+    return found.group(1)[:7] if found else None
+
+
 def resolve_source(folder: Path, version: str | None = None) -> Source:
     """The code for ``version`` (``None``: whatever ``folder`` holds).
 
@@ -95,7 +110,7 @@ def resolve_source(folder: Path, version: str | None = None) -> Source:
         raise ConfigError(f"unknown --version {version!r}: choose naacl or head")
     commit = _commit_of(folder)
     if version is None or version == found:
-        return Source(folder, found, commit)
+        return Source(folder, found, commit or _snapshot_commit(folder))
     if commit is None:
         raise ConfigError(
             f"{folder} holds upstream's {found} code, not {version}; give a folder with the "

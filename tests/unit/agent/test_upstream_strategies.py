@@ -11,9 +11,12 @@ from crmtui.agent.strategies import make_strategy
 from crmtui.errors import ConfigError
 
 
-def reply(content: str = "", *calls: tuple[str, str]) -> ModelReply:
+def reply(content: str | None = "", *calls: tuple[str, str]) -> ModelReply:
+    """A reply; ``None`` content is the provider's ``null`` text."""
     tool_calls = [parse_tool_call(f"c{i}", name, args) for i, (name, args) in enumerate(calls)]
-    return ModelReply(content, tool_calls, 1, 1, None, 1.0, "stop")
+    return ModelReply(
+        content or "", tool_calls, 1, 1, None, 1.0, "stop", content_null=content is None
+    )
 
 
 def test_presets_choose_whose_observations() -> None:
@@ -46,13 +49,16 @@ def test_where_upstream_crashes_and_where_head_answers_instead() -> None:
     naacl = make_strategy("tool_call", toolset="upstream", observations="naacl")
     head = make_strategy("tool_call", toolset="upstream", observations="head")
     ours = make_strategy("tool_call", toolset="upstream")
-    bad_json = reply("", ("get_issues", '{"x": '))
+    bad_json = reply(None, ("get_issues", '{"x": '))
     for strategy in (naacl, head):
         action = strategy.parse(bad_json)
         assert action.kind == "invalid"
         assert strategy.upstream_crash(bad_json, action) == (
             "'NoneType' object has no attribute 'strip'"
         )
+        # An empty text is no null: upstream reminds and goes on.
+        empty = reply("", ("get_issues", '{"x": '))
+        assert strategy.upstream_crash(empty, strategy.parse(empty)) is None
     with_text = reply("thinking", ("get_issues", "{nope"))
     assert naacl.upstream_crash(with_text, naacl.parse(with_text)) is None
     assert ours.upstream_crash(bad_json, ours.parse(bad_json)) is None

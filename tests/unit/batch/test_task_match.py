@@ -76,13 +76,23 @@ def _mismatch_argv(command: str, other_org: Path, built_org: Path) -> list[str]:
     return argv
 
 
-@pytest.mark.parametrize("command", ["play", "watch", "run"])
+def _fake_upstream_folder(folder: Path) -> Path:
+    """A folder ``upstream run`` takes for upstream's (HEAD) harness; never run here."""
+    (folder / "crm_sandbox").mkdir(parents=True)
+    (folder / "run_tasks.py").write_text("# --org_type\nraise SystemExit(3)\n")
+    return folder
+
+
+@pytest.mark.parametrize("command", ["play", "watch", "run", "upstream"])
 def test_a_mismatch_is_refused_with_one_line(
     command: str, other_org: Path, built_org: Path, tmp_path: Path, capsys: Any
 ) -> None:
     argv = _mismatch_argv(command, other_org, built_org)
     if command == "run":
         argv += ["--out", str(tmp_path / "out")]
+    if command == "upstream":  # upstream's own harness, checked as crmtui run
+        folder = _fake_upstream_folder(tmp_path / "harness")
+        argv = ["upstream", "run", str(folder), *argv[1:], "--out", str(tmp_path / "out")]
     code, _, stderr = run_cli(argv, capsys)
     assert code == 2
     (line,) = stderr.strip().splitlines()

@@ -183,3 +183,28 @@ def test_a_failing_user_model_ends_the_episode_as_a_model_error(
     assert reason["message"] == "Model error" and reason["role"] == "user"
     assert reason["content"].startswith("user model: ")
     assert [e.type for e in recording.events].count("agent_message") == 1
+
+
+@pytest.mark.parametrize("last", ["message", "query"])
+def test_under_preset_head_the_agent_gets_one_more_action_after_the_limit(
+    pro: Any, sides: Any, tmp_path: Path, capsys: Any, monkeypatch: Any, last: str
+) -> None:
+    """Upstream HEAD's count: after the user's last allowed reply the agent acts once more;
+    a message is answered and a STOP there scored, a query ends the conversation."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    agent, user = sides
+    agent.push(text(ASK), text(ANSWER if last == "message" else LOOK), text(ASK))
+    user.push(text(OPENING), text("Not sure."), text(STOP_TOKEN))
+    out = tmp_path / "out"
+    extra = ("--max-user-turns", "1", "--preset", "head", "--scoring", "head_rules")
+    code, said = _run(_argv(pro, sides, out, *extra), capsys)
+    assert code == 0, said
+    row, recording = _only(out)
+    assert len(agent.requests) == 2  # the last action, then nothing more
+    if last == "message":
+        assert row["reward"] == 1 and recording.submit is not None
+        assert len(recording.of_type("user_message")) == 3
+    else:
+        assert row["reward"] == 0 and recording.submit is None
+        assert row["agent_info"]["end_reason"]["message"] == "Max user turns reached"
+        assert len(recording.of_type("user_message")) == 2

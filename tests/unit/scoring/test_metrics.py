@@ -141,3 +141,33 @@ def test_rouge_equals_the_rouge_package_upstream_uses() -> None:
         assert rouge_l(hyp, ref) == theirs["rouge-l"]["f"], (hyp, ref)
         assert rouge_n(hyp, ref, 1) == theirs["rouge-1"]["f"], (hyp, ref)
         assert rouge_n(hyp, ref, 2) == theirs["rouge-2"]["f"], (hyp, ref)
+
+
+def test_bleu_is_sacrebleus_on_generated_pairs() -> None:
+    """Upstream's BLEU: sacrebleu's ``sentence_score`` on the normalised texts, / 100 (0 when
+    no word overlaps, as sacrebleu stops early)."""
+    import random
+
+    sacrebleu = pytest.importorskip("sacrebleu.metrics")
+    from crmtui.scoring.metrics import normalize_answer
+
+    scorer = sacrebleu.BLEU()
+    rng = random.Random(31)
+    words = ["the", "case", "policy", "agent", "return", "30", "days", "a", "mat", "yoga"]
+    pairs = [("Thirty", "30 days"), ("completely different", "return policy")]
+    for _ in range(300):
+        pairs.append(
+            (
+                " ".join(rng.choices(words, k=rng.randint(1, 9))),
+                " ".join(rng.choices(words, k=rng.randint(1, 9))),
+            )
+        )
+    for prediction, gold in pairs:
+        expected = scorer.sentence_score(
+            hypothesis=normalize_answer(prediction), references=[normalize_answer(gold)]
+        ).score
+        assert bleu_score(prediction, gold) == pytest.approx(expected / 100, abs=1e-9), (
+            prediction,
+            gold,
+        )
+    assert bleu_score("completely different", "return policy") == 0.0

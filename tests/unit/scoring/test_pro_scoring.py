@@ -286,3 +286,25 @@ def test_every_score_says_what_produced_it(metric: str, pro: bool, answer: str) 
 
 def test_rules_judge_is_deterministic_on_empty_actions() -> None:
     assert RulesJudge()([]).refused is False
+
+
+def test_the_rules_judge_accepts_every_refusal_in_the_judge_prompts(shared_dir) -> None:
+    """Every example refusal in upstream's own judge prompt (read from its harness at test
+    time) and in crmtui's LLM judge prompt is a YES; answers are not."""
+    import re
+
+    from crmtui.agent.judge import JUDGE_SYSTEM_PROMPT
+    from crmtui.scoring.judge import RulesJudge
+
+    env = shared_dir / "upstream-harness" / "crm_sandbox" / "env" / "env.py"
+    if not env.is_file():
+        pytest.skip(f"{env} is not present")
+    block = env.read_text(encoding="utf-8").split("Examples of refusal phrases include:")[1]
+    theirs = re.findall(r'- "(.*)"', block.split("Respond with")[0])
+    ours = re.findall(r'"([^"]+)"', " ".join(JUDGE_SYSTEM_PROMPT.split("Replies such as")[1:]))
+    assert len(theirs) == 10 and len(ours) == 3
+    judge = RulesJudge()
+    for refusal in [*theirs, *ours]:
+        assert judge([refusal]).refused, refusal
+    for answer in ("The top agent is 005Ws000001 with 12 cases.", "Per our policy it is 10%."):
+        assert not judge([answer]).refused, answer

@@ -108,7 +108,14 @@ def _observations(row: dict[str, Any]) -> list[str]:
     return [s for s in shown if not str(s).startswith(("Invalid tool call", "Your reply"))]
 
 
-def _upstream_rows(harness: Path, out: Path, tasks: TaskSet, scripts: dict, args: list[str]):
+def _upstream_rows(
+    harness: Path,
+    out: Path,
+    tasks: TaskSet,
+    scripts: dict,
+    args: list[str],
+    sink: list | None = None,
+):
     with RoutingFake(scripts) as fake:
         outcome = run_upstream(
             harness,
@@ -120,16 +127,27 @@ def _upstream_rows(harness: Path, out: Path, tasks: TaskSet, scripts: dict, args
             python=sys.executable,
             api_base=fake.base_url,
         )
+        if sink is not None:
+            sink.extend(fake.requests)
     assert outcome.results, outcome.output_log.read_text()[-3000:]
     return {row["task_id"]: row for row in json.loads(outcome.results[0].read_text())}
 
 
-def _crmtui_rows(out: Path, tasks: TaskSet, scripts: dict, strategy: str):
+def _crmtui_rows(
+    out: Path,
+    tasks: TaskSet,
+    scripts: dict,
+    strategy: str,
+    preset: str = "naacl",
+    sink: list | None = None,
+    max_turns: int = 8,
+):
     with RoutingFake(scripts) as fake:
         config = BatchConfig(
             model=f"openai/{MODEL}",
             strategy=strategy,
-            preset="naacl",
+            preset=preset,
+            max_turns=max_turns,
             api_base=fake.base_url,
             out=out,
             fsync=False,
@@ -137,6 +155,8 @@ def _crmtui_rows(out: Path, tasks: TaskSet, scripts: dict, strategy: str):
             client_options={"max_retries": 1, "backoff_base_s": 0.01},
         )
         run_batch(config, tasks=tasks)
+        if sink is not None:
+            sink.extend(fake.requests)
     (results,) = out.glob("results_*.json")
     return {row["task_id"]: row for row in json.loads(results.read_text())}
 

@@ -118,3 +118,24 @@ def test_comma_separated_task_category_narrows_the_served_tasks() -> None:
     assert {t.task for t in served} == {"handle_time", "case_routing"} and len(served) == 20
     assert note and "accepts one category or all" in note
     assert split_categories(["--task_category=handle_time"], tasks)[2] is None
+
+
+def test_a_snapshot_folder_names_its_commit_in_source_md(tmp_path: Path) -> None:
+    folder = _fake_upstream(tmp_path / "snap", head=True)
+    (folder / "SOURCE.md").write_text(
+        "A copy of upstream's harness as published at commit\n"
+        "32b609a4984aa3bf32b106e203356b373b0d4cb3 (2026-04-14).\n"
+    )
+    assert resolve_source(folder).commit == "32b609a"
+    (folder / "SOURCE.md").write_text("No commit named here.\n")
+    assert resolve_source(folder).commit is None
+
+
+def test_the_shared_snapshots_name_their_versions_commits(shared_dir: Path) -> None:
+    from crmtui.upstream.versions import COMMITS
+
+    for name, version in (("upstream-harness", "head"), ("upstream-harness-naacl", "naacl")):
+        if not (shared_dir / name).is_dir():
+            pytest.skip(f"{name} is not present")
+        source = resolve_source(shared_dir / name)
+        assert (source.version, source.commit) == (version, COMMITS[version])
