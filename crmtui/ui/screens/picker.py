@@ -176,7 +176,9 @@ class PickerScreen(Screen[None]):
         from rich.cells import cell_len
 
         table = self.query_one("#picker-table", DataTable)
-        cursor = table.cursor_row
+        # The cursor follows the instance, never the row number: after the filter changes,
+        # the same instance stays highlighted (or the first match, when it is filtered out).
+        highlighted = self.highlighted_idx()
         table.clear(columns=True)
         rows = self.visible()
         locked = self.gate.locked if self.gate else frozenset()
@@ -205,7 +207,9 @@ class PickerScreen(Screen[None]):
         for row in cells:
             table.add_row(*row, key=row[0])
         if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1))
+            keys = [str(inst.idx) for inst in rows]
+            row = keys.index(str(highlighted)) if str(highlighted) in keys else 0
+            table.move_cursor(row=row)
         summary = tally(
             rows, self.status, hidden=self.policy.hidden, scored=not self.policy.unscored
         )
@@ -214,6 +218,14 @@ class PickerScreen(Screen[None]):
         banner.update(self.gate.message if self.gate else "")
         banner.set_class(self.gate is not None, "-shown")
         banner.set_class(self.gate is not None and self.gate.final, "-final")
+
+    def highlighted_idx(self) -> int | None:
+        """The idx of the highlighted instance (None: the table is empty)."""
+        table = self.query_one("#picker-table", DataTable)
+        if not table.row_count or not 0 <= table.cursor_row < table.row_count:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return None if key is None else int(key)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a
