@@ -319,7 +319,6 @@ class UserScreen(Screen[None]):
                 "End the conversation now?\n\nThe agent's last message becomes its answer "
                 f"(recorded as {escape(STOP_TOKEN)}).",
                 yes="End it",
-                safe="no",
             ),
             done,
         )
