@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
@@ -22,7 +24,7 @@ from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
-from crmtui.scoring.rules import metric_label, rule_for
+from crmtui.scoring.rules import metric_label
 from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screens.dialogs import (
@@ -111,6 +113,8 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
         self._next_instance = next_instance
         self._submitted = False
         self._timed_out = False
+        #: The record browser's widget that last had focus (F2 returns to it).
+        self._browser_focus: Widget | None = None
 
     def compose(self) -> ComposeResult:
         inst = self.session.instance
@@ -260,14 +264,15 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
 
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
-        rule = rule_for(self.session.instance)
-        # The answer on a line of its own: inside the sentence it read as part of it.
+        # The answer on a line of its own: inside the sentence it read as part of it. Nothing
+        # about how it is scored: a model is told no such thing, and "scored by a refusal"
+        # would tell the person what kind of answer is right (docs/parity.md).
         question = (
             f"Submit this answer?\n\n  [b]{escape(answer)}[/b]\n"
             if answer
             else "Submit an EMPTY answer?"
         )
-        question += f"\nYou cannot change it afterwards.\n\n[dim]Scored by {escape(rule)}.[/dim]"
+        question += "\nYou cannot change it afterwards."
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
@@ -353,10 +358,10 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
         self.app.clear_notifications()  # a toast could show the instance's text
         self.app.push_screen(PauseScreen(format_duration(self.session.active_seconds)), resumed)
 
-    def focus_now(self, selector: str) -> None:
+    def focus_now(self, selector: str | Widget) -> None:
         """Focus a widget at once, not on the next message: keys typed right after an F-key
         (a fast typist, a terminal delivering a burst) must land in the new widget."""
-        widget = self.query_one(selector)
+        widget = self.query_one(selector) if isinstance(selector, str) else selector
         if self.maximized is not None and self.maximized not in widget.ancestors_with_self:
             self.minimize()  # going to another region: show it
         self.set_focus(widget)
@@ -398,9 +403,27 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
         self.focus_now("#record-panel")
         return True
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.query_one(RecordBrowser) in event.widget.ancestors:
+            self._browser_focus = event.widget
+
     def action_focus_browser(self) -> None:
+        """F2: back to where the person was in the browser (the table or record they left,
+        to copy the next Id from it), else the object list."""
         self.query_one(TabbedContent).active = "tab-browse"
-        self.focus_now("#object-list")
+        self.focus_now(self._browser_return())
+
+    def _browser_return(self) -> str | Widget:
+        last = self._browser_focus
+        if last is None or not last.is_attached:
+            return "#object-list"
+        switcher = self.query_one("#browser-switcher", ContentSwitcher)
+        shown = switcher.visible_content
+        # The table gave way to a record (or back) since: the one shown now.
+        moved = shown is not None and shown not in last.ancestors_with_self
+        if switcher in last.ancestors and moved:
+            return shown  # type: ignore[return-value]
+        return last
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))
