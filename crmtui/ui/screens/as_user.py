@@ -31,6 +31,7 @@ from crmtui.ui.layout import layout_mode, too_small_notice
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.footer import KeyFooter
+from crmtui.ui.widgets.guide import guide_renderable
 from crmtui.ui.widgets.panels import StatusBar
 from crmtui.ui.widgets.transcript import Transcript
 
@@ -81,7 +82,7 @@ class BriefPanel(VerticalScroll):
             parts += [Text("Who you are", style="bold"), Text(self.brief.persona), Text("")]
         parts += [
             Text("What you want (the agent cannot see this)", style="bold"),
-            Text(self.brief.instruction),
+            guide_renderable(self.brief.instruction),
             Text(""),
         ]
         if self.brief.facts:
