@@ -24,6 +24,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from crmtui.data.parity import person_task_label
 from crmtui.errors import CrmtuiError
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS, STOP_TOKEN
 from crmtui.play.user_seat import Brief, UserSeat
@@ -140,7 +141,8 @@ class UserScreen(Screen[None]):
         inst = self.seat.session.instance
         agent = self.seat.spec.agent
         who = f"{agent.kind}: {agent.label}"
-        yield StatusBar(f"idx {inst.idx} · {inst.task} · you are the user · agent {who}",
+        kind = person_task_label(inst.task)[1]
+        yield StatusBar(f"idx {inst.idx} · {kind} · you are the user · agent {who}",
                         id="status-bar")  # fmt: skip
         with Horizontal(id="user-body"):
             yield BriefPanel(self.brief, id="brief-panel")

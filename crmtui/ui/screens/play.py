@@ -17,9 +17,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
 
+from crmtui.data.parity import person_task_label
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
 from crmtui.play.goto import GotoError, parse_record_id
+from crmtui.play.person_view import person_view
 from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
@@ -118,7 +120,7 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
 
     def compose(self) -> ComposeResult:
         inst = self.session.instance
-        label = f"idx {inst.idx} · {inst.task} · {self.session.actor_label}"
+        label = f"idx {inst.idx} · {person_task_label(inst.task)[1]} · {self.session.actor_label}"
         if self.policy.progress:
             label += f" · {self.policy.progress}"
         yield StatusBar(label, id="status-bar")
@@ -164,23 +166,28 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
         inst = self.session.instance
         self.set_class(self.in_dialogue, "dialogue")
         today = self.session.today.isoformat() if self.session.today else None
+        # What the person is shown is what the model is given (docs/parity.md): never the
+        # persona (the simulated user's), the task type, the gold or how it is scored.
+        view = person_view(inst, "agent" if self.in_dialogue else "play", aided=self.session.aided)
         for panel in self.query(MetadataPanel):
             panel.show(
-                inst.metadata.required,
-                inst.metadata.optional,
+                view.required or "",
+                view.optional,
                 today,
                 self.session.org.schema,
                 self.session.aided,
-                query=inst.query,
+                query=view.query or "",
                 # The Task tab (compact layout): the query region above it has two lines.
-                # In a conversation the agent never sees the query or who asks.
-                with_query=panel.id == "context-panel" and not self.in_dialogue,
-                persona=None if self.in_dialogue else inst.persona,
+                # In a conversation the agent never sees the query.
+                with_query=panel.id == "context-panel" and view.query is not None,
+                # Who is asking: under the query (the query region, or the Task tab's).
+                audience=view.audience if panel.id == "context-panel" or not view.query else None,
+                answer_format=view.answer_format,
             )
         self.query_one(TabbedContent).active = "tab-browse"
         self.apply_layout(self.size.width, self.size.height)
-        if not self.in_dialogue:
-            self.query_one(QueryPanel).show(inst.query, inst.persona)
+        if view.query is not None:
+            self.query_one(QueryPanel).show(view.query, audience=view.audience)
         self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)

@@ -91,6 +91,8 @@ class MetadataPanel(_CopiesTaskIds, VerticalScroll):
         query: str = "",
         with_query: bool = False,
         persona: str | None = None,
+        audience: str | None = None,
+        answer_format: str | None = None,
     ) -> None:
         """Render the context for one instance (after the query and persona, ``with_query``).
 
@@ -103,8 +105,15 @@ class MetadataPanel(_CopiesTaskIds, VerticalScroll):
             parts += [Text("Query", style="bold reverse"), guide_renderable(query)]
             if persona:
                 parts.append(persona_text(persona))
+            if audience:
+                parts.append(Text(audience, style="italic"))
             parts.append(Text(""))
-        parts += [Text("Task context", style="bold reverse"), guide_renderable(required)]
+        parts.append(Text("Task context", style="bold reverse"))
+        if audience and not with_query:  # a dialogue's agent: no query region to say it
+            parts.append(Text(audience, style="italic"))
+        parts.append(guide_renderable(required))
+        if answer_format:
+            parts.append(Text.assemble(("How to answer: ", "bold"), answer_format))
         if today and "today's date" not in (required or "").lower():
             parts.append(Text(f"Today's date: {today}", style="bold yellow"))
         if aided and optional:
@@ -130,12 +139,15 @@ class QueryPanel(_CopiesTaskIds, VerticalScroll):
     def compose(self) -> Any:
         yield Static(id="query-text")
 
-    def show(self, query: str, persona: str | None = None) -> None:
-        """Render the query text, and the asker's persona (CRMArena-Pro) under it."""
+    def show(self, query: str, persona: str | None = None, audience: str | None = None) -> None:
+        """Render the query text, and under it the asker's persona (replay, watch) or who
+        is asking as the model is told it (play: :func:`~crmtui.play.person_view.audience_line`)."""
         self.name_ids(query)
         shown: Any = guide_renderable(query)
         if persona:
             shown = Group(shown, persona_text(persona))
+        if audience:
+            shown = Group(shown, Text(audience, style="italic"))
         self.query_one("#query-text", Static).update(shown)
 
     def show_conversation(self, lines: list[tuple[str, str, str]], total: int) -> None:
