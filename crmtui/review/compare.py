@@ -42,7 +42,7 @@ from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.record.verify import Recording
 from crmtui.review.align import AlignedRow, align
 from crmtui.review.dialogue_compare import TurnRow, align_dialogues
-from crmtui.review.instance_key import instance_key
+from crmtui.review.instance_key import InstanceKey, instance_key, instance_place
 from crmtui.review.summary import SessionSummary, is_right, summarize
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
 
@@ -216,14 +216,14 @@ def compare(
         raise CompareError(
             "recordings are of different instances (idx " + ", ".join(map(str, idxs)) + ")"
         )
-    # The same idx of another org or task source is another instance, unless its task and
-    # query are the same (the same instance on an org rebuilt or moved: noted below).
-    asked = {(r.header["instance"]["task"], r.header["instance"]["query"]) for r in recordings}
-    if len(asked) > 1:
-        keys = sorted({instance_key(rec.header).label for rec in recordings})
+    # The same idx of another org or task source is another instance, unless it asks the
+    # same question (the same tasks on another org, rebuilt or live: noted below).
+    if len({instance_key(rec.header) for rec in recordings}) > 1:
+        where = {instance_place(r.header) for r in recordings}
+        places = sorted(f"org {org!r}, tasks {source!r}" for org, source in where)
         raise CompareError(
-            "recordings are of different instances: " + "; ".join(keys) + " ask different "
-            "questions (the same idx in another org or task source)"
+            f"recordings are of different instances: idx {idxs[0]} asks different questions "
+            f"in {'; '.join(places)}"
         )
     lookups = list(result_ids) if result_ids is not None else [None] * len(recordings)
     if len(lookups) != len(recordings):
@@ -335,14 +335,16 @@ def recordings_for_idx(
         (rec, s)
         for rec, s in loaded
         if s.idx == idx
-        and (org is None or s.instance_key.org == org)
-        and (source is None or s.instance_key.source == source)
+        and (org is None or (s.place or ("", ""))[0] == org)
+        and (source is None or (s.place or ("", ""))[1] == source)
     ]
-    instances = Counter(s.instance_key for _, s in found)
+    instances: dict[InstanceKey, Counter[tuple[str, str]]] = {}
+    for _, s in found:
+        instances.setdefault(s.instance_key, Counter())[s.place or ("?", "?")] += 1
     if len(instances) > 1:
         listed = "; ".join(
-            f"org {key.org!r}, tasks {key.source!r}: {n} recording(s)"
-            for key, n in sorted(instances.items())
+            ", ".join(f"org {o!r}, tasks {t!r}: {n} recording(s)" for (o, t), n in places.items())
+            for places in instances.values()
         )
         raise CompareError(
             f"the recordings of idx {idx} are of {len(instances)} different instances "

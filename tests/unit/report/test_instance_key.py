@@ -17,7 +17,7 @@ import pytest
 
 from crmtui.record.verify import load
 from crmtui.review.compare import CompareError, compare, recordings_for_idx
-from crmtui.review.instance_key import InstanceKey, instance_key
+from crmtui.review.instance_key import instance_key, instance_place
 from crmtui.review.recheck import TaskLookup
 from crmtui.review.report import BOTH_RIGHT, ONLY_HUMAN, load_folder, report_folder
 from tests.unit.report import builders as b
@@ -49,13 +49,20 @@ def _folder(root: Path) -> dict[str, Path]:
     return made
 
 
-def test_the_key_is_org_source_and_idx(tmp_path: Path) -> None:
+def test_the_key_is_the_idx_and_the_question_never_the_idx_alone(tmp_path: Path) -> None:
     paths = _folder(tmp_path)
     keys = {name: instance_key(load(path).header) for name, path in paths.items()}
-    assert keys["alice-sample"] == InstanceKey("sample", "sample", 650)
-    assert keys["alice-sample-b2b"] == InstanceKey("sample-b2b", "sample", 650)
     assert keys["alice-sample"] == keys["gpt-4o-sample"]
+    assert keys["alice-sample"].idx == keys["alice-sample-b2b"].idx == 650
     assert keys["alice-sample"] != keys["alice-sample-b2b"]
+    places = {name: instance_place(load(path).header) for name, path in paths.items()}
+    assert places["alice-sample-b2b"] == ("sample-b2b", "sample")
+    # The same tasks on another org (a live org's run beside a local copy) are one instance.
+    elsewhere = b.write_session(
+        tmp_path / "live", b.MODEL_B, b.HTU, b.TINY_HTU, start=b.DAY1, session_id="9" * 32,
+        org={"path": None, "digest": None, "name": "live org"},
+    )  # fmt: skip
+    assert instance_key(load(elsewhere).header) == keys["alice-sample"]
 
 
 def test_compare_by_idx_refuses_to_mix_orgs_and_chooses_with_org(tmp_path: Path) -> None:
@@ -124,4 +131,4 @@ def test_replay_looks_for_the_recorded_orgs_own_tasks(tmp_path: Path, monkeypatc
 def test_summaries_carry_the_key(tmp_path: Path) -> None:
     _folder(tmp_path)
     loaded, _, _ = load_folder(tmp_path)
-    assert {s.instance_key.org for _, s in loaded} == {"sample", "sample-b2b"}
+    assert {s.place[0] for _, s in loaded} == {"sample", "sample-b2b"}
