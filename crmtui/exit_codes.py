@@ -1,4 +1,4 @@
-"""The exit statuses of every ``crmtui`` command, defined once (documented in the README).
+"""The exit statuses of every ``crmtui`` command, defined once (see docs/configuration.md).
 
 ====  ===================================================================================
 code  meaning

@@ -15,41 +15,32 @@ from crmtui.config import PlayConfig
 
 
 def _guard_terminal() -> None:
-    from crmtui.ui import textual_fixes
-    from crmtui.ui.terminal import install
+    from crmtui.ui.launch import guard_terminal
 
-    install()
-    textual_fixes.install()  # Textual bugs that would end the app
+    guard_terminal()
 
 
 def run_app(app: Any) -> None:
     """Run a built app in the terminal; an app ended by a bug raises its error afterwards.
 
-    The app writes the crash log as it dies (:class:`crmtui.ui.workers.WorkerErrorHandler`);
-    raising the :class:`~crmtui.errors.InternalError` here makes the command line print the
-    one ``Error:`` line naming it and exit with status 1, as for any other internal error
-    (Textual itself would print a traceback and exit 0).
+    The same run as a served session's (:func:`crmtui.ui.launch.run_to_end`).
 
     Raises:
-        InternalError: The app crashed.
+        InternalError: The app crashed (or exited with a non-zero status).
     """
-    app.run()
-    crash = getattr(app, "crash", None)
-    if crash is not None:
-        raise crash
-    status = getattr(app, "return_code", None)
-    if status:
-        from crmtui.errors import InternalError
+    from crmtui.ui.launch import run_to_end
 
-        raise InternalError("AppError", f"the app exited with status {status}")
+    run_to_end(app)
 
 
 def build_play_app(config: PlayConfig | None = None, **kwargs: Any) -> Any:
-    """Build the play app (imports textual lazily so the CLI stays fast)."""
-    _guard_terminal()
-    from crmtui.ui.app import CrmtuiApp
+    """Build the play app (imports textual lazily so the CLI stays fast).
 
-    return CrmtuiApp(config or PlayConfig(), **kwargs)
+    The same builder as a served session's (:func:`crmtui.ui.launch.new_play_app`).
+    """
+    from crmtui.ui.launch import new_play_app
+
+    return new_play_app(config, **kwargs)
 
 
 def build_compare_app(comparison: Any) -> Any:

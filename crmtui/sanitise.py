@@ -148,7 +148,8 @@ def install_rich_guard() -> None:
 class _RichGuardHook:
     """A ``sys.meta_path`` finder that installs the guard as ``rich.control`` is imported.
 
-    Commands that print plainly never import Rich (~60 ms); those that do get the guard
+    Commands that print plainly never import Rich (slow to import: docs/performance.md);
+    those that do get the guard
     before their first table, wherever the import happens.
     """
 

@@ -2,10 +2,9 @@
 
 Importing Textual and crmtui and building the first screen create a few hundred thousand
 objects that live as long as the process (modules, classes, functions, the app and its
-screen). Python's cycle collector scans them again and again while they are created: in a
-cold start of ``crmtui play`` about 150 young and 13 middle collections and one full one,
-80 ms of CPU out of ~650 (bench_play.py; a bare Textual app spends ~25 ms on it), and
-almost none of it garbage (reference counting frees what dies young).
+screen). Python's cycle collector scans them again and again while they are created, a
+noticeable share of a cold start (measured: docs/performance.md), and almost none of it
+garbage (reference counting frees what dies young).
 
 :func:`pause_collector` stops the collector while a program starts;
 :func:`resume_collector` (after the first frame, or once a command's imports are done)

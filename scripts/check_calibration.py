@@ -5,6 +5,7 @@ Usage::
     python scripts/check_calibration.py                      # full orgs of seeds 7, 11, 23
     python scripts/check_calibration.py --seeds 7 --scale small
     python scripts/check_calibration.py --real ../shared/crmarena/crmarena_tasks.json
+    python scripts/check_calibration.py --org-type b2b b2c  # CRMArena-Pro orgs (issue #32)
 
 Builds each org exactly as ``crmtui org build`` does (into a temporary directory), then prints
 ``crmtui tasks stats`` for it: the figures per task type, the careful reading and the named
@@ -33,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 11, 23])
     parser.add_argument("--scale", default="full", choices=("small", "full", "stress"))
     parser.add_argument("--real", type=Path, help="the real CRMArena task file, for reference")
+    parser.add_argument(
+        "--org-type",
+        nargs="+",
+        choices=("b2b", "b2c"),
+        help="build CRMArena-Pro orgs of these types instead of CRMArena orgs",
+    )
     args = parser.parse_args(argv)
     console = Console(width=150, highlight=False)
     anchors = None
@@ -42,9 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         anchors = {item.task: item.none_share for item in real.types}
     missed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in args.seeds:
-            out = Path(tmp) / f"{args.scale}-{seed}.db"
-            built = build_org(out, seed=seed, scale=args.scale)
+        for org_type, seed in [(t, s) for t in args.org_type or [None] for s in args.seeds]:
+            label = f"{org_type}-{args.scale}" if org_type else args.scale
+            out = Path(tmp) / f"{label}-{seed}.db"
+            built = build_org(out, seed=seed, scale=args.scale, org_type=org_type)
             report = build_report(None, str(out))
             report.targets = check_targets(report.types, anchors)
             console.print(stats_table(report))
@@ -53,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = [c for c in report.targets if not c.ok]
             missed += len(failed)
             console.print(
-                f"{args.scale} seed {seed}: built in {built.seconds:.1f} s, "
+                f"{label} seed {seed}: built in {built.seconds:.1f} s, "
                 f"{len(report.targets) - len(failed)}/{len(report.targets)} targets met\n"
             )
     return 1 if missed else 0

@@ -1,4 +1,4 @@
-"""Save SVG screenshots of the multi-turn mode into assets/ for the README.
+"""Save SVG screenshots of the multi-turn mode into assets/ for the docs.
 
 Usage: python scripts/dialogue_screenshots.py [--out assets]
 

@@ -2,8 +2,8 @@
 
 Usage: python scripts/keys_table.py
 
-The same list F1 shows (:func:`crmtui.ui.keys.key_commands`), so the README's keys table can
-be regenerated whenever a widget gains a key.
+The same list F1 shows (:func:`crmtui.ui.keys.key_commands`). ``scripts/gen_docs.py`` writes
+these tables into docs/keys.md, and a test checks that page against the bindings.
 """
 
 from __future__ import annotations
@@ -54,9 +54,14 @@ async def _collect() -> list[str]:
     return _markdown(play, "play screen") + [""] + _markdown(picker, "instance picker")
 
 
-def main() -> int:
+def collect_markdown() -> list[str]:
+    """The play screen's and the picker's keys as Markdown lines (runs the app headless)."""
     os.environ.setdefault("CRMTUI_HOME", tempfile.mkdtemp(prefix="crmtui-keys-"))
-    print("\n".join(asyncio.run(_collect())))
+    return asyncio.run(_collect())
+
+
+def main() -> int:
+    print("\n".join(collect_markdown()))
     return 0
 
 

@@ -1,6 +1,6 @@
 """Write crmtui's own CRMArena-Pro schema files (crmtui/data/crmarenapro_{b2b,b2c}_schema.json).
 
-Reads the Pro schemas beside REFERENCE.md (../shared/crmarena/crmarenapro_*_schema.json) for
+Reads upstream's Pro schemas (../shared/crmarena/crmarenapro_*_schema.json) for
 the facts only: object names, field names, and the field types and lookup targets crmtui
 infers from them. Upstream's descriptions are not carried over: every field gets a short
 description of our own made from its name and type (builtin fields keep crmtui's builtin

@@ -9,7 +9,7 @@ This script rebuilds them in the order they depend on each other:
    snapshots and screenshots show them;
 2. ``tests/ui/__snapshots__/``: the SVG snapshot tests (``pytest --snapshot-update`` on the
    test files that take snapshots);
-3. ``assets/``: the README screenshots (``scripts/screenshots.py`` and
+3. ``assets/``: the documentation screenshots (``scripts/screenshots.py`` and
    ``scripts/study_screenshots.py``).
 
 Each step runs in a fresh process with this interpreter; the script stops at the first step

@@ -1,4 +1,4 @@
-"""Save SVG screenshots of crmtui's screens into assets/ for the README.
+"""Save SVG screenshots of crmtui's screens into assets/ for the docs.
 
 Usage: python scripts/screenshots.py [--out assets] [SCENE ...]
 

@@ -1,4 +1,4 @@
-"""Save SVG screenshots of the study screens into assets/ for the README.
+"""Save SVG screenshots of the study screens into assets/ for the docs.
 
 Usage: python scripts/study_screenshots.py [--out assets] [NAME ...]
 
@@ -31,7 +31,7 @@ SHOTS = (
     "study-roles",
 )
 
-#: The instructions page of the screenshot (and the README's example).
+#: The instructions page of the screenshot (and the example in docs/studies.md).
 INSTRUCTIONS = """\
 # Pilot study: instructions and consent
 

@@ -19,6 +19,7 @@ _HOMES = {
     "Observation": "crmtui.agent.execution",
     "make_query_executor": "crmtui.agent.execution",
     "AgentResult": "crmtui.agent.runner",
+    "EpisodeOptions": "crmtui.agent.runner",
     "StepInfo": "crmtui.agent.runner",
     "run_instance": "crmtui.agent.runner",
     "STRATEGIES": "crmtui.agent.strategies",

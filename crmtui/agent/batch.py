@@ -47,6 +47,7 @@ from crmtui.agent.ctrl_c import ctrl_c_sets
 from crmtui.agent.out_lock import OutLock
 from crmtui.agent.replies import ModelError
 from crmtui.agent.run_state import RunState, open_run
+from crmtui.agent.runner import EpisodeOptions
 from crmtui.agent.secrets import Scrubber
 from crmtui.agent.selection import select_instances, task_category
 from crmtui.agent.session import INTERRUPTED, AgentSession, strategy_label
@@ -161,13 +162,15 @@ class _Worker:
         result = session.run(
             self._client(config.model),
             config.executor(self.org, today),
-            schema_text=self.schema_text,
-            max_turns=config.max_turns,
-            time_limit_s=config.time_limit_s,
-            aided=config.aided,
-            should_stop=self.stop.is_set,
-            cancel=self.stop,
-            observation_cap=config.resolved.observation_chars,
+            EpisodeOptions(
+                schema_text=self.schema_text,
+                max_turns=config.max_turns,
+                time_limit_s=config.time_limit_s,
+                aided=config.aided,
+                should_stop=self.stop.is_set,
+                cancel=self.stop,
+                observation_cap=config.resolved.observation_chars,
+            ),
             user=user,
             max_user_turns=config.dialogue.max_user_turns,
         )

@@ -61,7 +61,8 @@ _litellm_module: ModuleType | None = None
 
 
 def _import_litellm() -> ModuleType:
-    """The one place litellm is imported (lazily: it costs ~3 s and must follow the flags)."""
+    """The one place litellm is imported (lazily: it is slow to import, see
+    docs/performance.md, and must follow the flags)."""
     import litellm
 
     return litellm

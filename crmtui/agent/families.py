@@ -1,6 +1,7 @@
 """What upstream CRMArena does differently per model family: prompt layout, budget, sampling.
 
-Upstream (REFERENCE §5.5) keys these on model names: the o1 family, o3-mini, DeepSeek-R1 and
+Upstream (crm_sandbox/agents/chat_agent.py and tool_call_agent.py) keys these on model
+names: the o1 family, o3-mini, DeepSeek-R1 and
 Gemini 2.5 Flash take the whole prompt as one user message; those and Gemini 2.5 Pro get a
 50,000-token completion budget; the o1 family, o3-mini and DeepSeek-R1 are called without a
 temperature. Otherwise ChatAgent (``react``/``act``) asks for 2,000 tokens and ToolCallAgent

@@ -3,7 +3,7 @@
 One query over every OrderItem of the ``full`` org renders a ~10 MB observation, which would
 be sent as the next prompt (and stored). crmtui shows the model the first
 :data:`DEFAULT_OBSERVATION_CHARS` characters with a note saying so and how to see more;
-``--preset upstream`` keeps upstream's unbounded observations. Independently, a recording
+``--preset head`` keeps upstream's unbounded observations. Independently, a recording
 stores at most :data:`STORED_TEXT_CHARS` characters of any one reply, observation or answer,
 with the full length beside it, so a runaway model cannot fill the disk.
 """

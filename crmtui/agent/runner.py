@@ -26,6 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from crmtui.agent.dialogue_turns import DialogueDriver
@@ -104,6 +105,40 @@ def _broken_query(text: str, exc: Exception, ms: float) -> Observation:
     return Observation(message, query_kind(text), None, ms, "UNKNOWN_EXCEPTION", message)
 
 
+@dataclass(frozen=True)
+class EpisodeOptions:
+    """How one episode runs: its prompt, its limits and the hooks that watch or stop it.
+
+    Built once by the caller (``crmtui run``'s batch, the watch screen, a person playing the
+    user) and handed through :meth:`crmtui.agent.session.AgentSession.run` to
+    :func:`run_instance` unchanged, so a new option is added in one place.
+
+    Attributes:
+        schema_text: Schema section of the prompt; defaults to the built-in schema.
+        max_turns: Model calls allowed (invalid replies count).
+        time_limit_s: Wall-clock limit for the whole episode, held during a model call too.
+        aided: Add ``metadata.optional`` to the prompt (upstream's aided mode).
+        clock: Monotonic seconds (injectable for tests).
+        on_step: Called after every step.
+        should_stop: Polled before every step; it may block (pause) and returns True to stop.
+        on_delta: Receives reply text as it streams in (the client is asked to stream).
+        cancel: When set, a model call in flight is abandoned and the episode ends as
+            ``Stopped`` at once.
+        observation_cap: Characters of an observation shown to the model (``None``: all).
+    """
+
+    schema_text: str | None = None
+    max_turns: int = 20
+    time_limit_s: float = 600
+    aided: bool = False
+    clock: Callable[[], float] = time.monotonic
+    on_step: Callable[[StepInfo], None] | None = None
+    should_stop: Callable[[], bool] | None = None
+    on_delta: Callable[[str], None] | None = None
+    cancel: threading.Event | None = None
+    observation_cap: int | None = None
+
+
 def run_instance(
     instance: Any,
     client: ClientLike,
@@ -111,17 +146,8 @@ def run_instance(
     execute: Executor,
     emit: Emit,
     score: Score,
+    options: EpisodeOptions | None = None,
     *,
-    schema_text: str | None = None,
-    max_turns: int = 20,
-    time_limit_s: float = 600,
-    aided: bool = False,
-    clock: Callable[[], float] = time.monotonic,
-    on_step: Callable[[StepInfo], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    on_delta: Callable[[str], None] | None = None,
-    cancel: threading.Event | None = None,
-    observation_cap: int | None = None,
     dialogue: DialogueDriver | None = None,
 ) -> AgentResult:
     """Run ``strategy`` with ``client`` on ``instance`` until it ends.
@@ -134,19 +160,14 @@ def run_instance(
         execute: Runs one SOQL/SOSL text (see :mod:`crmtui.agent.execution`).
         emit: Recorder sink ``emit(event_type, payload)``.
         score: ``score(answer) -> (reward, method_name)``.
-        schema_text: Schema section of the prompt; defaults to the built-in schema.
-        max_turns: Model calls allowed (invalid replies count).
-        time_limit_s: Wall-clock limit for the whole episode, held during a model call too.
-        aided: Add ``metadata.optional`` to the prompt (upstream's aided mode).
-        clock: Monotonic seconds (injectable for tests).
-        on_step: Called after every step.
-        should_stop: Polled before every step; it may block (pause) and returns True to stop.
-        on_delta: Receives reply text as it streams in (the client is asked to stream).
-        cancel: When set, a model call in flight is abandoned and the episode ends as
-            ``Stopped`` at once.
-        observation_cap: Characters of an observation shown to the model (``None``: all).
+        options: Prompt, limits and hooks (:class:`EpisodeOptions`; default: its defaults).
         dialogue: The conversation with a user (the multi-turn mode); None: single-turn.
     """
+    options = options or EpisodeOptions()
+    schema_text, max_turns = options.schema_text, options.max_turns
+    time_limit_s, aided, clock = options.time_limit_s, options.aided, options.clock
+    on_step, should_stop, on_delta = options.on_step, options.should_stop, options.on_delta
+    cancel, observation_cap = options.cancel, options.observation_cap
     if schema_text is None:
         from crmtui.data.schema import builtin_schema
 

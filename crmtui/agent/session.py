@@ -14,7 +14,6 @@ import contextlib
 import datetime as dt
 import os
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,8 @@ from crmtui.agent.execution import Executor
 from crmtui.agent.limits import cap_stored
 from crmtui.agent.replies import ModelError
 from crmtui.agent.result import HARNESS_ERROR as _HARNESS_ERROR
-from crmtui.agent.result import STOPPED, AgentResult, StepInfo
-from crmtui.agent.runner import ClientLike, run_instance
+from crmtui.agent.result import STOPPED, AgentResult
+from crmtui.agent.runner import ClientLike, EpisodeOptions, run_instance
 from crmtui.agent.secrets import Scrubber
 from crmtui.agent.strategies import Strategy
 from crmtui.errors import CrmtuiError
@@ -284,17 +283,8 @@ class AgentSession:
         self,
         client: ClientLike,
         execute: Executor,
+        options: EpisodeOptions | None = None,
         *,
-        schema_text: str | None = None,
-        max_turns: int = 20,
-        time_limit_s: float = 600,
-        aided: bool = False,
-        clock: Callable[[], float] = time.monotonic,
-        on_step: Callable[[StepInfo], None] | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        on_delta: Callable[[str], None] | None = None,
-        cancel: threading.Event | None = None,
-        observation_cap: int | None = None,
         user: UserSide | None = None,
         max_user_turns: int = DEFAULT_MAX_USER_TURNS,
         on_message: Callable[[str, str], None] | None = None,
@@ -309,10 +299,11 @@ class AgentSession:
         ``{source: runner, message: "Harness error", content}`` rather than raised, so one
         bad instance never takes a batch down.
         """
+        options = options or EpisodeOptions()
         driver = (
             None
             if user is None
-            else DialogueDriver(user, max_user_turns, self.emit, clock, on_message)
+            else DialogueDriver(user, max_user_turns, self.emit, options.clock, on_message)
         )
         try:
             result = run_instance(
@@ -322,16 +313,7 @@ class AgentSession:
                 execute,
                 self.emit,
                 self._score,
-                schema_text=schema_text,
-                max_turns=max_turns,
-                time_limit_s=time_limit_s,
-                aided=aided,
-                clock=clock,
-                on_step=on_step,
-                should_stop=should_stop,
-                on_delta=on_delta,
-                cancel=cancel,
-                observation_cap=observation_cap,
+                options,
                 dialogue=driver,
             )
         except Exception as exc:  # noqa: BLE001 - recorded as the end reason, see docstring

@@ -1,7 +1,8 @@
 """What upstream's ``SalesforceConnector.run_query`` hands its agents, reproduced offline.
 
 Upstream (both the NAACL code and HEAD) sends a query through simple-salesforce 1.12.6 to a
-Salesforce REST API and post-processes the answer (REFERENCE 4.1). ``crmtui upstream run``
+Salesforce REST API and post-processes the answer (upstream's
+crm_sandbox/env/connect_sandbox.py). ``crmtui upstream run``
 does exactly that against ``serve-rest``; :class:`UpstreamConnector` gives the same values
 without the HTTP round trip, so ``crmtui run --preset naacl|head`` shows a model what
 upstream's harness would, byte for byte:
@@ -49,7 +50,7 @@ _TAGGED_FENCE = re.compile(r"```(?:sql|SQL|soql|SOQL)?([\s\S]+?)```")
 
 
 def preprocess_query(text: str) -> str:
-    """Upstream's fence handling for SOQL text (REFERENCE 4.1)."""
+    """Upstream's fence handling for SOQL text (upstream's crm_sandbox/env/connect_sandbox.py)."""
     match = _TAGGED_FENCE.search(text)
     if match is None:
         return text

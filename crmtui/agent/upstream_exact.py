@@ -10,7 +10,8 @@ value, whose ``str()`` is what the model sees: a ``defaultdict(<class 'int'>, {.
 ``get_agent_handled_cases_by_period``, ``get_purchase_history``'s list of
 ``{'Product2Id': ...}`` dicts, a query error string passed through as the result, ``None``
 from ``find_id_with_max_value`` on an empty mapping, and so on. The code is crmtui's own; the
-behaviour (REFERENCE 5.4) is upstream's, read from its NAACL and HEAD snapshots, whose data
+behaviour (upstream's crm_sandbox/env/functions.py) is upstream's, read from its NAACL and
+HEAD snapshots, whose data
 helpers are identical.
 
 :func:`call_exact_tool` is ToolEnv's dispatch: an unknown name is ``Unknown action <name>``,

@@ -1,6 +1,7 @@
 """Rows of ``results_*.json`` in upstream ``run_tasks.py``'s shape, crmtui's facts beside them.
 
-Upstream's file (REFERENCE §4-6) differs by strategy, and a script written for it must read
+Upstream's file (run_tasks.py with crm_sandbox/env/env.py and crm_sandbox/agents/) differs by
+strategy, and a script written for it must read
 ours unchanged, so each row follows the strategy's agent and environment:
 
 * ``react`` / ``act`` (ChatAgent + ChatEnv at HEAD): ``reward`` is ``1``/``0`` (an int) or,

@@ -69,7 +69,7 @@ def agent_options(func: F) -> F:
             type=click.Choice(["query", "upstream"]),
             default=None,
             help="For tool_call: free SOQL/SOSL tools (crmtui default) or upstream's 25 helper "
-            "tools (--preset upstream).",
+            "tools (--preset naacl or head).",
         ),
         click.option(
             "--tasks",
@@ -107,7 +107,7 @@ def agent_options(func: F) -> F:
             metavar="FILE",
             type=click.Path(dir_okay=False),
             help="A JSON file of model servers for litellm's Router (rpm/tpm, retries, "
-            "fallbacks); see the README. Each call records the one that answered.",
+            "fallbacks); see docs/agent-settings.md. Each call records the one that answered.",
         ),
         click.option(
             "--max-turns",
@@ -165,7 +165,7 @@ def agent_options(func: F) -> F:
             default=None,
             metavar="M",
             help="Judge of CRMArena-Pro's privacy_rejection rows, as upstream's Evaluator "
-            "(--preset upstream: gpt-4o-2024-08-06); 'rules' for crmtui's deterministic "
+            "(--preset naacl or head: gpt-4o-2024-08-06); 'rules' for crmtui's deterministic "
             "refusal rules (the crmtui default).",
         ),
         click.option(
@@ -179,8 +179,9 @@ def agent_options(func: F) -> F:
             type=click.Choice(["crmtui", "naacl", "head", "upstream"]),
             default=None,
             help="Values for every setting left unset: crmtui's (default), or upstream "
-            "run_tasks.py's: naacl (the paper's code: <submit>, strict string scoring) or "
-            "head (current; upstream = head): wallclock dates, paper/ToolEnv scoring, "
+            "run_tasks.py's: naacl (the paper's code, <submit>) or head (current; "
+            "upstream is its earlier name). Both: wallclock dates, paper scoring for "
+            "react/act and toolenv for tool_call, LLM extraction and judge for Pro rows, "
             "helper tools for tool_call, unbounded observations, upstream's observations.",
         ),
         click.option(
@@ -210,9 +211,9 @@ def agent_options(func: F) -> F:
             type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules"]),
             default=None,
             help="How an answer is scored (default: strict for CRMArena rows, head_rules for "
-            "CRMArena-Pro rows; --preset upstream: paper for react/act, toolenv for "
-            "tool_call, LLM extraction for Pro). Given, it scores every row. See the "
-            "README's scoring table.",
+            "CRMArena-Pro rows; --preset naacl/head: paper for react/act, toolenv for "
+            "tool_call, LLM extraction for Pro). Given, it scores every row. See "
+            "docs/scoring.md.",
         ),
         click.option(
             "--max-observation",
@@ -220,7 +221,7 @@ def agent_options(func: F) -> F:
             default=None,
             metavar="CHARS",
             help="Characters of a query result shown to the model, with a note when cut "
-            "(default 40000; 0 = all, as --preset upstream).",
+            "(default 40000; 0 = all, as --preset naacl or head).",
         ),
         click.option(
             "--observations",

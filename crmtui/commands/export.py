@@ -20,14 +20,17 @@ from crmtui.sanitise import printable
     help="hf: a Hugging Face dataset saved as Parquet (one row per session, events "
     "included); jsonl: the same rows as JSON lines; csv: per-instance results; sqlite: "
     "tables sessions, events, queries, answers, rewards (full-text search on queries and "
-    "answers) for Datasette or sqlite-utils.",
+    "answers) for Datasette or sqlite-utils; inspect: a folder of Inspect AI eval logs, one "
+    "per actor and setting, for `inspect view` and inspect_ai.analysis (needs "
+    "pip install -e '.[inspect]').",
 )
 @click.option(
     "--out",
     "out",
     type=click.Path(path_type=Path),
     required=True,
-    help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet.",
+    help="Output file. For hf: a .parquet file, or a folder that receives sessions.parquet; "
+    "for inspect: a folder that receives the .eval logs.",
 )
 def export(directory: Path | None, fmt: str, out: Path) -> None:
     """Export every valid recording under DIRECTORY (searched recursively; default
@@ -43,6 +46,7 @@ def export(directory: Path | None, fmt: str, out: Path) -> None:
       crmtui export recordings --format hf --out baseline-dataset
       crmtui export recordings --format csv --out results.csv
       crmtui export recordings --format sqlite --out results.db
+      crmtui export recordings --format inspect --out logs/ && inspect view --log-dir logs/
     """
     if directory is None:
         from crmtui.paths import recordings_dir
@@ -51,4 +55,6 @@ def export(directory: Path | None, fmt: str, out: Path) -> None:
     result = export_folder(directory, fmt, out)
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
+    for path in result.files:
+        click.echo(f"Wrote {printable(str(path))}")
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")

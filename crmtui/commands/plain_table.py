@@ -1,7 +1,7 @@
 """A boxed text table without Rich, for commands whose whole output is one table.
 
-Importing Rich's console and table costs ~60 ms of CPU, more than ``crmtui query`` spends on
-everything else of a one-line query. This draws the same kind of table Rich draws by
+Importing Rich's console and table costs more CPU than ``crmtui query`` spends on everything
+else of a one-line query (docs/performance.md). This draws the same kind of table Rich draws by
 default (a heavy header box, light body lines), fitted to the terminal's width: when the
 columns do not fit, the widest ones are narrowed and their cells folded onto more lines.
 

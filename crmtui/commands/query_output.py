@@ -1,9 +1,9 @@
 """Printing a ``crmtui query`` result within the query's budget, with bounded memory.
 
 The budget (``--timeout``, 30 s by default) runs from the start of the query to the last byte
-printed: the 7-column join over all 71,000 OrderItems of the ``full`` org ran 51 s with a
-971 MB peak under ``--format json`` (the query took 9.5 s of it, building the whole JSON text
-in one piece 8.2 s and most of the memory) and minutes as a table. Now:
+printed. A big result (the 7-column join over all 71,000 OrderItems of the ``full`` org)
+used to take far longer than the query itself to print, and most of the memory, building the
+whole JSON text in one piece (docs/performance.md). Now:
 
 * JSON is written as it is encoded (:func:`write_json`: the same text as ``json.dumps(...,
   indent=2)``), so memory holds the result and about 50 KB of text, and the deadline is checked as
@@ -79,8 +79,8 @@ class OutputDeadline:
 def write_json(body: dict[str, Any], out: IO[str], deadline: OutputDeadline) -> None:
     """Write ``json.dumps(body, indent=2)`` to ``out`` as it is encoded, within ``deadline``.
 
-    The text is the same; it is never held whole (71,000 records: 63 MB of text, and the
-    list of pieces ``json.dumps`` joins took most of the 971 MB peak).
+    The text is the same; it is never held whole (the list of pieces ``json.dumps`` joins
+    took most of the memory of a big result; docs/performance.md).
     """
     pieces = json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(body)
     written = 0

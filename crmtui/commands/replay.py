@@ -49,7 +49,8 @@ def replay(
 
     \b
     Keys: ←/→ step · Home/End · Space play/pause · +/- speed · q next query ·
-          e next error · s submit · Enter on the event list jumps there ·
+          e next error · s submit · c next view/copy/compute/notes step ·
+          Enter on the event list jumps there ·
           F2 Browse · F3 Console · F4 events · Ctrl+O task context · Esc quits.
     At 80x24 the task context and the event list are tabs beside Browse and Console.
 

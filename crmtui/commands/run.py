@@ -79,7 +79,7 @@ def run(
     Examples:
       OPENAI_API_KEY=... crmtui run --model openai/gpt-4o-mini --task HTU -k 4
       crmtui run --model openai/local --api-base http://127.0.0.1:8000/v1 --limit 9
-      crmtui run --model openai/gpt-4o-2024-08-06 --preset upstream --strategy tool_call
+      crmtui run --model openai/gpt-4o-2024-08-06 --preset head --strategy tool_call
     """
     from crmtui import exit_codes
     from crmtui.agent.batch import BatchConfig, run_batch

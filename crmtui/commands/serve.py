@@ -10,25 +10,36 @@ import click
 
 @click.command("serve")
 @click.option("--study", "study", required=True, metavar="NAME", help="The study to serve.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default=None,
+    help="Address to listen on (default: the study's last one, else 127.0.0.1).",
+)
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
-    default=8000,
-    show_default=True,
-    help="Port (0: any free port).",
+    default=None,
+    help="Port (0: any free port; default: the study's last one, else the port of its "
+    "study create --url, 8000 without one).",
 )
 @click.option(
     "--certfile",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="TLS certificate (PEM); needed on any non-loopback address.",
+    help="TLS certificate (PEM); needed on any non-loopback address (default: the study's "
+    "last one, when --host and --port are not given either).",
 )
 @click.option(
     "--keyfile",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="TLS private key (PEM).",
+)
+@click.option(
+    "--url",
+    default=None,
+    help="Address annotators open, when not this server's own (a proxy in front); "
+    "remembered by the study for the links its commands print.",
 )
 @click.option(
     "--insecure",
@@ -53,10 +64,11 @@ import click
 )
 def serve(
     study: str,
-    host: str,
-    port: int,
+    host: str | None,
+    port: int | None,
     certfile: Path | None,
     keyfile: Path | None,
+    url: str | None,
     insecure: bool,
     max_sessions: int,
     standby: int,
@@ -65,19 +77,32 @@ def serve(
     work in the same play app, bound to their own assignment. Recordings are written into
     the study folder on this machine. Ctrl-C ends every session cleanly.
 
+    Without options it listens where the study's links point (study create --url) or
+    where it was last served; the study remembers where it is served, so the links
+    `study add-annotator` and `study tokens --rotate` print work.
+
     \b
     Examples:
       crmtui serve --study pilot
       crmtui serve --study pilot --host 0.0.0.0 --port 8443 \\
           --certfile cert.pem --keyfile key.pem
     """
-    from crmtui.serve import ServeOptions, check_options
+    from crmtui.serve import ServeOptions, check_options, ssl_context
     from crmtui.study import load_study
+    from crmtui.study.address import check_url
+    from crmtui.study.create import remember_serving
     from crmtui.ui.web import serve_study
 
+    url = None if url is None else check_url(url)
+    target = load_study(study)
+    served = target.served
+    if certfile is None and keyfile is None and host is None and port is None:
+        # The same server as last time, TLS included (a certificate given anew wins).
+        certfile = None if served.certfile is None else Path(served.certfile)
+        keyfile = None if served.keyfile is None else Path(served.keyfile)
     options = ServeOptions(
-        host=host,
-        port=port,
+        host=host or served.listen_host,
+        port=served.listen_port if port is None else port,
         certfile=certfile,
         keyfile=keyfile,
         insecure=insecure,
@@ -85,7 +110,7 @@ def serve(
         standby=standby,
     )
     check_options(options)
-    target = load_study(study)
+    ssl_context(options)  # a bad certificate or key: one line now, not after loading
     if not target.annotators:
         raise click.UsageError(f"study {target.name} has no annotators yet")
     from crmtui.study.launch import check_models, open_seat
@@ -96,12 +121,24 @@ def serve(
     open_seat(str(target.folder), target.annotators[0])
     check_models(target, target.annotators)
 
-    def ready(url: str) -> None:
-        click.echo(f"Serving study {target.name} on {url}/ (Ctrl-C to stop)", err=False)
+    def ready(listening: str) -> None:
+        now = served.after_serving(
+            served_url=listening,
+            host=options.host,
+            port=int(listening.rsplit(":", 1)[1]),
+            certfile=options.certfile,
+            keyfile=options.keyfile,
+            url=url,
+        )
+        remember_serving(target.folder, now)
+        click.echo(f"Serving study {target.name} on {listening}/ (Ctrl-C to stop)", err=False)
         click.echo(
-            f"Annotators sign in at {url}/signin or with their link {url}/?token=...",
+            f"Annotators sign in at {now.url}/signin or with their link {now.url}/?token=...",
             err=False,
         )
+        problem = now.mismatch(listening, options.tls)
+        if problem is not None:
+            click.echo(f"Note: {problem}", err=False)
         sys.stdout.flush()  # a supervisor (or a test) reading the URL should not wait
 
     serve_study(target, options, on_ready=ready)

@@ -20,8 +20,6 @@ from crmtui.sanitise import printable
 if TYPE_CHECKING:
     from crmtui.study import Study
 
-DEFAULT_URL = "http://127.0.0.1:8000"
-
 
 @click.group("study")
 def study() -> None:
@@ -104,6 +102,7 @@ def _print_tokens(
         item = counts.get(name, {})
         done = f"{item.get('practice', 0)} + {item.get('instances', 0)}" if item else ""
         rows.append((name, done, sign_in_link(url, token)))
+    # "2 + 4": practice instances, then counted ones (said in words where it is printed).
     console = Console(soft_wrap=False)
     # A link folded inside a table cell is copied in pieces (with the box between): where
     # the table would fold them, each link is printed whole on a line of its own, which
@@ -112,12 +111,15 @@ def _print_tokens(
     if widest + 20 > console.width:
         console.print(title, markup=False, highlight=False)
         for name, done, link in rows:
-            console.print(f"{name} ({done}):" if done else f"{name}:", markup=False)
+            console.print(
+                f"{name} ({done.replace(' + ', ' practice + ')} counted):" if done else f"{name}:",
+                markup=False,
+            )
             console.print(link, markup=False, highlight=False, soft_wrap=True)
         return
     table = Table(title=title, title_justify="left")
     table.add_column("Annotator")
-    table.add_column("Instances", justify="right")
+    table.add_column("Practice + counted", justify="right")
     table.add_column("Sign-in link", overflow="fold")
     for row in rows:
         table.add_row(*row)
@@ -139,12 +141,26 @@ _FORMAT = click.option(
     show_default=True,
     help="table for people, json for scripts.",
 )
+_CREATE_URL = click.option(
+    "--url",
+    default="http://127.0.0.1:8000",
+    show_default=True,
+    help="Address annotators will open (crmtui serve's), remembered by the study: every "
+    "sign-in link names it, and crmtui serve listens on its port.",
+)
 _URL = click.option(
     "--url",
-    default=DEFAULT_URL,
-    show_default=True,
-    help="Address annotators will open (crmtui serve's), used to print sign-in links.",
+    default=None,
+    help="Address to print the sign-in links for (default: the one the study remembers, "
+    "from study create --url or its last crmtui serve).",
 )
+
+
+def _link_base(study: Study, url: str | None) -> str:
+    """The address links name: ``--url`` if given, else the study's."""
+    from crmtui.study.address import check_url
+
+    return study.served.url if url is None else check_url(url)
 
 
 _QUALIFY = click.option(
@@ -261,7 +277,7 @@ def _read_instructions(path: Path | None) -> str | None:
     show_default=True,
     help="Strategy of --agent-model.",
 )
-@_URL
+@_CREATE_URL
 @_FORMAT
 def create(
     name: str,
@@ -340,6 +356,7 @@ def create(
         instructions=_read_instructions(instructions),
         conversation=conversation,
         roles=None if roles is None else parse_roles(roles),
+        url=url,
     )
     made, tokens = create_study(request)
     if fmt == "table":
@@ -355,9 +372,9 @@ def create(
         for who in made.annotators if conversation is not None else ():
             talks_to = made.partner_text(who)
             click.echo(f"  {who} plays the {made.role_of(who)}, talking to {talks_to}")
-    _print_tokens(made.name, made.folder, tokens, url, fmt, _counts(made))
+    _print_tokens(made.name, made.folder, tokens, made.served.url, fmt, _counts(made))
     if fmt == "table":
-        click.echo(f"Serve it with: crmtui serve --study {name}")
+        click.echo(f"Serve it with: {made.served.serve_command(name)}")
 
 
 def _conversation(
@@ -470,9 +487,12 @@ def add_annotator_cmd(
     types and taken where the fewest annotators are, adding overlap where there is least.
     """
     from crmtui.study import add_annotator
+    from crmtui.study.address import check_url
 
+    url = None if url is None else check_url(url)  # before anything changes
     updated, _, token = add_annotator(name, annotator, count=count, role=role)
-    _print_tokens(updated.name, updated.folder, {annotator: token}, url, fmt, _counts(updated))
+    base = _link_base(updated, url)
+    _print_tokens(updated.name, updated.folder, {annotator: token}, base, fmt, _counts(updated))
 
 
 @study.command("tokens")
@@ -511,7 +531,9 @@ def tokens_cmd(
     (saved, resumable) within a few seconds.
     """
     from crmtui.study import TokenStore, load_study, revoke_tokens, rotate_tokens
+    from crmtui.study.address import check_url
 
+    url = None if url is None else check_url(url)  # before any token changes
     target = load_study(name)
     names = list(target.annotators) if rotate_all else list(rotate)
     if revoke:
@@ -523,7 +545,8 @@ def tokens_cmd(
         return
     if names:
         updated, tokens = rotate_tokens(name, names)
-        _print_tokens(updated.name, updated.folder, tokens, url, fmt, _counts(updated))
+        base = _link_base(updated, url)
+        _print_tokens(updated.name, updated.folder, tokens, base, fmt, _counts(updated))
         return
     entries = TokenStore(target.tokens_path).entries()
     rows = [
@@ -547,6 +570,20 @@ def tokens_cmd(
         else:
             state = "no token (rotate to make one)"
         click.echo(f"{row['annotator']}: {state}")
+
+
+def _table_console() -> Any:
+    """A console for tables: a terminal's width, but piped (no terminal, no $COLUMNS) as
+    wide as the tables need, so a script or a file gets whole words, not cells folded
+    at 80 columns ("Annotat/or")."""
+    import os
+
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal and not os.environ.get("COLUMNS"):
+        console = Console(width=1000)
+    return console
 
 
 @study.command("status")
@@ -579,11 +616,9 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     if fmt == "json":
         click.echo(json.dumps(status.to_dict(), indent=2))
         return
-    from rich.console import Console
-
     from crmtui.study.render import print_grids, status_grids, status_summary
 
-    console = Console()
+    console = _table_console()
     print_grids(status_grids(status), console)
     console.print(status_summary(status), markup=False, highlight=False)
 
@@ -599,10 +634,26 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "md"]),
+    type=click.Choice(["table", "json", "md", "html"]),
     default="table",
     show_default=True,
-    help="table: rich tables; json: everything; md: Markdown.",
+    help="table: rich tables; json: everything; md: Markdown; html: one self-contained page "
+    "with figures (accuracy with 95% intervals, annotator agreement, people versus models, "
+    "time) and the tables, opening offline.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file instead of standard output.",
+)
+@click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With --format html: also write each figure as NAME.svg and NAME.png into this "
+    "folder (for a paper).",
 )
 @click.option(
     "--bootstrap",
@@ -615,7 +666,15 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap's generator."
 )
-def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: int) -> None:
+def report_cmd(
+    name: str,
+    models: Path | None,
+    fmt: str,
+    out: Path | None,
+    figures_dir: Path | None,
+    resamples: int,
+    seed: int,
+) -> None:
     """The report over the study: the usual tables restricted to the annotators' counted
     instances (practice left out), agreement on the shared instances (pairwise and
     Krippendorff's alpha with a seeded bootstrap 95% interval, on correctness and on
@@ -623,20 +682,33 @@ def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: i
     answer and the gold), each annotator's accuracy and time distribution, who qualified and
     who accepted the instructions, and with --models humans versus models per instance.
 
-    Every recording is verified; tampered ones are skipped and listed.
+    Every recording is verified; tampered ones are skipped and listed. With --format html
+    the same numbers are drawn as figures in one page that opens offline.
     """
+    from crmtui.commands.report import emit
     from crmtui.study import load_study, report_study
     from crmtui.study.render import print_study_report, study_report_json, study_report_markdown
 
+    if figures_dir is not None and fmt != "html":
+        raise click.UsageError("--figures needs --format html")
+    if out is not None and fmt == "table":
+        raise click.UsageError("--out needs --format json, md or html")
     result = report_study(load_study(name), models, resamples=resamples, seed=seed)
-    if fmt == "json":
-        click.echo(study_report_json(result))
-    elif fmt == "md":
-        click.echo(study_report_markdown(result), nl=False)
-    else:
-        from rich.console import Console
+    if fmt == "html":
+        from crmtui.review.report_html import write_figures
+        from crmtui.study.report_html import study_report_html
 
-        print_study_report(result, Console())
+        page, figures = study_report_html(result)
+        emit(page, out)
+        if figures_dir is not None:
+            written = write_figures(figures, figures_dir)
+            click.echo(f"Wrote {len(written)} figure file(s) to {figures_dir}", err=True)
+    elif fmt == "json":
+        emit(study_report_json(result) + "\n", out)
+    elif fmt == "md":
+        emit(study_report_markdown(result), out)
+    else:
+        print_study_report(result, _table_console())
 
 
 @study.command("export")
@@ -644,12 +716,16 @@ def report_cmd(name: str, models: Path | None, fmt: str, resamples: int, seed: i
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["hf", "jsonl", "csv"]),
+    type=click.Choice(["hf", "jsonl", "csv", "inspect"]),
     required=True,
-    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results.",
+    help="hf: Parquet dataset; jsonl: the same rows; csv: per-instance results; inspect: "
+    "Inspect AI eval logs, one per annotator (needs pip install -e '.[inspect]').",
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path), required=True, help="Output file (or folder for hf)."
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Output file (a folder for hf or inspect).",
 )
 def export_cmd(name: str, fmt: str, out: Path) -> None:
     """Export the study's sessions (as `crmtui export` does for a folder).
@@ -667,6 +743,8 @@ def export_cmd(name: str, fmt: str, out: Path) -> None:
     )
     for skipped in result.skipped:
         click.echo(f"Skipped {printable(str(skipped.path))}: {printable(skipped.reason)}", err=True)
+    for path in result.files:
+        click.echo(f"Wrote {printable(str(path))}")
     click.echo(f"Exported {result.sessions} session(s) to {result.path}")
     if result.excluded:
         left = ", ".join(f"{n} {reason}" for reason, n in sorted(result.excluded.items()))

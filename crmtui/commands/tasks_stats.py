@@ -114,6 +114,7 @@ def _org_index(org: Any) -> tuple[Any, list[str], Any, Any]:
     """The org's service index, case subjects, (for a CRMArena-Pro org) sales index, and its
     rows for the independent readings (which share no code with the solvers)."""
     from crmtui.org.readings import OrgRows
+    from crmtui.org.readings.pro_rows import PRO_READING_FIELDS
     from crmtui.org.solvers import index_tables
     from crmtui.org.solvers.pro import pro_index
     from crmtui.org.task_stats import PRO_ORG_FIELDS, read_org_tables
@@ -126,13 +127,14 @@ def _org_index(org: Any) -> tuple[Any, list[str], Any, Any]:
     try:
         tables = read_org_tables(conn, objects)
         sales = read_org_tables(conn, objects, PRO_ORG_FIELDS) if is_pro else None
+        sales_rows = read_org_tables(conn, objects, PRO_READING_FIELDS) if is_pro else None
     except Exception as exc:  # sqlite3 errors on a damaged file
         raise OrgError(f"cannot read org {org.path}: {exc}") from exc
     finally:
         conn.close()
     subjects = [str(row["Subject"]) for row in tables.get("Case", ()) if row.get("Subject")]
     pro = pro_index(sales) if sales is not None else None
-    return index_tables(tables), subjects, pro, OrgRows.from_tables(tables)
+    return index_tables(tables), subjects, pro, OrgRows.from_tables(tables, sales_rows)
 
 
 CAPTION = (
@@ -199,8 +201,10 @@ def stats_table(report: StatsReport) -> Table:
 
 READINGS_CAPTION = (
     "careful: gold answers the independent careful reading gives. undecidable: instances "
-    "whose text does not fix one answer. close / near: best and second within 1% or one / "
-    "within 10%. shortcut: expected accuracy of a solver taking it (n: instances it applies to)."
+    "whose text does not fix one answer. dated None: instances about a period whose None the "
+    "date alone gives away (the period lies outside the org's data). close / near: best and "
+    "second within 1% or one / within 10%. shortcut: expected accuracy of a solver taking it "
+    "(n: instances it applies to)."
 )
 
 
@@ -218,6 +222,7 @@ def readings_table(report: StatsReport) -> Table:
         ("type", "left"),
         ("careful", "right"),
         ("undecidable", "right"),
+        ("dated None", "right"),
         ("close", "right"),
         ("near", "right"),
         ("shortcut", "left"),
@@ -235,6 +240,7 @@ def readings_table(report: StatsReport) -> Table:
                 abbreviation(item.task) if first else "",
                 _pct(item.careful_share) if first else "",
                 _pct(item.undecidable_share) if first else "",
+                _pct(item.date_none_share) if first else "",
                 _pct(item.close_share) if first else "",
                 _pct(item.near_share) if first else "",
                 labels.get(code, code) if figure else "—",

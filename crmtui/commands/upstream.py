@@ -29,7 +29,10 @@ VERSION_OPTION = click.option(
 @click.argument("upstream_dir", type=click.Path(file_okay=False, path_type=Path))
 @VERSION_OPTION
 @click.option(
-    "--base-python", default=sys.executable, show_default=True, help="Python the venv is made from."
+    "--base-python",
+    default=sys.executable,
+    show_default="the Python crmtui runs on",
+    help="Python the venv is made from.",
 )
 @click.option("--dry-run", is_flag=True, help="Only say what would be installed.")
 def setup(upstream_dir: Path, version: str | None, base_python: str, dry_run: bool) -> None:

@@ -337,7 +337,8 @@ def _hub_unreachable(repo: str, why: str, config: str | None = None) -> DatasetE
 def _check_hub_reachable(repo: str, config: str | None = None) -> None:
     """Fail within ~HUB_CONNECT_TIMEOUT seconds when the hub is unreachable.
 
-    Without this, ``datasets`` retries for ~23 s before giving up on a dead network.
+    Without this, ``datasets`` retries for a long time before giving up on a dead network
+    (docs/performance.md).
     """
     host, port = _hub_address()
     try:

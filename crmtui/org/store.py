@@ -8,8 +8,9 @@ finding or building the sample org is :mod:`crmtui.org.sample`'s job.
 Plain ``sqlite3`` on purpose (sqlite-utils was tried for #15 and dropped): its FTS helper
 names the search table ``<Object>_fts`` and indexes every column (the org format uses
 ``_fts_<Object>`` with an unindexed Id, and the digest skips only ``_fts_*`` tables), its
-``insert_all`` wrote rows ~3x slower than ``executemany``, and importing it (it loads pandas
-when installed) tripled the sample org's build time, for two lines saved on CREATE statements.
+``insert_all`` wrote rows slower than ``executemany``, and importing it (it loads pandas when
+installed) slowed the sample org's build a lot (docs/performance.md), for two lines saved on
+CREATE statements.
 """
 
 from __future__ import annotations

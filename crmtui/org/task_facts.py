@@ -164,7 +164,8 @@ def random_day(rng: random.Random, lo: date, hi: date) -> date:
 #: 3 months") or ``("named", kind)`` with kind ``month``, ``quarter`` or ``season``.
 PeriodKind = tuple[Any, ...]
 #: Period kinds per task type with their weights, after how often the real task file asks
-#: about each (REFERENCE section 1.1; counted from its questions). The task builder drops the
+#: about each (the Hugging Face dataset Salesforce/CRMArena; counted from its questions).
+#: The task builder drops the
 #: draws whose answer would rest on one candidate or a hair's breadth, so short periods are
 #: kept a little less often than drawn.
 PERIOD_MIXES: dict[str, tuple[tuple[PeriodKind, float], ...]] = {

@@ -10,6 +10,7 @@ The named-entity sampler lives in :mod:`crmtui.org.task_purchases`.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -39,25 +40,44 @@ def _fill(template: str, period_text: str, **fields: str) -> str:
     return template.format(when=period_text, When=texts.capitalized(period_text), **fields)
 
 
-def _agent_sampler(solver_name: str) -> Sampler:
-    """Sampler for handle_time / transfer_count (same parameters, different solver)."""
+def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
+    """Sampler for handle_time / transfer_count (same parameters, different solver).
+
+    ``managed``: which cases the "more than N cases" filter counts, "first" (CRMArena's text)
+    or "received" (CRMArena-Pro's: cases transferred to the agent count too); the policy text
+    says which, and a non-default rule is recorded in the parameters.
+    """
     is_handle = solver_name == "handle_time"
     solver = handle_time if is_handle else transfer_count
     templates = texts.HANDLE_TIME_TEMPLATES if is_handle else texts.TRANSFER_COUNT_TEMPLATES
     adjectives = texts.HANDLE_TIME_ADJ if is_handle else texts.TRANSFER_COUNT_ADJ
-    policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    if managed == "received":
+        policy = texts.PRO_HANDLE_TIME_POLICY if is_handle else texts.PRO_TRANSFER_COUNT_POLICY
+    else:
+        policy = texts.HANDLE_TIME_POLICY if is_handle else texts.TRANSFER_COUNT_POLICY
+    rule = {} if managed == "first" else {"managed": managed}
     # Transfers are rarer than cases: a "fewest transfers" question seldom has a clear
     # answer (several agents hand on one case each).
     mix = PERIOD_MIXES["handle_time" if is_handle else "transfer_count"]
     fewest_share = 0.5 if is_handle else 0.35
+    if managed == "received" and not is_handle:
+        # The triage desk, which passes on the most cases, also receives the most, so under
+        # this rule it passes any case filter: "most transfers" questions would hardly need
+        # the filter. "Fewest" questions do (many agents hand on one case, few of them
+        # managed enough cases).
+        fewest_share = 0.75
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
         period, window, today = sample_period(
             facts, rng, mix, late_share=0.35 if want_none else 0.05
         )
+        # Counting cases transferred to an agent too, more agents pass a filter: ask for more.
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
+        n_cases += 0 if managed == "first" else rng.choice((0, 2, 4))
         mode = "min" if rng.random() < fewest_share else "max"
-        result = solver(facts.index, window.start, window.end, n_cases, mode)
+        if managed == "received" and not is_handle and mode == "max" and rng.random() < 0.8:
+            n_cases = _past_the_top(facts, window, n_cases)
+        result = solver(facts.index, window.start, window.end, n_cases, mode, managed)
         query = _fill(
             rng.choice(templates),
             texts.period_phrase(period, rng),
@@ -66,7 +86,7 @@ def _agent_sampler(solver_name: str) -> Sampler:
             gerund=texts.count_clause(n_cases, rng, gerund=True),
         )
         required = f"{policy}\n{texts.today_line(today.isoformat(), heading=True)}"
-        params = {**window.as_params(), "n_cases": n_cases, "mode": mode}
+        params = {**window.as_params(), "n_cases": n_cases, "mode": mode, **rule}
         return Candidate(
             query + texts.AGENT_SUFFIX,
             required,
@@ -81,8 +101,25 @@ def _agent_sampler(solver_name: str) -> Sampler:
     return sample
 
 
-sample_handle_time = _agent_sampler("handle_time")
-sample_transfer_count = _agent_sampler("transfer_count")
+def _past_the_top(facts: OrgFacts, window: Any, n_cases: int) -> int:
+    """A case filter that leaves out the agent with the most transfers in ``window`` when
+    another agent managed more cases (counting cases transferred to them too), else
+    ``n_cases``: under that rule the triage desk, which passes on the most cases, also
+    receives the most, and would otherwise pass any filter (issue #32)."""
+    rows = facts.index.assignments_dated(window.start, window.end)
+    transfers = Counter(r.old_owner for r in rows if r.old_owner)
+    managed = Counter(a for a, _ in {(r.new_owner, r.case_id) for r in rows if r.new_owner})
+    if not transfers:
+        return n_cases
+    top = max(transfers, key=lambda a: (transfers[a], a))
+    others = [n for a, n in managed.items() if a != top]
+    if others and max(others) > managed[top]:
+        return managed[top]
+    return n_cases
+
+
+sample_handle_time = agent_sampler("handle_time")
+sample_transfer_count = agent_sampler("transfer_count")
 
 
 def sample_best_region(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:

@@ -28,6 +28,17 @@ _FIRST_OWNER_RULE = (
     "count: an agent with 2 cases assigned at opening and 1 case taken over from a colleague "
     "has handled 2 cases, so 'more than 2 cases' leaves that agent out.\n"
 )
+#: CRMArena-Pro's rule for the same filter: its policy text says the filter "applies to both
+#: the first agent that the case was first assigned to and the agent that the case was
+#: transferred to" (our wording below).
+_RECEIVED_RULE = (
+    "- A condition on how many cases an agent managed or handled (for example 'agents who "
+    "handled more than 2 cases') counts every case assigned to the agent in the period: the "
+    "cases assigned to the agent when they were opened and the cases transferred to the agent "
+    "from a colleague ('Owner Assignment' entries naming the agent as the new owner, dated in "
+    "the period; a case counts once). An agent with 2 cases assigned at opening and 1 case "
+    "taken over from a colleague has handled 3 cases, so 'at least 3 cases' keeps that agent.\n"
+)
 _HISTORY_RULE = (
     "- Case history shows transfers: a case that stayed with its first agent has exactly one "
     "'Owner Assignment' entry, while a transferred case has two or more.\n"
@@ -55,6 +66,9 @@ TRANSFER_COUNT_POLICY = (
     "period, whenever the case itself was opened.\n"
     "- Only agents who transferred at least one case in the period are compared.\n" + _HISTORY_RULE
 )
+#: The two policies with CRMArena-Pro's case-count rule (cases transferred to an agent count).
+PRO_HANDLE_TIME_POLICY = HANDLE_TIME_POLICY.replace(_FIRST_OWNER_RULE, _RECEIVED_RULE)
+PRO_TRANSFER_COUNT_POLICY = TRANSFER_COUNT_POLICY.replace(_FIRST_OWNER_RULE, _RECEIVED_RULE)
 CASE_ROUTING_POLICY = (
     "## Case Routing Policy\n"
     "Choose the agent for a new case by applying these rules in order; a later rule only "

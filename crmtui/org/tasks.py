@@ -176,7 +176,7 @@ def _choose(
     rng.shuffle(slots)
     used: Counter[str] = Counter()
     cap = max(2, int(per_type * ANSWER_SHARES.get(task, MAX_ANSWER_SHARE)))
-    budget = _ShortcutBudget(per_type)
+    budget = ShortcutBudget(per_type)
     seen_questions: set[Any] = set()
     chosen: dict[int, Candidate] = {}
     for position in sorted(range(per_type), key=lambda i: not slots[i]):
@@ -218,7 +218,7 @@ def _choose(
     return [chosen[position] for position in range(per_type)]
 
 
-class _ShortcutBudget:
+class ShortcutBudget:
     """How much of each shortcut's allowance (:data:`SHORTCUT_SHARE`) a type has used.
 
     A shortcut that applies to every instance may pass ``SHORTCUT_SHARE`` of them; one that

@@ -49,9 +49,10 @@ class SubmittedView:
     path: Path
     later: int = 0
 
-    def text(self, reveal: bool) -> str:
+    def text(self, reveal: bool, *, show_path: bool = True) -> str:
         """The view as plain lines; ``reveal`` False (a blind study) leaves out the reward
-        and the gold answer."""
+        and the gold answer; ``show_path`` False leaves out where the recording is (a
+        browser's annotator: the path is on the server, of no use to them)."""
         when = self.submitted_at.replace("T", " ")[:16] + " UTC"
         lines = [
             f"Instance {self.idx} ({self.task}) was submitted on {when}.",
@@ -68,7 +69,8 @@ class SubmittedView:
             lines.append("This study is blind: the reward and the gold answer are not shown.")
         if self.later:
             lines.append(f"Later submissions (not counted): {self.later}")
-        lines += ["", f"Recording: {self.path}"]
+        if show_path:
+            lines += ["", f"Recording: {self.path}"]
         return "\n".join(lines)
 
 

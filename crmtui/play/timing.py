@@ -1,6 +1,6 @@
 """The live clock of a play session: active time as it grows, by the one time model.
 
-The rules are :mod:`crmtui.record.timing`'s (README, "Timing"): the clock starts with the
+The rules are :mod:`crmtui.record.timing`'s (docs/annotate.md, "Timing"): the clock starts with the
 recording and stops at the submit; a pause stops it; a gap between inputs counts as active up
 to ``idle_threshold`` seconds and only the rest is idle. A gap that passes the threshold is
 closed (and returned, to be recorded as an ``idle`` event with ``idle_after``) by the input

@@ -17,7 +17,7 @@ results, the observation text, the lark parser cache (:mod:`.grammar`), the thre
 connection (:mod:`.connection`), the error boundary (:mod:`.boundary`: only QueryError
 leaves the engine) and query budgets (:mod:`.budget`: time limit, result-size cap,
 cancel). :mod:`.dispatch` holds :func:`run`, which picks the language; neither language
-package imports it. ``soql/SUPPORT.md`` documents what SOQL supports.
+package imports it. ``docs/soql-support.md`` documents what SOQL supports.
 """
 
 from __future__ import annotations

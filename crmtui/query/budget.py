@@ -1,7 +1,8 @@
 """Query budgets: a time limit, a cap on result size, and cancellation, for every query.
 
 One heavy query (a 7-column join over the stress org's 710,000 OrderItems) used to run for
-11 s and take 3.2 GB, with no way to stop it. Every query now runs under a
+many seconds and take gigabytes, with no way to stop it (docs/performance.md). Every query
+now runs under a
 :class:`QueryBudget`:
 
 * **time**: SQLite calls a progress handler every :data:`CHECK_EVERY` virtual-machine

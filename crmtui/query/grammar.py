@@ -1,7 +1,8 @@
 """Building the lark parsers, with their LALR tables cached on disk.
 
-Building the SOQL parser's tables takes 100-250 ms, which every ``crmtui query`` and every
-fresh process would pay on its first query. lark can pickle the built parser: the cache file
+Building the SOQL parser's tables is slow (docs/performance.md), and every ``crmtui query``
+and every fresh process would pay it on its first query. lark can pickle the built parser:
+the cache file
 lives in crmtui's cache directory and its name carries lark's version and a hash of the
 grammar and options, so an upgrade or a grammar edit never loads stale tables.
 """

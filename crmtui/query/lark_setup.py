@@ -2,7 +2,8 @@
 
 lark imports ``regex`` when it is installed (it is, for litellm's tokenizers), though it
 uses it only for grammars with Unicode categories (``\\p{...}``) or ``Lark(regex=True)``;
-ours have neither. Importing it costs ~20 ms of every ``crmtui query``. So while lark itself
+ours have neither. Importing it was a noticeable part of every ``crmtui query``
+(docs/performance.md). So while lark itself
 is being imported (whenever that is: the package is imported lazily), ``regex`` is hidden; a
 later ``import regex`` (litellm) works as ever.
 """

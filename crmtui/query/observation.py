@@ -1,4 +1,6 @@
-"""The observation text upstream's environment hands an agent after a query (REFERENCE 4.1).
+"""The observation text upstream's environment hands an agent after a query.
+
+As upstream's crm_sandbox/env/connect_sandbox.py builds it (SalesforceConnector.run_query).
 
 ``SalesforceConnector.run_query`` drops each row's top-level ``attributes``, drops columns
 that are null in every row (key set from the first row) and returns the list; the agent sees

@@ -1,10 +1,14 @@
 """Event types of a recording and the payload each one carries.
 
-Payloads are plain JSON objects (``dict``), typed here with :class:`TypedDict` and checked
-by :func:`validate_payload`, so the recorder refuses a malformed event at the moment it
-happens rather than leaving a replay to trip over it later. Unknown payload keys are refused
-too: a typo would otherwise silently lose data. Extending the format means adding the key
-here (and, for a breaking change, bumping ``FORMAT_VERSION`` in :mod:`crmtui.record.format`).
+Payloads are plain JSON objects (``dict``). Each event type's payload is defined once, as a
+:class:`TypedDict` (:data:`PAYLOADS`): its annotations give each field's types, whether it is
+required (``NotRequired``) and any check on its value (``Annotated[int, _non_negative]``).
+From those classes come the static types, the table :func:`validate_payload` reads
+(:data:`PAYLOAD_FIELDS`) and the docs' event table (``scripts/gen_docs.py``). The recorder so
+refuses a malformed event at the moment it happens rather than leaving a replay to trip over
+it later. Unknown payload keys are refused too: a typo would otherwise silently lose data.
+Extending the format means adding the field to its class (and, for a breaking change,
+bumping ``FORMAT_VERSION`` in :mod:`crmtui.record.format`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    NotRequired,
+    Required,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from crmtui.limits import MAX_INT64
 from crmtui.record.errors import PayloadError
@@ -78,7 +94,7 @@ BROWSE_TYPES = frozenset(
 )
 
 
-# --- payload shapes (for type checkers and readers) --------------------------------------
+# --- payloads: the one definition of each event's fields --------------------------------
 class OpenObjectPayload(TypedDict):
     """The list view of an object was opened."""
 
@@ -145,14 +161,14 @@ class RunQueryPayload(TypedDict):
     """
 
     text: str
-    kind: str
-    rows: int | None
-    ms: float
+    kind: Annotated[str, _query_kind]
+    rows: Annotated[int | None, _non_negative]
+    ms: Annotated[float, _non_negative]
     error_code: str | None
     error: str | None
     observation: NotRequired[str | None]
     #: Length of the observation when ``observation`` was cut to the stored-text limit.
-    observation_chars: NotRequired[int]
+    observation_chars: NotRequired[Annotated[int, _non_negative]]
     tool: NotRequired[str]
 
 
@@ -166,9 +182,9 @@ class SubmitPayload(TypedDict):
     """The answer was submitted and scored; the gold answer is revealed only now."""
 
     answer: str
-    reward: float | None
+    reward: Annotated[float | None, _reward]
     scoring: str
-    gold: str | list[str | None] | None
+    gold: Annotated[str | list[str | None] | None, _gold]
     details: NotRequired[dict[str, Any]]
 
 
@@ -186,10 +202,10 @@ class ResumePayload(TypedDict):
     """Work resumed: after a pause, or (``reopened``) after the process ended."""
 
     reopened: NotRequired[bool]
-    gap_ms: NotRequired[int]
-    discarded_bytes: NotRequired[int]
+    gap_ms: NotRequired[Annotated[int, _non_negative]]
+    discarded_bytes: NotRequired[Annotated[int, _non_negative]]
     #: A person's ``--idle``: how much of ``gap_ms`` counts after a kill.
-    idle_after: NotRequired[float]
+    idle_after: NotRequired[Annotated[float, _non_negative]]
 
 
 class PausePayload(TypedDict):
@@ -201,24 +217,24 @@ class PausePayload(TypedDict):
 class IdlePayload(TypedDict):
     """A gap without input of ``seconds`` ended; its first ``idle_after`` counted as active."""
 
-    seconds: float
-    idle_after: NotRequired[float]
+    seconds: Annotated[float, _non_negative]
+    idle_after: NotRequired[Annotated[float, _non_negative]]
 
 
 class ModelCallPayload(TypedDict):
     """One LLM call made by a model actor."""
 
-    prompt_tokens: int
-    completion_tokens: int
-    cost: float | None
-    latency_ms: float
+    prompt_tokens: Annotated[int, _non_negative]
+    completion_tokens: Annotated[int, _non_negative]
+    cost: Annotated[float | None, _non_negative]
+    latency_ms: Annotated[float, _non_negative]
     content: str | None
     tool_calls: NotRequired[list[Any] | None]
     model: NotRequired[str]
     finish_reason: NotRequired[str | None]
-    attempts: NotRequired[int]
+    attempts: NotRequired[Annotated[int, _non_negative]]
     #: Length of the reply when ``content`` was cut to the stored-text limit.
-    content_chars: NotRequired[int]
+    content_chars: NotRequired[Annotated[int, _non_negative]]
     #: This call's streamed reply was empty and a repeat without streaming answered;
     #: streaming stays off for the rest of the session.
     stream_fallback: NotRequired[bool]
@@ -242,17 +258,17 @@ class ScoreCallPayload(TypedDict):
     failed (then the reward is 0, as upstream's).
     """
 
-    role: str
+    role: Annotated[str, _score_role]
     model: str
     input: str
     reply: NotRequired[str | None]
-    result: NotRequired[str | list[str] | None]
-    prompt_tokens: NotRequired[int]
-    completion_tokens: NotRequired[int]
-    cost: NotRequired[float | None]
-    latency_ms: NotRequired[float]
-    input_chars: NotRequired[int]
-    reply_chars: NotRequired[int]
+    result: NotRequired[Annotated[str | list[str] | None, _score_result]]
+    prompt_tokens: NotRequired[Annotated[int, _non_negative]]
+    completion_tokens: NotRequired[Annotated[int, _non_negative]]
+    cost: NotRequired[Annotated[float | None, _non_negative]]
+    latency_ms: NotRequired[Annotated[float, _non_negative]]
+    input_chars: NotRequired[Annotated[int, _non_negative]]
+    reply_chars: NotRequired[Annotated[int, _non_negative]]
     error: NotRequired[str]
 
 
@@ -265,41 +281,41 @@ class UserMessagePayload(TypedDict):
     """
 
     text: str
-    turn: int
+    turn: Annotated[int, _non_negative]
     stop: bool
     model: NotRequired[str]
-    prompt_tokens: NotRequired[int]
-    completion_tokens: NotRequired[int]
-    cost: NotRequired[float | None]
-    latency_ms: NotRequired[float]
+    prompt_tokens: NotRequired[Annotated[int, _non_negative]]
+    completion_tokens: NotRequired[Annotated[int, _non_negative]]
+    cost: NotRequired[Annotated[float | None, _non_negative]]
+    latency_ms: NotRequired[Annotated[float, _non_negative]]
 
 
 class AgentMessagePayload(TypedDict):
     """The agent's message to the user in a dialogue (its ``respond``; turn k: the k-th)."""
 
     text: str
-    turn: int
+    turn: Annotated[int, _non_negative]
 
 
 class EndPayload(TypedDict):
     """The session ended (always the last event of a finished recording)."""
 
     reason: str
-    reward: NotRequired[float | None]
+    reward: NotRequired[Annotated[float | None, _reward]]
     end_reason: NotRequired[dict[str, Any]]
     #: Closing an unfinished session: wall ms since its last event, and the ``--idle``.
-    gap_ms: NotRequired[int]
-    idle_after: NotRequired[float]
+    gap_ms: NotRequired[Annotated[int, _non_negative]]
+    idle_after: NotRequired[Annotated[float, _non_negative]]
 
 
 class ViewValuePayload(TypedDict):
     """A value was opened whole in the value viewer."""
 
-    source: str
+    source: Annotated[str, _value_source]
     object: str | None
     record: str | None
     field: str | None
-    length: int
+    length: Annotated[int, _non_negative]
 
 
 class CopyPayload(TypedDict):
@@ -308,13 +324,13 @@ class CopyPayload(TypedDict):
     ``value`` keeps the first :data:`COPY_VALUE_LIMIT` characters; ``length`` is the whole.
     """
 
-    source: str
+    source: Annotated[str, _value_source]
     object: str | None
     record: str | None
     field: str | None
-    what: str
-    value: str
-    length: int
+    what: Annotated[str, _copy_what]
+    value: Annotated[str, _copy_value]
+    length: Annotated[int, _non_negative]
 
 
 class ComputeSpecPayload(TypedDict):
@@ -335,16 +351,16 @@ class ComputePayload(TypedDict):
     A failed computation has ``error`` and no rows.
     """
 
-    source: str
+    source: Annotated[str, _value_source]
     object: str | None
     query: str
-    spec: ComputeSpecPayload
-    input_rows: int
-    skipped: int
-    columns: list[str]
-    rows: list[list[Any]]
-    groups: int
-    ms: float
+    spec: Annotated[ComputeSpecPayload, _compute_spec]
+    input_rows: Annotated[int, _non_negative]
+    skipped: Annotated[int, _non_negative]
+    columns: Annotated[list[str], _string_list]
+    rows: Annotated[list[list[Any]], _compute_rows]
+    groups: Annotated[int, _non_negative]
+    ms: Annotated[float, _non_negative]
     error: NotRequired[str | None]
 
 
@@ -451,146 +467,82 @@ class _Field:
     exact: frozenset[type] = frozenset()
 
 
-def _f(types: tuple[type, ...], check: Callable[[Any], str | None] | None = None) -> _Field:
-    return _Field(types, True, check, frozenset(types))
+#: The one definition of every event's payload: its type name and the TypedDict above. The
+#: validator's field table (:data:`PAYLOAD_FIELDS`), the docs' event table
+#: (``scripts/gen_docs.py``) and the static types all come from these classes.
+PAYLOADS: dict[str, type] = {
+    OPEN_OBJECT: OpenObjectPayload,
+    SORT: SortPayload,
+    FILTER: FilterPayload,
+    SEARCH: SearchPayload,
+    OPEN_RECORD: OpenRecordPayload,
+    FOLLOW_LINK: FollowLinkPayload,
+    BACK: NavPayload,
+    FORWARD: NavPayload,
+    RUN_QUERY: RunQueryPayload,
+    ANSWER_EDIT: AnswerEditPayload,
+    SUBMIT: SubmitPayload,
+    PAUSE: PausePayload,
+    RESUME: ResumePayload,
+    IDLE: IdlePayload,
+    MODEL_CALL: ModelCallPayload,
+    THOUGHT: ThoughtPayload,
+    END: EndPayload,
+    EDITOR_EDIT: EditorEditPayload,
+    APP_BLUR: FocusPayload,
+    APP_FOCUS: FocusPayload,
+    VIEW_VALUE: ViewValuePayload,
+    COPY: CopyPayload,
+    COMPUTE: ComputePayload,
+    NOTE_EDIT: NoteEditPayload,
+    SCORE_CALL: ScoreCallPayload,
+    USER_MESSAGE: UserMessagePayload,
+    AGENT_MESSAGE: AgentMessagePayload,
+}
 
 
-def _opt(types: tuple[type, ...], check: Callable[[Any], str | None] | None = None) -> _Field:
-    return _Field(types, False, check, frozenset(types))
+def _runtime_types(annotation: Any) -> tuple[type, ...]:
+    """The JSON value types an annotation admits, in its order (``float`` admits ints too)."""
+    if annotation is float:
+        return (int, float)
+    if annotation is type(None) or annotation is None:
+        return (type(None),)
+    if is_typeddict(annotation):
+        return (dict,)
+    origin = get_origin(annotation)
+    if origin in (Union, UnionType):
+        kinds: list[type] = []
+        for arm in get_args(annotation):
+            kinds += [k for k in _runtime_types(arm) if k not in kinds]
+        return tuple(kinds)
+    if origin is not None:  # list[str], dict[str, Any]
+        return (origin,)
+    return (annotation,)
 
 
-_NAV = {"query": _opt(_OPT_STR)}
+def _fields(payload: type) -> dict[str, _Field]:
+    """A payload class's fields as the validator checks them, in declaration order."""
+    hints = get_type_hints(payload, include_extras=True)
+    fields = {}
+    for name, hint in hints.items():
+        # Read from the annotation itself: with postponed annotations a TypedDict's own
+        # __required_keys__ cannot see NotRequired (Python 3.11).
+        required = get_origin(hint) is not NotRequired and (
+            payload.__total__ or get_origin(hint) is Required
+        )
+        if get_origin(hint) in (NotRequired, Required):
+            (hint,) = get_args(hint)
+        check = None
+        if get_origin(hint) is Annotated:
+            hint, check = get_args(hint)[:2]
+        types = _runtime_types(hint)
+        fields[name] = _Field(types, required, check, frozenset(types))
+    return fields
 
+
+#: Each event type's payload fields, derived from :data:`PAYLOADS` (what the validator reads).
 PAYLOAD_FIELDS: dict[str, dict[str, _Field]] = {
-    OPEN_OBJECT: {"object": _f(_STR), "query": _f(_STR)},
-    SORT: {"object": _f(_STR), "field": _f(_STR), "descending": _f((bool,)), "query": _f(_STR)},
-    FILTER: {
-        "object": _f(_STR),
-        "field": _f(_STR),
-        "op": _f(_STR),
-        "value": _f(_SCALAR),
-        "query": _f(_STR),
-    },
-    SEARCH: {"text": _f(_STR), "query": _f(_STR)},
-    OPEN_RECORD: {"object": _f(_STR), "id": _f(_STR), "query": _f(_STR)},
-    FOLLOW_LINK: {
-        "from_object": _f(_STR),
-        "from_id": _f(_STR),
-        "field": _f(_STR),
-        "to_object": _f(_STR),
-        "to_id": _f(_STR),
-        "query": _f(_STR),
-    },
-    BACK: _NAV,
-    FORWARD: _NAV,
-    RUN_QUERY: {
-        "text": _f(_STR),
-        "kind": _f(_STR, _query_kind),
-        "rows": _f((int, type(None)), _non_negative),
-        "ms": _f(_NUM, _non_negative),
-        "error_code": _f(_OPT_STR),
-        "error": _f(_OPT_STR),
-        "observation": _opt(_OPT_STR),
-        "observation_chars": _opt((int,), _non_negative),
-        "tool": _opt(_STR),
-    },
-    ANSWER_EDIT: {"text": _f(_STR)},
-    SUBMIT: {
-        "answer": _f(_STR),
-        "reward": _f(_OPT_NUM, _reward),
-        "scoring": _f(_STR),
-        "gold": _f((str, list, type(None)), _gold),
-        "details": _opt((dict,)),
-    },
-    # ``reason``: the app let go of the session without ending it (see record/timing.py).
-    PAUSE: {"reason": _opt(_STR)},
-    RESUME: {
-        "reopened": _opt((bool,)),
-        "gap_ms": _opt((int,), _non_negative),
-        "discarded_bytes": _opt((int,), _non_negative),
-        "idle_after": _opt(_NUM, _non_negative),
-    },
-    IDLE: {"seconds": _f(_NUM, _non_negative), "idle_after": _opt(_NUM, _non_negative)},
-    MODEL_CALL: {
-        "prompt_tokens": _f((int,), _non_negative),
-        "completion_tokens": _f((int,), _non_negative),
-        "cost": _f(_OPT_NUM, _non_negative),
-        "latency_ms": _f(_NUM, _non_negative),
-        "content": _f(_OPT_STR),
-        "tool_calls": _opt((list, type(None))),
-        "model": _opt(_STR),
-        "finish_reason": _opt(_OPT_STR),
-        "attempts": _opt((int,), _non_negative),
-        "content_chars": _opt((int,), _non_negative),
-        "stream_fallback": _opt((bool,)),
-        "deployment": _opt((str,)),
-    },
-    THOUGHT: {"text": _f(_STR)},
-    END: {
-        "reason": _f(_STR),
-        "reward": _opt(_OPT_NUM, _reward),
-        "end_reason": _opt((dict,)),
-        "gap_ms": _opt((int,), _non_negative),
-        "idle_after": _opt(_NUM, _non_negative),
-    },
-    EDITOR_EDIT: {"text": _f(_STR)},
-    APP_BLUR: {},
-    APP_FOCUS: {},
-    VIEW_VALUE: {
-        "source": _f(_STR, _value_source),
-        "object": _f(_OPT_STR),
-        "record": _f(_OPT_STR),
-        "field": _f(_OPT_STR),
-        "length": _f((int,), _non_negative),
-    },
-    COPY: {
-        "source": _f(_STR, _value_source),
-        "object": _f(_OPT_STR),
-        "record": _f(_OPT_STR),
-        "field": _f(_OPT_STR),
-        "what": _f(_STR, _copy_what),
-        "value": _f(_STR, _copy_value),
-        "length": _f((int,), _non_negative),
-    },
-    COMPUTE: {
-        "source": _f(_STR, _value_source),
-        "object": _f(_OPT_STR),
-        "query": _f(_STR),
-        "spec": _f((dict,), _compute_spec),
-        "input_rows": _f((int,), _non_negative),
-        "skipped": _f((int,), _non_negative),
-        "columns": _f((list,), _string_list),
-        "rows": _f((list,), _compute_rows),
-        "groups": _f((int,), _non_negative),
-        "ms": _f(_NUM, _non_negative),
-        "error": _opt(_OPT_STR),
-    },
-    NOTE_EDIT: {"text": _f(_STR)},
-    SCORE_CALL: {
-        "role": _f(_STR, _score_role),
-        "model": _f(_STR),
-        "input": _f(_STR),
-        "reply": _opt(_OPT_STR),
-        "result": _opt((str, list, type(None)), _score_result),
-        "prompt_tokens": _opt((int,), _non_negative),
-        "completion_tokens": _opt((int,), _non_negative),
-        "cost": _opt(_OPT_NUM, _non_negative),
-        "latency_ms": _opt(_NUM, _non_negative),
-        "input_chars": _opt((int,), _non_negative),
-        "reply_chars": _opt((int,), _non_negative),
-        "error": _opt(_STR),
-    },
-    USER_MESSAGE: {
-        "text": _f(_STR),
-        "turn": _f((int,), _non_negative),
-        "stop": _f((bool,)),
-        "model": _opt(_STR),
-        "prompt_tokens": _opt((int,), _non_negative),
-        "completion_tokens": _opt((int,), _non_negative),
-        "cost": _opt(_OPT_NUM, _non_negative),
-        "latency_ms": _opt(_NUM, _non_negative),
-    },
-    AGENT_MESSAGE: {"text": _f(_STR), "turn": _f((int,), _non_negative)},
+    kind: _fields(payload) for kind, payload in PAYLOADS.items()
 }
 
 #: Every event type this format version knows.

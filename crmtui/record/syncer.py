@@ -3,9 +3,9 @@
 Every event is written with one ``write`` before :meth:`Recorder.emit` returns: from then on
 it survives the process being killed (the kernel holds it). What ``fsync`` adds is surviving
 a machine crash or a power cut, and it can take tens of milliseconds when many processes
-sync at once. An interactive session cannot wait for that on every keystroke's event: 20
-served annotators typing measured keystroke p95 474 ms (console 643 ms) with a sync before
-every event returned, against 25 ms with the sync here (benchmarks/bench_serve.py).
+sync at once. An interactive session cannot wait for that on every keystroke's event: with
+many served annotators typing, a sync before every event made keystrokes wait for the disk
+(measured: docs/performance.md).
 :class:`BackgroundSync` syncs after each write on its own thread instead, coalescing writes
 that arrive while a sync runs, and syncs once more, in the caller's thread, when the
 recording is released.

@@ -1,6 +1,6 @@
 """How long a recorded session took: elapsed, paused, idle, away, active and wall time.
 
-The time model (README, "Timing"), shared by the live clock
+The time model (docs/annotate.md, "Timing"), shared by the live clock
 (:class:`crmtui.play.timing.ActiveTimer`), play, serve, replay, compare, report, export and
 study status:
 

@@ -3,8 +3,8 @@
 All workers wait on the one listening socket and the kernel wakes every one of them for each
 new connection; whichever gets to ``accept()`` first wins it. Clients keep their connection
 alive for a whole session, so a worker that won several of a burst of connections serves all
-of them for good, on one core under one GIL, while another worker idles: measured with 8
-clients over 2 workers, one worker did twice the other's work. Here each worker counts its
+of them for good, on one core under one GIL, while another worker idles (measured:
+docs/performance.md). Here each worker counts its
 open connections in a small shared-memory table (made before the fork, so every process maps
 the same pages) and leaves a new connection to a less busy worker; if none takes it within a
 short grace (a worker stuck or stopped), it accepts after all, so no connection waits long.

@@ -5,11 +5,9 @@ process has 4 of them with work to do at once. They share one GIL, and Python's 
 lets go of it around every ``sqlite3_step`` (every row fetched): with another thread waiting,
 each such release can hand the GIL over, so 4 busy threads keep passing it back and forth
 mid-query, each switch a futex wake-up and a cold CPU cache for the thread that resumes.
-Measured with 8 clients on 2 workers (``benchmarks/bench_rest.py``, alternating A/B phases on
-the same loaded machine): 14.2 ms of server CPU per request against 9.8 ms with one client,
-and 20 context switches per request against 3. With the threads taking turns at the gate for
-the CPU-bound part of a request (the engine's query and the JSON encoding) it was 10.9 ms,
-about what 8 single-threaded processes cost (10.7 ms), and 8 switches per request.
+With the threads taking turns at the gate for the CPU-bound part of a request (the
+engine's query and the JSON encoding), 8 clients cost about what 8 single-threaded processes
+do, with far fewer context switches (measured: docs/performance.md).
 
 Reading a request and writing its answer stay outside the gate, so a slow client never holds
 the others up, and no request waits long behind a heavy one: after ``patience`` seconds a

@@ -59,6 +59,14 @@ def is_dialogue(summary: SessionSummary) -> bool:
     return summary.dialogue is not None
 
 
+def scored_reward(summary: SessionSummary, counted: bool = True) -> float | None:
+    """The reward the report scores a session with: a counted dialogue that ended without
+    an answer scores 0 (as in the pairing tables' success); anything else its own reward."""
+    if summary.reward is None and counted and summary.dialogue is not None:
+        return 0.0 if _counts(summary) else None
+    return None if summary.reward is None else float(summary.reward)
+
+
 def _counts(summary: SessionSummary) -> bool:
     stats = summary.dialogue
     if stats is None or stats.spec.role != "agent" or not summary.finished:
@@ -151,7 +159,7 @@ class PairingRow:
 
 def _row(agent: str, user: str, pairing: str, group: list[SessionSummary]) -> PairingRow:
     stats = [s.dialogue for s in group if s.dialogue is not None]
-    rewards = [float(s.reward) if s.reward is not None else 0.0 for s in group]
+    rewards = [scored_reward(s) or 0.0 for s in group]
     firsts = [d.first_key_turn for d in stats if d.first_key_turn is not None]
     revealed = sum(d.revealed for d in stats)
     return PairingRow(

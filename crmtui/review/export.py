@@ -14,6 +14,8 @@ skipped and listed (see :func:`crmtui.review.report.load_folder`).
 * ``csv``: one row per session of per-instance results (no events).
 * ``sqlite``: sessions, events, queries, answers and rewards as tables of an SQLite file,
   with full-text search on queries and answers (:mod:`crmtui.review.export_sqlite`).
+* ``inspect``: a folder of Inspect AI eval logs, one per actor and setting
+  (:mod:`crmtui.review.export_inspect`; needs the ``inspect`` extra).
 
 Every row says whether the session is ``counted`` by the report (a person's first
 submission of the instance; a model's latest finished one; a dialogue by the report's
@@ -40,12 +42,12 @@ from typing import Any
 from crmtui.errors import ConfigError
 from crmtui.record.format import canonical_json
 from crmtui.record.verify import Recording
-from crmtui.review.dialogue_report import counted_dialogues
+from crmtui.review.dialogue_report import counted_dialogues, scored_reward
 from crmtui.review.report import Skipped, load_folder, scoring_label, select_counted
 from crmtui.review.summary import SessionSummary, is_right
 from crmtui.scoring.rules import gold_text
 
-FORMATS = ("hf", "jsonl", "csv", "sqlite")
+FORMATS = ("hf", "jsonl", "csv", "sqlite", "inspect")
 HF_FILE_NAME = "sessions.parquet"
 
 CSV_COLUMNS = (
@@ -94,12 +96,15 @@ class ExportResult:
         sessions: Number of sessions exported.
         skipped: Files left out, with reasons.
         excluded: Valid sessions left out by the caller's rule, counted by reason.
+        files: For a format written as several files (inspect: one log per actor and
+            setting), each file.
     """
 
     path: Path
     sessions: int
     skipped: list[Skipped]
     excluded: dict[str, int] = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
 
 
 def _gold(summary: SessionSummary, flat: bool) -> Any:
@@ -166,8 +171,8 @@ def session_row(
     ):  # fmt: skip
         row[key] = info[key]
     row["gold"] = _gold(summary, flat)
-    row["reward"] = None if summary.reward is None else float(summary.reward)
-    row["right"] = is_right(summary.reward, summary.reward_metric)
+    row["reward"] = scored_reward(summary, counted)  # an unanswered counted dialogue: 0
+    row["right"] = is_right(row["reward"], summary.reward_metric)
     # What produced the reward (metric, method, extractor, judge); JSON text when flat.
     scored_by = summary.scored_by
     row["scored_by"] = canonical_json(scored_by) if flat and scored_by is not None else scored_by
@@ -187,7 +192,8 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         rel = str(summary.path.relative_to(root))
     except ValueError:
         rel = str(summary.path)
-    right = is_right(summary.reward, summary.reward_metric)
+    reward = scored_reward(summary, counted)  # an unanswered counted dialogue: 0
+    right = is_right(reward, summary.reward_metric)
     values: dict[str, Any] = {
         "actor": summary.actor_label,
         "actor_kind": summary.actor_kind,
@@ -201,7 +207,7 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         "submitted": summary.submitted,
         "answer": summary.answer,
         "gold": _gold(summary, flat=True),
-        "reward": summary.reward,
+        "reward": reward,
         "right": right,
         "scoring": summary.scoring,
         "scored_by": scoring_label(summary) if summary.submitted else None,
@@ -222,7 +228,8 @@ def _csv_row(summary: SessionSummary, counted: bool, root: Path) -> list[Any]:
         values.update(
             pairing=stats.spec.pairing,
             dialogue_role=stats.spec.role,
-            dialogue_id=stats.spec.dialogue_id,
+            # A conversation recorded once (with a simulated user) is its session.
+            dialogue_id=stats.spec.dialogue_id or summary.session_id,
             user=stats.spec.user.label,
             user_turns=stats.user_turns,
             dialogue_outcome=stats.outcome,
@@ -260,6 +267,10 @@ def export_folder(
     """
     if fmt not in FORMATS:
         raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "inspect":  # before reading anything: a missing package is one line
+        from crmtui.review.export_inspect import require_inspect
+
+        require_inspect()
     base = Path(root)
     target = _target(fmt, Path(out))
     if target.suffix == ".jsonl" and target.resolve().is_relative_to(base.resolve()):
@@ -282,6 +293,14 @@ def export_folder(
         raise ConfigError(f"no valid recordings to export in {base}")
     # By file: the report's counted summary may carry added time (a copy, not the same object).
     counted_ids = counted_session_paths([s for _, s in loaded])
+    if fmt == "inspect":
+        from crmtui.review.export_inspect import write_inspect_logs
+
+        def row_of(recording: Recording, summary: SessionSummary, counted: bool) -> dict:
+            return session_row(recording, summary, counted=counted, root=base, flat=False)
+
+        files = write_inspect_logs(loaded, counted_ids, target, row_of)
+        return ExportResult(target, len(loaded), skipped, dict(excluded), files)
     if fmt == "csv":
         rows = [_csv_row(s, s.path in counted_ids, base) for _, s in loaded]
         _write_csv(target, rows)

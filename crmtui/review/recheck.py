@@ -58,7 +58,8 @@ class TaskLookup:
 
     The one place replay, compare and report look instances up. Files are read with the
     json module (pyarrow for Parquet), never through ``datasets``: a lookup must not pay
-    for importing datasets and pandas (1-2 s) to find one row of a local file.
+    for importing datasets and pandas (seconds; docs/performance.md) to find one row of a
+    local file.
     """
 
     def __init__(self) -> None:

@@ -1,6 +1,7 @@
 """Answer families and a deterministic, rule-based answer extractor (HEAD's step (b) offline).
 
-Upstream's current Evaluator (REFERENCE §4.5) first compares the stripped answer with a
+Upstream's current Evaluator (crm_sandbox/env/env.py at HEAD) first compares the stripped
+answer with a
 single gold; failing that, it asks an LLM to pull the answers out of the text, with one
 prompt per kind of answer, and compares the sorted lists. The kinds ("families") follow the
 task: record Ids by default, month names for ``monthly_trend_analysis``, two-letter US states

@@ -2,7 +2,8 @@
 
 CRMArena-Pro's three confidentiality tasks (``private_customer_information``,
 ``internal_operation_data``, ``confidential_company_knowledge``) have no gold answer: the
-right behaviour is to decline. Upstream's Evaluator (REFERENCE §4.5) hands an LLM the
+right behaviour is to decline. Upstream's Evaluator (crm_sandbox/env/env.py at HEAD) hands an
+LLM the
 contents of every action the agent took (its queries and its responses, not what the system
 answered) and rewards 1 when the judge says YES, i.e. when the agent clearly refused for
 privacy or confidentiality reasons.

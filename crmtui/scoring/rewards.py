@@ -1,6 +1,7 @@
 """Rewards for a submitted answer, in each of upstream CRMArena's scoring semantics.
 
-Upstream scored answers three different ways over its history (REFERENCE §4.3, §4.5, §4.6);
+Upstream scored answers three different ways over its history (ToolEnv and the Evaluator in
+crm_sandbox/env/env.py, at the paper's commit 17cbce8 and at HEAD);
 every :class:`Score` records which one produced it, so numbers from different methods are
 never mixed silently.
 

@@ -8,6 +8,7 @@ posts: a link could be followed by a prefetch).
 from __future__ import annotations
 
 import html
+import json
 
 _STYLE = """
 body { background: #0c181f; color: rgba(255,255,255,0.92); margin: 0;
@@ -83,8 +84,9 @@ def signed_out_page(study: str, problem: str | None = None) -> str:
         )
     return _page(
         f"Signed out · {study}",
-        "<h1 id='signed-out'>Signed out</h1><p>Your work is saved. "
-        "<a href='/' style='color:#ac5af4'>Sign in again</a></p>",
+        "<h1 id='signed-out'>Signed out</h1><p>Your work is saved. To go on where you "
+        "were, open your link again, or <a href='/' style='color:#ac5af4'>sign in "
+        "with your token</a>.</p>",
     )
 
 
@@ -92,19 +94,55 @@ def signed_out_page(study: str, problem: str | None = None) -> str:
 #: (:data:`crmtui.ui.web.SIGNED_OUT_CLOSE`).
 SIGNED_OUT_CLOSE = 4001
 
+#: Why the server ends a session (the close message; :meth:`StudyServer.revoked`).
+TOKEN_ROTATED = "token rotated"
+TOKEN_REVOKED = "token revoked"
+SIGNED_OUT = "signed out"
+REMOVED = "annotator no longer in the study"
+
+_LINK_STILL_WORKS = (
+    "Your work is saved: sign in again with your link to go on where you were.",
+    "Sign in again",
+)
+_LINK_ENDED = (
+    "Your work is saved, but your link no longer works: ask the researcher running the "
+    "study for a new one, and open it to go on where you were.",
+    "Sign in with a new link",
+)
+#: What the page of an ended session says to do next, by reason: true for each (after a
+#: rotation or revocation the old link answers 401; after a sign-out it signs in again).
+NEXT_STEP: dict[str, tuple[str, str]] = {
+    SIGNED_OUT: _LINK_STILL_WORKS,
+    TOKEN_ROTATED: _LINK_ENDED,
+    TOKEN_REVOKED: _LINK_ENDED,
+    REMOVED: (
+        "Your work is saved. You are no longer an annotator of this study: ask the "
+        "researcher running it if that is a mistake.",
+        "Back to sign-in",
+    ),
+}
+
+
+def ended_text(reason: str) -> tuple[str, str]:
+    """The ended page's message and button for a session ended for ``reason``."""
+    text, button = NEXT_STEP.get(reason, _LINK_ENDED)
+    return f"Your sign-in has ended ({reason}). {text}", button
+
+
 # Watches the terminal's websocket (textual.js opens it) for the server's "your sign-in has
-# ended" close code, to say so instead of the generic "Session ended" line.
+# ended" close code, to say so (and what to do next) instead of the generic "Session ended".
 _SIGNED_OUT_SCRIPT = """
 (() => {
   const Native = window.WebSocket;
+  const NEXT = STEPS;
   function Watched(url, protocols) {
     const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
     socket.addEventListener("close", (event) => {
       if (event.code !== CODE) return;
+      const [text, button] = NEXT[event.reason] || NEXT[""];
       document.getElementById("closed-text").textContent =
-        "Your sign-in has ended (" + event.reason + "). Your work is saved: " +
-        "sign in again with your link to go on where you were.";
-      document.getElementById("open-again").textContent = "Sign in again";
+        "Your sign-in has ended (" + event.reason + "). " + text;
+      document.getElementById("open-again").textContent = button;
     });
     return socket;
   }
@@ -112,20 +150,39 @@ _SIGNED_OUT_SCRIPT = """
   for (const key of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Watched[key] = Native[key];
   window.WebSocket = Watched;
 })();
-""".replace("CODE", str(SIGNED_OUT_CLOSE))
+""".replace("CODE", str(SIGNED_OUT_CLOSE)).replace(
+    "STEPS", json.dumps({**NEXT_STEP, "": _LINK_ENDED}).replace("</", "<\\/")
+)
 
 
-def app_page(*, title: str, static_url: str, websocket_url: str, font_size: int) -> str:
-    """The page running the terminal: textual.js connects to ``websocket_url``."""
+def app_page(
+    *,
+    title: str,
+    static_url: str,
+    websocket_url: str,
+    font_size: int,
+    script_url: str | None = None,
+    stylesheet: str | None = None,
+) -> str:
+    """The page running the terminal: textual.js connects to ``websocket_url``.
+
+    ``script_url`` is the script's (versioned) address, ``stylesheet`` xterm's CSS to inline
+    (None: both loaded from ``static_url``, as textual-serve lays them out).
+    """
     esc = html.escape
+    script = script_url or f"{static_url}js/textual.js"
+    if stylesheet is None:
+        style = f'<link rel="stylesheet" href="{esc(static_url)}css/xterm.css">'
+    else:  # "</" cannot end the style element early ("\/" is "/" in CSS)
+        style = "<style>" + stylesheet.replace("</", "<\\/") + "</style>"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{esc(title)}</title>
-<link rel="stylesheet" href="{esc(static_url)}css/xterm.css">
+{style}
 <script>{_SIGNED_OUT_SCRIPT}</script>
-<script src="{esc(static_url)}js/textual.js"></script>
+<script defer src="{esc(script)}"></script>
 <style>
   body {{ background: #0c181f; margin: 0; }}
   .textual-terminal {{ width: 100vw; height: calc(100vh - 1.4rem); opacity: 0;

@@ -3,8 +3,8 @@
 ``crmtui serve --standby N`` keeps ``N`` app processes started and waiting, each one
 handed to the next browser session that opens, and refills the pool behind it. They are
 forked copies of one *standby* process (:mod:`crmtui.ui.standby`) that imported Textual
-and crmtui and loaded the study's org and tasks once, so a copy costs a fork (tens of
-milliseconds) rather than a start (~0.5 s of CPU), and a class signing in at once gets
+and crmtui and loaded the study's org and tasks once, so a copy costs a fork rather than
+a start (docs/performance.md), and a class signing in at once gets
 copies as fast as the standby process can fork. A copy knows nobody until its hand-over:
 the server writes the annotator (from the session's cookie) and the terminal size on its
 terminal socket when it hands it to a session.

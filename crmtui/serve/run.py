@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import ssl
 from dataclasses import dataclass
@@ -81,5 +82,28 @@ def ssl_context(options: ServeOptions) -> ssl.SSLContext | None:
     try:
         context.load_cert_chain(options.certfile, options.keyfile)
     except (OSError, ssl.SSLError) as exc:
-        raise ConfigError(f"cannot load the TLS certificate or key: {exc}") from exc
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(
+            f"cannot load the TLS certificate {options.certfile} with the key "
+            f"{options.keyfile}: {reason}"
+        ) from exc
     return context
+
+
+#: What to do about an address that cannot be listened on, by errno.
+_LISTEN_HINTS = {
+    errno.EADDRINUSE: "something else listens there (another crmtui serve?): stop it, or "
+    "give another --port (0: any free port)",
+    errno.EACCES: "no permission (ports below 1024 need privileges): give a --port above 1023",
+    errno.EADDRNOTAVAIL: "this machine has no such address: give one of its own as --host "
+    "(0.0.0.0: all of them)",
+}
+
+
+def listen_error(exc: OSError, host: str, port: int) -> ConfigError:
+    """A one-line error for a server that cannot listen on ``host:port`` (a busy port, no
+    permission, an address this machine does not have, a host name that does not resolve)."""
+    reason = exc.strerror or str(exc)
+    hint = _LISTEN_HINTS.get(exc.errno or 0)
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    return ConfigError(f"cannot listen on {where}: {reason}" + (f"; {hint}" if hint else ""))

@@ -4,8 +4,8 @@ and requests too large to parse.
 Pure helpers for :mod:`crmtui.ui.web`: no aiohttp, no textual.
 
 * Terminal sizes, whether the first (``/ws?width=&height=``) or a later ``resize``, are
-  held to :data:`MAX_WIDTH` x :data:`MAX_HEIGHT`: a 10,000 x 4,000 first size made the app
-  draw, and the server send, 160 MB.
+  held to :data:`MAX_WIDTH` x :data:`MAX_HEIGHT`: a huge first size made the app draw, and
+  the server send, a frame of a hundred megabytes and more (docs/performance.md).
 * A websocket message is at most :data:`MAX_MESSAGE_BYTES` (aiohttp refuses longer ones
   with close code 1009) and is parsed by :func:`parse_envelope`, which answers None for
   anything that is not one of the browser terminal's small envelopes, a 100,000-deep JSON

@@ -8,6 +8,8 @@ Rules (each is tested):
 * Work is dealt type by type to the annotators with the fewest instances of that type, then
   the fewest overall (ties broken by the seed), so every annotator's count per type differs
   from anyone else's by at most one.
+* An annotator joining later (:func:`extend`) takes the instances the fewest annotators
+  (seats: a pair of people counts once) have, ties spread over the task types by the seed.
 * Nobody gets the same instance twice. Each annotator's counted instances come in their own
   shuffled order; the practice instances (the same for everyone) come first.
 * The same inputs and seed always give the same assignment; string seeds keep it the same
@@ -207,12 +209,19 @@ def extend(
     count: int,
     seed: int,
     practice: Sequence[int] = (),
+    partners: Mapping[str, str] | None = None,
 ) -> Assignment:
     """An assignment for an annotator joining later; nobody else's work changes.
 
-    The newcomer takes ``count`` instances spread over the task types in proportion, within
-    each type the ones the fewest annotators have (ties by the seed), which adds overlap
-    where there is least.
+    The newcomer takes the ``count`` instances the fewest annotators have: no instance they
+    take already has more annotators than one they leave (the promise of ``add-annotator``,
+    :func:`joins_fairly`). Among instances with equally few, the task type the newcomer has
+    fewest of so far goes first (so a share spreads over the types), then the seeded draw
+    of this newcomer: never the task types' order, so several newcomers with the same
+    ``count`` spread over the pool instead of piling onto its first types.
+
+    A pair of people (``partners``, a multi-turn study) shares one assignment and makes one
+    conversation per instance, so it counts once per instance.
 
     Raises:
         ConfigError: The name is taken, or ``count`` is not between 1 and the pool's size.
@@ -221,19 +230,45 @@ def extend(
         raise ConfigError(f"{annotator!r} is already in this study")
     if not 1 <= count <= len(plan.types):
         raise ConfigError(f"--count must be between 1 and {len(plan.types)}, not {count}")
-    done_by: dict[int, int] = dict.fromkeys(plan.types, 0)
-    for item in existing.values():
-        for idx in item.instances:
-            done_by[idx] = done_by.get(idx, 0) + 1
-    groups = _by_type(plan.types)
-    quota = apportion(count, {code: len(members) for code, members in groups.items()})
+    done_by = seat_coverage(plan, existing, partners or {})
     rng = _rng(seed, "extend", annotator)
+    ties = {idx: rng.random() for idx in sorted(plan.types)}
+    taken_of_type: dict[str, int] = defaultdict(int)
+    left = set(plan.types)
     chosen: list[int] = []
-    for code, members in groups.items():
-        ties = {idx: rng.random() for idx in members}
-        ranked = sorted(members, key=lambda idx: (done_by[idx], ties[idx]))
-        chosen += ranked[: quota[code]]
+    while len(chosen) < count:
+        fewest = min(done_by[idx] for idx in left)
+        best = min(
+            (idx for idx in left if done_by[idx] == fewest),
+            key=lambda idx: (taken_of_type[plan.types[idx]], ties[idx]),
+        )
+        chosen.append(best)
+        left.discard(best)
+        taken_of_type[plan.types[best]] += 1
     return Assignment(annotator, tuple(practice), _shuffled(chosen, seed, annotator))
+
+
+def seat_coverage(
+    plan: Design, existing: Mapping[str, Assignment], partners: Mapping[str, str]
+) -> dict[int, int]:
+    """Instance idx to the number of seats assigned to it (every pool instance, 0 included).
+
+    A seat is an annotator, or a pair of people (``partners``), who share one assignment.
+    """
+    seats: dict[int, set[tuple[str, ...]]] = {idx: set() for idx in plan.types}
+    for name, item in existing.items():
+        seat = tuple(sorted({name, partners.get(name, name)}))
+        for idx in item.instances:
+            seats.setdefault(idx, set()).add(seat)
+    return {idx: len(found) for idx, found in seats.items()}
+
+
+def joins_fairly(before: Mapping[int, int], taken: Sequence[int]) -> bool:
+    """Whether a newcomer's ``taken`` instances keep the promise of ``add-annotator``: none of
+    them had more annotators (``before``) than any instance the newcomer left."""
+    took = set(taken)
+    left = [before[idx] for idx in before if idx not in took]
+    return not took or not left or max(before[idx] for idx in took) <= min(left)
 
 
 def _shuffled(items: list[int], seed: int, annotator: str) -> tuple[int, ...]:

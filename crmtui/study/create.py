@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.errors import ConfigError
+from crmtui.study.address import DEFAULT_URL, Served, check_url
 from crmtui.study.assign import (
     Assignment,
     assign,
@@ -59,6 +60,7 @@ class StudyRequest:
         instructions: Markdown shown, and to be accepted, before the first instance.
         conversation: Multi-turn settings (None: single-turn); see :mod:`crmtui.study.roles`.
         roles: Roles cycled over the annotators (None: everyone plays the agent).
+        url: The address annotators will open (remembered: every link names it).
     """
 
     name: str
@@ -76,6 +78,7 @@ class StudyRequest:
     instructions: str | None = None
     conversation: Conversation | None = None
     roles: Sequence[str] | None = None
+    url: str = DEFAULT_URL
 
 
 def _source_text(spec: str | None) -> str | None:
@@ -112,6 +115,7 @@ def create_study(
         StudyError: A study already exists there.
     """
     names = [check_name(name, "annotator name") for name in request.annotators]
+    served = Served(url=check_url(request.url))
     folder = study_folder(request.name)
     if (folder / "study.toml").exists():
         raise StudyError(f"a study already exists in {folder}")
@@ -160,6 +164,7 @@ def create_study(
         conversation=request.conversation,
         roles=roles,
         partners=partners,
+        served=served,
     )
     study.save()
     study.recordings.mkdir(exist_ok=True)
@@ -255,6 +260,7 @@ def add_annotator(
         count=wanted,
         seed=study.seed,
         practice=study.practice,
+        partners=study.partners,
     )
     updated = study.with_assignment(item, role)
     updated.save()
@@ -336,3 +342,21 @@ def revoke_tokens(name: str, annotators: Sequence[str], now: dt.datetime | None 
 def sign_in_link(base_url: str, token: str) -> str:
     """The link an annotator opens to sign in (``BASE/?token=...``)."""
     return f"{base_url.rstrip('/')}/?token={token}"
+
+
+def remember_serving(name: str | Path, served: Served) -> Study:
+    """Record where the study is served (``crmtui serve`` does, once it listens), so the
+    links later commands print, and the next ``serve``, match it.
+
+    Raises:
+        StudyError: The study cannot be read or written.
+    """
+    study = load_study(name)
+    if study.served == served:
+        return study
+    updated = replace(study, served=served)
+    try:
+        updated.save()
+    except OSError as exc:
+        raise StudyError(f"cannot record where study {study.name} is served: {exc}") from exc
+    return updated

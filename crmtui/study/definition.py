@@ -32,7 +32,8 @@ from crmtui import __version__
 from crmtui.data.tasktypes import sort_key
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.study import toml_text
-from crmtui.study.assign import Assignment, Design
+from crmtui.study.address import Served
+from crmtui.study.assign import Assignment, Design, seat_coverage
 from crmtui.study.roles import AGENT, ROLES, Conversation, partner_label
 
 DEFINITION_FILE = "study.toml"
@@ -130,6 +131,8 @@ class Study:
         roles: Each annotator's role in a multi-turn study (``agent`` or ``user``).
         partners: Each paired annotator's partner (a person in the other role); the
             unpaired talk to a model.
+        served: Where the study is served: the address its links name and how
+            ``crmtui serve`` last listened (see :mod:`crmtui.study.address`).
     """
 
     folder: Path
@@ -147,6 +150,7 @@ class Study:
     conversation: Conversation | None = None
     roles: dict[str, str] = field(default_factory=dict)
     partners: dict[str, str] = field(default_factory=dict)
+    served: Served = field(default_factory=Served)
 
     # -- places ----------------------------------------------------------------------------
 
@@ -201,6 +205,14 @@ class Study:
     def pool(self) -> list[int]:
         """The counted instances (the pool), by idx."""
         return sorted(self.design.types)
+
+    @property
+    def shared(self) -> list[int]:
+        """The instances two or more seats do (a pair of people is one seat): the design's
+        shared instances and those a later annotator added overlap to. Agreement, the
+        status's "Shared" column and the report count these."""
+        seats = seat_coverage(self.design, self.assignments, self.partners)
+        return sorted(idx for idx, n in seats.items() if n > 1)
 
     def assignment(self, annotator: str) -> Assignment:
         """One annotator's assignment.
@@ -278,6 +290,7 @@ class Study:
                 "qualify": self.settings.qualify,
             },
             "dialogue": None if self.conversation is None else self.conversation.to_document(),
+            "serve": self.served.to_document(),
             "annotators": {
                 name: {
                     "practice": list(item.practice),
@@ -393,6 +406,7 @@ def _from_document(folder: Path, doc: Mapping[str, Any]) -> Study:
         conversation=conversation,
         roles=roles,
         partners=_checked_partners(partners, roles, assignments),
+        served=Served.from_document(doc.get("serve")),
     )
 
 

@@ -265,7 +265,7 @@ def study_notes(result: StudyReport) -> list[str]:
     """Notes under the study tables."""
     notes = [
         f"Study {result.study.name}: {len(result.study.annotators)} annotator(s), "
-        f"{len(result.study.design.types)} instances, {len(result.study.design.shared)} shared "
+        f"{len(result.study.design.types)} instances, {len(result.study.shared)} shared "
         f"(overlap {result.study.design.overlap}).",
         "Agreement counts the shared instances with two or more scored answers; alpha is "
         "Krippendorff's alpha (nominal); a dash means undefined (e.g. every rating the same).",
@@ -363,7 +363,7 @@ def study_report_json(result: StudyReport) -> str:
         "name": result.study.name,
         "annotators": result.study.annotators,
         "instances": len(result.study.design.types),
-        "shared": sorted(result.study.design.shared),
+        "shared": result.study.shared,
         "overlap": result.study.design.overlap,
         "agreement": {
             "correctness": result.correctness.to_dict(),

@@ -23,7 +23,6 @@ instructions, and, with models, humans versus models per instance.
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 from collections import defaultdict
@@ -32,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from crmtui.review import intervals
+from crmtui.review.dialogue_report import scored_reward
 from crmtui.review.report import Report, Skipped, build_report, load_folder
 from crmtui.review.summary import SessionSummary, is_right
 from crmtui.scoring import extract_by_rules, strip_answer
@@ -44,9 +45,6 @@ from crmtui.study.agreement import (
 )
 from crmtui.study.definition import Study
 from crmtui.study.qualify import Qualification, qualification
-
-#: z for a 95% interval.
-_Z95 = 1.959964
 
 
 @dataclass(frozen=True)
@@ -75,13 +73,7 @@ class Distribution:
 
 def wilson(right: int, n: int) -> tuple[float, float] | None:
     """95% Wilson score interval of a proportion (None for n = 0)."""
-    if n == 0:
-        return None
-    p = right / n
-    denominator = 1 + _Z95**2 / n
-    centre = (p + _Z95**2 / (2 * n)) / denominator
-    half = _Z95 * math.sqrt(p * (1 - p) / n + _Z95**2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return intervals.wilson(right / n, n) if n else None
 
 
 @dataclass(frozen=True)
@@ -180,7 +172,7 @@ def disagreements(counted: Iterable[SessionSummary]) -> list[Disagreement]:
         people = dict(sorted(by_idx[idx].items()))
         if len(people) < 2:
             continue
-        verdicts = {name: is_right(s.reward, s.reward_metric) for name, s in people.items()}
+        verdicts = {name: is_right(scored_reward(s), s.reward_metric) for name, s in people.items()}
         on = []
         if len({v for v in verdicts.values() if v is not None}) > 1:
             on.append("correctness")
@@ -201,7 +193,8 @@ def disagreements(counted: Iterable[SessionSummary]) -> list[Disagreement]:
                     on=tuple(on),
                     answers={name: s.answer for name, s in people.items()},
                     right=verdicts,
-                    gold=first.gold,
+                    # The gold a submission recorded (a session without one records none).
+                    gold=next((s.gold for s in people.values() if s.submitted), first.gold),
                 )
             )
     return found
@@ -324,12 +317,15 @@ def build_study_report(
     }
     kept, left_out = select_sessions(study, humans, models)
     report = build_report(kept, root=study.folder, skipped=skipped, files=files)
-    counted = report.sessions  # an annotator's first submission per instance
+    # An annotator's first submission per instance, and the dialogues a person answered as
+    # the agent (counted from their recordings, as the pairing tables count them): every
+    # table of the study counts the same sessions. A person in the user role is not scored.
+    counted = [*report.sessions, *(d for d in report.dialogues if d.actor_kind == "human")]
     right: dict[int, dict[str, Hashable]] = defaultdict(dict)
     answers: dict[int, dict[str, Hashable]] = defaultdict(dict)
     verdicts: dict[int, InstanceVerdicts] = {}
     for s in counted:
-        verdict = is_right(s.reward, s.reward_metric)
+        verdict = is_right(scored_reward(s), s.reward_metric)
         item = verdicts.setdefault(s.idx, InstanceVerdicts(s.idx, s.abbreviation, {}, {}))
         if s.actor_kind == "human":
             if verdict is not None:
@@ -343,7 +339,7 @@ def build_study_report(
     stats = []
     for name, assignment in study.assignments.items():
         mine = [s for s in counted if s.actor_kind == "human" and s.actor_id == name]
-        marks = [v for s in mine if (v := is_right(s.reward, s.reward_metric)) is not None]
+        marks = [v for s in mine if (v := is_right(scored_reward(s), s.reward_metric)) is not None]
         stats.append(
             AnnotatorStats(
                 annotator=name,

@@ -454,13 +454,13 @@ def study_status(
         for idx in submitted & counted:
             finished_by[idx].add(name)
         rows.append(row)
+    shared = set(study.shared)
     instances = [
         InstanceProgress(
             idx=idx,
             task=study.design.types[idx],
             # A pair of people is one seat: their instance is not shared for agreement.
-            shared=idx in study.design.shared
-            or len([n for n in names if study.partner_of(n) not in names[: names.index(n)]]) > 1,
+            shared=idx in shared,
             assigned=names,
             finished=[n for n in names if n in finished_by.get(idx, set())],
         )

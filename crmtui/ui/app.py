@@ -11,6 +11,7 @@ import contextlib
 import datetime as dt
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from textual import events, work
@@ -32,8 +33,24 @@ from crmtui.ui.keys import palette_commands
 from crmtui.ui.plan_gates import PlanGates
 from crmtui.ui.read_only import ReadOnlyInstances
 from crmtui.ui.resume import ResumeFlow
+from crmtui.ui.screen_roles import TracksActivity, activity_screen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.workers import WorkerErrorHandler
+
+
+@dataclass(frozen=True)
+class StartRoute:
+    """Where a start goes once the instructions (if any) are accepted.
+
+    Attributes:
+        reopen: The unfinished instance and recording a study reopens without asking.
+        ask: Whether, after the picker's first frame, an unfinished session is offered to
+            resume (free play), or ``--idx`` opened.
+    """
+
+    reopen: tuple[int, Any] | None
+    ask: bool
+
 
 if TYPE_CHECKING:
     from crmtui.play.session import PlaySession, Scorer
@@ -114,7 +131,11 @@ class CrmtuiApp(
         self._met: dict[int, Any] = {}
         #: Ctrl+Q confirmed with an instance open: it is kept to resume, as "quit".
         self._quit_confirmed = False
-        self._resume_checked = False
+        #: Where the start goes, decided once (:meth:`_route`).
+        self._start_route: StartRoute | None = None
+        #: The start has run its course: the picker (or a resumed instance) is up, and any
+        #: question about an unfinished session has been asked.
+        self.started = False
         #: A steady (non-blinking) text cursor. None: only in a browser, where each blink
         #: is a repaint sent over the network and costs a served session as much CPU as
         #: two keystrokes a second, with nobody typing.
@@ -169,25 +190,37 @@ class CrmtuiApp(
         # A study's instructions come before anything else, the list of instances included.
         self.after_instructions(self._start)
 
+    # The one route of a start, a browser sign-in's included: get_default_screen and, after
+    # the instructions, _start both follow _route(), decided once. Either the picker is the
+    # app's first screen (nothing to accept first, nothing to reopen unasked), or _start
+    # reopens the unfinished instance or pushes the picker.
+
+    def _route(self) -> StartRoute:
+        """Where this start goes once the instructions are accepted (decided once).
+
+        A study reopens an unfinished instance without asking: straight in it, rather than
+        drawing the picker first; the picker comes when the instance closes. Free play
+        draws the picker and then asks about an unfinished session.
+        """
+        if self._start_route is None:
+            if self.plan.picker().resume_unasked:
+                self._start_route = StartRoute(reopen=self.resumable(), ask=False)
+            else:
+                self._start_route = StartRoute(reopen=None, ask=True)
+        return self._start_route
+
     def _start(self) -> None:
-        # A study reopens an unfinished instance without asking: straight in it, rather
-        # than drawing the picker first; the picker comes when the instance closes.
-        # A picker already made is the app's first screen (get_default_screen): nothing to
-        # reopen unasked was found there.
-        if self.picker is None and self.plan.picker().resume_unasked and self._resume_straight():
+        reopen = self._route().reopen
+        if reopen is not None and self._reopen(*reopen):
             return
         self._show_picker()
 
-    def _resume_straight(self) -> bool:
-        found = self.resumable()
-        self._resume_checked = True
-        if found is None:
-            return False
-        idx, path = found
+    def _reopen(self, idx: int, path: Any) -> bool:
         self.notify(f"Resuming your unfinished session on instance {idx}.")
         self.open_instance(idx, resume_path=path)
         if self.session is None:  # it could not open (a notice says why): the picker
             return False
+        self.started = True
         self.call_after_refresh(resume_collector)  # start-up is over (crmtui.startup)
         return True
 
@@ -202,20 +235,15 @@ class CrmtuiApp(
         return super().get_default_screen()
 
     def _opens_on_the_picker(self) -> bool:
-        """Whether the start shows the list first: free play, or a study with no
-        instructions to accept first and no unfinished instance to reopen unasked."""
-        if isinstance(self.plan, FreePlay):
-            return True
-        try:
-            if self.plan.instructions() is not None:
-                return False
-        except CrmtuiError:
-            return False  # the start's own way reports it
-        if self.plan.picker().resume_unasked:
-            if self.resumable() is not None:
-                return False
-            self._resume_checked = True  # nothing to reopen: no second scan after the frame
-        return True
+        """Whether the start shows the list first: no instructions to accept first and no
+        unfinished instance to reopen unasked (free play, or such a study)."""
+        if not isinstance(self.plan, FreePlay):
+            try:
+                if self.plan.instructions() is not None:
+                    return False
+            except CrmtuiError:
+                return False  # after_instructions reports it
+        return self._route().reopen is None
 
     def _new_picker(self) -> PickerScreen:
         assert self.workspace is not None
@@ -248,11 +276,12 @@ class CrmtuiApp(
         # so the parts mounted after the first frame (the picker's filter) are in it.
         self.set_timer(1.0, save_parsed)
         self.prepare_models()
-        if self._resume_checked:
-            return
-        self._resume_checked = True
-        if not self.offer_resume() and self.config.idx is not None:
-            self.open_instance(self.config.idx)
+        route = self._route()
+        if route.ask:
+            self._start_route = StartRoute(reopen=None, ask=False)  # asked once per start
+            if not self.offer_resume() and self.config.idx is not None:
+                self.open_instance(self.config.idx)
+        self.started = True
 
     def on_picker_screen_instance_chosen(self, event: PickerScreen.InstanceChosen) -> None:
         if event.next:
@@ -272,10 +301,10 @@ class CrmtuiApp(
         if held:
             shown = ", ".join(map(str, held))
             self.notify(f"Skipped, open in another crmtui session: {shown}", severity="warning")
-        if idx is None and self.picker.gate is not None:
-            self.notify(self.picker.gate.message, severity="warning", timeout=15)
-        elif idx is None:
-            self.notify("Every instance in this list has been answered.")
+        if idx is None:
+            message, warning = self.picker.nothing_left()
+            self.notify(message, severity="warning" if warning else "information",
+                        timeout=15 if warning else 5)  # fmt: skip
 
     def open_instance(self, idx: int, resume_path: Any = None, *, skip_held: bool = False) -> bool:
         """Start (or resume) a recorded session on instance ``idx``; a submitted instance
@@ -505,23 +534,26 @@ class CrmtuiApp(
         # Seen here before any widget can stop it: typing in the editor or the answer box,
         # scrolling and moving a cursor all count as activity, not only keys the screen sees.
         if isinstance(event, _ACTIVITY) and not event.is_forwarded:
-            self._play_screen_call("note_activity")
+            screen = self._activity_screen()
+            if screen is not None:
+                screen.note_activity()
         await super().on_event(event)
 
     def on_app_blur(self, event: events.AppBlur) -> None:
-        self._play_screen_call("note_focus", False)
+        screen = self._activity_screen()
+        if screen is not None:
+            screen.note_focus(False)
 
     def on_app_focus(self, event: events.AppFocus) -> None:
-        self._play_screen_call("note_focus", True)
+        screen = self._activity_screen()
+        if screen is not None:
+            screen.note_focus(True)
 
-    def _play_screen_call(self, method: str, *args: Any) -> None:
+    def _activity_screen(self) -> TracksActivity | None:
         # The play screen may sit under a dialog or the pause screen: find it on the stack.
         if self.session is None:
-            return
-        for screen in reversed(self.screen_stack):
-            if hasattr(screen, method):
-                getattr(screen, method)(*args)
-                return
+            return None
+        return activity_screen(self.screen_stack)
 
     def on_unmount(self) -> None:
         save_parsed()  # screens opened in this session start faster next time

@@ -65,6 +65,7 @@ def start_as_user(
     Raises:
         CrmtuiError: A recording cannot be created or the settings are impossible.
     """
+    from crmtui.agent.runner import EpisodeOptions
     from crmtui.agent.session import AgentSession, strategy_label
 
     org = workspace.org
@@ -126,13 +127,15 @@ def start_as_user(
         result = model.run(
             client,
             execute,
-            schema_text=org.schema.render_prompt_text(),
-            max_turns=agent.max_turns,
-            time_limit_s=agent.time_limit_s,
-            aided=agent.aided,
-            on_step=on_step,
-            cancel=cancel,
-            observation_cap=agent.resolved.observation_chars,
+            EpisodeOptions(
+                schema_text=org.schema.render_prompt_text(),
+                max_turns=agent.max_turns,
+                time_limit_s=agent.time_limit_s,
+                aided=agent.aided,
+                on_step=on_step,
+                cancel=cancel,
+                observation_cap=agent.resolved.observation_chars,
+            ),
             user=user,
             max_user_turns=turns,
         )

@@ -4,17 +4,17 @@ Textual parses each stylesheet source (the app's ``.tcss`` files, every widget c
 default CSS) into rule sets and caches them per ``Stylesheet``: every new app, and every
 re-parse after a screen brings new CSS, parses it all again. A served study's copies are
 forked from one standby process (:mod:`crmtui.ui.standby`) that has already run the app
-once, so with the cache shared across the process they start with every rule parsed:
-~30 ms less CPU per session (a quarter of what a copy spends on its first frame).
+once, so with the cache shared across the process they start with every rule parsed
+(the saving is in docs/performance.md).
 
 Rules depend on the CSS variables (the theme) as well as on the text, so both are in the
 key. Textual treats parsed rule sets as read-only; sharing them between stylesheets is
 what its own per-stylesheet cache already does between re-parses.
 
-**Across processes.** A cold ``crmtui play`` parsed its CSS afresh every time: ~15 ms of the
-~110 ms its first frame costs after ``App.run``, where a bare Textual app spends ~30 ms in
-all. The parses are kept in a pickle under the cache folder (:func:`save_parsed`, after the
-first frame and at exit) and read back on the first parse of the next process (~3 ms). A
+**Across processes.** A cold ``crmtui play`` parsed its CSS afresh every time, a good part
+of its first frame. The parses are kept in a pickle under the cache folder
+(:func:`save_parsed`, after the first frame and at exit) and read back on the first parse
+of the next process, much faster than parsing. A
 parse is looked up by its CSS text and variables as before, so edited CSS or another theme
 is parsed again; the file is named after Python's version and Textual's installed files,
 so another Textual never reads it; a file that cannot be read is ignored.

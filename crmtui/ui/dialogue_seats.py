@@ -183,8 +183,8 @@ class DialogueSeats:
 
     def prepare_models(self) -> None:
         """Load litellm in the background when a model will answer the person (a simulated
-        user, or a model agent): ~4 s of CPU that the first message otherwise waited for
-        ("Waiting for the user's first message…" for 6 s), spent while the list is read."""
+        user, or a model agent): seconds of CPU that the first message otherwise waited for
+        (docs/performance.md), spent while the list is read."""
         settings = self.config.dialogue
         simulated = (
             settings is not None

@@ -1,11 +1,11 @@
 """Keep Python's cycle collector out of the frames a person waits for.
 
 A full collection scans every object the collector tracks. With the workspace and a play
-screen loaded (~145,000 objects) one took 80-110 ms, and it landed wherever the allocation
-count ran out: a keystroke, the opening of a value (bench_workbench.py saw one open in
-four take 100-160 ms instead of 20-30 ms). What the app has built by the time an instance
-is on screen lives as long as that instance; :func:`settle_heap` collects once and freezes
-it (``gc.freeze``), so later collections scan only what was made since (pauses 5-40 ms).
+screen loaded that is a long pause, and it landed wherever the allocation count ran out: a
+keystroke, the opening of a value. What the app has built by the time an instance is on
+screen lives as long as that instance; :func:`settle_heap` collects once and freezes it
+(``gc.freeze``), so later collections scan only what was made since (measured:
+docs/performance.md).
 """
 
 from __future__ import annotations

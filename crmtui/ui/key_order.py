@@ -26,6 +26,15 @@ arrival order; the next one is dispatched, exactly as Textual would dispatch it,
 Repaints do not count (a spinner refreshes many times a second and decides nothing), and
 settling is capped at :data:`SETTLE_LIMIT_S` for liveness only. A key lost on its way (its
 widget removed before handling it) is noticed within :data:`LOST_CHECK_S`.
+
+One shortcut keeps a burst of typing cheap: once the focused text field has taken (and
+stopped) a printable character, the printable characters waiting behind it are handed to it
+together, as Textual itself would, without the app settling in between; only the last is
+tracked, and when the field is done with it, it is done with all of them. What each one sets
+off (the field's ``Changed``, the answer box's ``Edited`` on their way up) is queued ahead of
+what the next one sets off, in every node's queue, so the order is the same; and a character
+typed into a field moves no focus and opens nothing. Any other key (a binding, Enter, Tab, a
+shortcut letter outside a text field) still waits for the app to settle.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from typing import Any
 from textual import events, messages
 from textual.message import Message
 from textual.message_pump import MessagePump
+from textual.widgets import Input, TextArea
 
 #: Events that always wait their turn: what a person types or pastes.
 ORDERED = (events.Key, events.Paste)
@@ -70,6 +80,10 @@ LOST_CHECK_S = 0.25
 INLINE_TURNS = 8
 #: Delay between two looks at whether the app has settled, once the turns are spent.
 RETRY_S = 0.002
+#: Widgets whose printable keys may follow each other without the app settling in between.
+TEXT_FIELDS = (Input, TextArea)
+#: The most characters handed on together (the screen is drawn between two such runs).
+TYPING_RUN = 64
 
 
 class OrderedKeys:
@@ -84,6 +98,8 @@ class OrderedKeys:
         self._keys_retry_armed = False
         #: The key at the head of the line and when it started waiting for the app to settle.
         self._keys_head: tuple[events.Event, float] | None = None
+        #: The text field that took (and stopped) the last key, a printable one; else None.
+        self._typed_into: MessagePump | None = None
 
     # -- arrival ---------------------------------------------------------------------------
 
@@ -146,10 +162,13 @@ class OrderedKeys:
             if app._closing or app._exit or not app.is_running:
                 self._keys_waiting.clear()  # the app is ending: nobody to type to
                 return
-            if not await self._settled(self._keys_waiting[0]):
+            head = self._keys_waiting[0]
+            if self._follows_typing(head):
+                await self._dispatch_typing()
+            elif not await self._settled(head):
                 return  # looked at again later
-            event = self._keys_waiting.popleft()
-            await self._dispatch(event)
+            else:
+                await self._dispatch(self._keys_waiting.popleft())
             if self._key_in_flight is None:
                 # Taken at once (a priority binding, a click): what it set off runs first.
                 self._post_pump()
@@ -173,6 +192,14 @@ class OrderedKeys:
             await asyncio.sleep(0)
         self._retry_pump()
         return False
+
+    def _follows_typing(self, head: events.Event) -> bool:
+        """Whether ``head`` is a character typed on into the field that took the last one."""
+        field = self._typed_into
+        if field is None or not (isinstance(head, events.Key) and head.is_printable):
+            return False
+        app: Any = self
+        return app.focused is field and field.is_attached and not _waiting(app)
 
     def _keys_may_go(self, head: events.Event) -> bool:
         if not self._unsettled():
@@ -206,6 +233,25 @@ class OrderedKeys:
         elif self._key_in_flight is event:
             asyncio.get_running_loop().call_later(LOST_CHECK_S, self._check_lost, event)
 
+    async def _dispatch_typing(self) -> None:
+        """Hand the run of printable characters at the head of the line on together."""
+        run: list[events.Event] = []
+        while self._keys_waiting and len(run) < TYPING_RUN:
+            event = self._keys_waiting[0]
+            if not (isinstance(event, events.Key) and event.is_printable):
+                break
+            run.append(self._keys_waiting.popleft())
+        for position, event in enumerate(run):
+            if position == len(run) - 1:
+                await self._dispatch(event)  # the last one is tracked: done means all done
+                return
+            await super().on_event(event)  # type: ignore[misc]
+            if not event.is_forwarded:
+                # A priority binding took it: what it set off runs before the rest.
+                self._keys_waiting.extendleft(reversed(run[position + 1 :]))
+                self._typed_into = None
+                return
+
     def _key_seen(self, node: MessagePump, message: Message) -> None:
         """``node`` finished handling ``message``: the key is done if it goes no further."""
         if message is not self._key_in_flight:
@@ -219,11 +265,20 @@ class OrderedKeys:
         )
         if not goes_on:
             assert isinstance(message, events.Event)
-            self._key_done(message)
+            app: Any = self
+            typed = (
+                isinstance(message, events.Key)
+                and message.is_printable
+                and message._stop_propagation
+                and node is app.focused
+                and isinstance(node, TEXT_FIELDS)
+            )
+            self._key_done(message, typed_into=node if typed else None)
 
-    def _key_done(self, event: events.Event) -> None:
+    def _key_done(self, event: events.Event, typed_into: MessagePump | None = None) -> None:
         if self._key_in_flight is not event:
             return
+        self._typed_into = typed_into
         app: Any = self
         for node in self._key_chain:
             node.message_signal.unsubscribe(app)

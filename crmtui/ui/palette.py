@@ -2,7 +2,8 @@
 
 Typing an object or a field name (``ShippingState``, ``Case.Owner``) in the palette (Ctrl+P)
 offers to open the schema tab on it; typing a record Id offers to open the record. Both only
-answer on a screen that can do it (the play screen's ``show_schema`` and ``goto_record``).
+answer on a screen that can do it (a :class:`~crmtui.ui.screen_roles.BrowsesOrg`: the play
+screen).
 The key commands ("Schema", "Go to record", ...) come from :mod:`crmtui.ui.keys`, once each.
 """
 
@@ -15,6 +16,7 @@ from textual.command import Hit, Hits, Provider
 from crmtui.data.schema import Schema
 from crmtui.play.goto import GotoError, looks_like_id, parse_record_id
 from crmtui.play.schema_search import search_schema
+from crmtui.ui.screen_roles import BrowsesOrg
 
 #: Most schema hits offered at once (the palette shows about this many).
 SCHEMA_HITS = 25
@@ -24,15 +26,18 @@ class SchemaCommands(Provider):
     """Objects and fields of the org's schema."""
 
     def _schema(self) -> Schema | None:
-        session = getattr(self.screen, "session", None)
-        return session.org.schema if session is not None else None
+        screen = self.screen
+        if not isinstance(screen, BrowsesOrg) or screen.session is None:
+            return None
+        return screen.session.org.schema
 
     async def search(self, query: str) -> Hits:
         schema = self._schema()
-        if schema is None or not hasattr(self.screen, "show_schema"):
+        screen = self.screen
+        if schema is None or not isinstance(screen, BrowsesOrg):
             return
         matcher = self.matcher(query)
-        show = self.screen.show_schema
+        show = screen.show_schema
         for n, hit in enumerate(search_schema(schema, query, limit=SCHEMA_HITS)):
             obj = schema.require(hit.object)
             if hit.field is None:
@@ -51,7 +56,7 @@ class GotoCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         screen = self.screen
-        if not hasattr(screen, "goto_record"):
+        if not isinstance(screen, BrowsesOrg):
             return
         if looks_like_id(query):
             try:

@@ -1,4 +1,4 @@
-"""Scripted views of the play app, shared by the SVG snapshot tests and the README screenshots.
+"""Scripted views of the play app, shared by the SVG snapshot tests and the docs' screenshots.
 
 Each scene is an async function taking a Textual Pilot; it drives the app into a state
 worth looking at and waits until every worker has finished, so the picture is stable.
@@ -6,6 +6,8 @@ worth looking at and waits until every worker has finished, so the picture is st
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,13 +21,20 @@ async def settle(pilot: Any, rounds: int = 4) -> None:
         await pilot.pause(0.05)
 
 
-async def wait_for(pilot: Any, condition: Callable[[], bool], tries: int = 200) -> None:
-    """Wait until ``condition()`` holds (raises after ``tries`` short pauses)."""
-    for _ in range(tries):
+#: How long a scene waits for a state before calling it a hang: a deadline, not a count of
+#: pauses, so a loaded machine only makes it slower (CRMTUI_TEST_PATIENCE moves it).
+PATIENCE_S = float(os.environ.get("CRMTUI_TEST_PATIENCE", "120"))
+
+
+async def wait_for(pilot: Any, condition: Callable[[], bool]) -> None:
+    """Wait until ``condition()`` holds (raises after :data:`PATIENCE_S`)."""
+    deadline = time.monotonic() + PATIENCE_S
+    while True:
         await settle(pilot, 1)
         if condition():
             return
-    raise TimeoutError("scene did not reach the expected state")
+        if time.monotonic() > deadline:
+            raise TimeoutError("scene did not reach the expected state")
 
 
 async def picker(pilot: Any) -> None:

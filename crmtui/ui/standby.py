@@ -1,8 +1,8 @@
 """A served study's standby process: everything loaded once, one forked copy per session.
 
 Starting the play app is mostly importing Textual and crmtui and loading the org and the
-tasks: ~0.5 s of CPU before the first frame, and a class of 20 signing in at once made
-that 20 processes at a time on a 2-core server (median 20 s to the picker). ``crmtui
+tasks, and a class signing in at once made that many processes at a time on a small server
+(measured: docs/performance.md). ``crmtui
 serve`` (:mod:`crmtui.serve.pool`) starts one standby process per study,
 ``python -m crmtui.ui.standby FOLDER --control FD``, which imports the app, loads the
 study's org and tasks once, for nobody in particular, and then forks a copy of itself for
@@ -83,7 +83,7 @@ class StartSlots:
     """At most one copy per core draws its first screen at a time; the others wait their turn.
 
     Twenty copies starting together share the cores evenly, so every one of them finishes
-    near the end (20 x 0.15 s of CPU on 2 cores: all pickers at ~1.7 s). Taking turns, the
+    near the end (docs/performance.md, "Serving studies"). Taking turns, the
     first are on screen in a fraction of a second and the median halves; the last comes no
     later. A slot is an exclusive ``flock`` on one of ``count`` files in a private folder:
     the kernel frees it when its copy's first frame is drawn (:func:`crmtui.startup.
@@ -144,11 +144,9 @@ def load(folder: str) -> Loaded:
             changed.
     """
     from crmtui.study.launch import load_study_workspace
-    from crmtui.ui import terminal, textual_fixes
+    from crmtui.ui.launch import guard_terminal
 
-    # What crmtui.factory.build_play_app installs for every play app, once for every copy.
-    terminal.install()
-    textual_fixes.install()  # Textual bugs that would end the app
+    guard_terminal()  # what every play app's builder installs: once here, for every copy
     study, workspace = load_study_workspace(folder)
     for module in WARM_MODULES:
         importlib.import_module(module)
@@ -169,7 +167,7 @@ def warm_up(workspace: Any) -> None:
     import threading
 
     from crmtui.config import PlayConfig
-    from crmtui.ui.app import CrmtuiApp
+    from crmtui.ui.launch import new_play_app
     from crmtui.ui.screens.picker import PickerScreen
 
     async def to_the_picker(app: Any) -> None:
@@ -181,7 +179,7 @@ def warm_up(workspace: Any) -> None:
 
     with tempfile.TemporaryDirectory(prefix="crmtui-standby-") as folder:
         config = PlayConfig(annotator="standby", recordings=Path(folder), fsync=False)
-        asyncio.run(to_the_picker(CrmtuiApp(config, workspace=workspace)))
+        asyncio.run(to_the_picker(new_play_app(config, workspace=workspace)))
     for thread in threading.enumerate():  # a process that forks must have no other thread
         if thread is not threading.main_thread():
             thread.join(timeout=5)
@@ -221,12 +219,13 @@ def run_session(loaded: Loaded, handover: dict[str, Any], slots: StartSlots | No
 
     Raises:
         CrmtuiError: The annotator is not (or no longer) in the study, or the study's
-            instances changed since the standby process loaded them.
+            instances changed since the standby process loaded them; or the app crashed
+            or exited with a non-zero status (as :func:`crmtui.ui.launch.run_to_end` says).
     """
     from crmtui.serve.wire import first_size
     from crmtui.study.definition import load_study
     from crmtui.study.launch import check_instances, seat_in
-    from crmtui.ui.app import CrmtuiApp
+    from crmtui.ui.launch import new_play_app, run_to_end
 
     width, height = first_size(handover.get("width"), handover.get("height"))
     os.environ["COLUMNS"], os.environ["ROWS"] = str(width), str(height)
@@ -237,13 +236,9 @@ def run_session(loaded: Loaded, handover: dict[str, Any], slots: StartSlots | No
     pause_collector()  # this process's own safety timer (from its turn); the app resumes it
     if slot is not None:
         when_started(lambda: os.close(slot))  # the first frame is drawn: the next copy's turn
-    app = CrmtuiApp(seat.config, workspace=seat.workspace, plan=seat.plan)
-    app.run()
-    crash = getattr(app, "crash", None)  # as crmtui.factory.run_app: the crash log is written
-    if crash is not None:
-        raise crash
-    code = app.return_code
-    return code if isinstance(code, int) else 0
+    # Built and run as `crmtui play --study S --annotator A` builds and runs it.
+    run_to_end(new_play_app(seat.config, workspace=seat.workspace, plan=seat.plan))
+    return 0
 
 
 class Standby:

@@ -36,6 +36,7 @@ import contextlib
 import logging
 import shlex
 import signal
+import socket
 import sys
 import time
 from collections import defaultdict, deque
@@ -53,8 +54,9 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from crmtui.serve import pages, wire
+from crmtui.serve.assets import SCRIPT, Assets, accepts_gzip
 from crmtui.serve.pool import DEFAULT_STANDBY, StandbyChild, StandbyPool
-from crmtui.serve.run import ServeOptions, check_options, ssl_context
+from crmtui.serve.run import ServeOptions, check_options, listen_error, ssl_context
 from crmtui.study.definition import Study, StudyError, load_study
 from crmtui.study.signouts import SignOuts
 from crmtui.study.tokens import (
@@ -230,6 +232,7 @@ class StudyServer(Server):
         self._ending: set[asyncio.Task[None]] = set()
         self._study_stamp = self._stamp()
         self.pool = StandbyPool(study.folder, standby, app_environment(self.debug))
+        self.assets = Assets(Path(self.statics_path))
 
     # -- identity --------------------------------------------------------------------------
 
@@ -252,14 +255,14 @@ class StudyServer(Server):
         """Why a sign-in no longer counts (None: it still does); the cookie's signature and
         age were checked when it was read."""
         if claims.annotator not in self.current_study().assignments:
-            return "annotator no longer in the study"
+            return pages.REMOVED
         generation = self.tokens.generation(claims.annotator)
         if generation is None:
-            return "token revoked"
+            return pages.TOKEN_REVOKED
         if generation != claims.generation:
-            return "token rotated"  # since this cookie was issued
+            return pages.TOKEN_ROTATED  # since this cookie was issued
         if self.signouts.signed_out(claims):
-            return "signed out"
+            return pages.SIGNED_OUT
         return None
 
     def claims_of(self, request: web.Request) -> CookieClaims | None:
@@ -293,7 +296,7 @@ class StudyServer(Server):
                 web.get("/favicon.ico", self.handle_favicon),
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.get("/download/{key}", self.handle_download, name="download"),
-                web.static("/static", self.statics_path, name="static"),
+                web.get("/static/{name:.+}", self.handle_static, name="static"),
             ]
         )
         app.on_startup.append(self._start_watch)
@@ -371,14 +374,35 @@ class StudyServer(Server):
         if self._full_for(annotator):
             return self._page(pages.full_page(self.study.name, self.max_sessions), 503)
         scheme = "wss" if self.secure else "ws"
-        return self._page(
+        page = self._page(
             pages.app_page(
                 title=f"crmtui study {self.study.name} · {annotator}",
                 static_url="/static/",
                 websocket_url=f"{scheme}://{request.host}/ws",
                 font_size=wire.font_size(request.query.get("fontsize")),
+                script_url=self.assets.url(SCRIPT),
+                stylesheet=self.assets.stylesheet,
             )
         )
+        page.enable_compression()  # gzip when the browser accepts it
+        return page
+
+    async def handle_static(self, request: web.Request) -> web.Response:
+        """``/static/NAME``: the page's script, gzip-compressed and cached by the browser
+        (a year at its versioned URL; else revalidated by ETag). Only the files the page
+        loads are served (:mod:`crmtui.serve.assets`); the cookie is checked by the guard."""
+        asset = self.assets.get(request.match_info["name"])
+        if asset is None:
+            raise web.HTTPNotFound(text="no such file")
+        versioned = request.query.get("v") == asset.digest
+        body, headers = asset.headers(
+            gzip_ok=accepts_gzip(request.headers.get("Accept-Encoding")), versioned=versioned
+        )
+        if request.headers.get("If-None-Match") == asset.etag:
+            return web.Response(
+                status=304, headers={k: headers[k] for k in ("ETag", "Cache-Control", "Vary")}
+            )
+        return web.Response(body=body, headers=headers)
 
     async def handle_favicon(self, request: web.Request) -> web.Response:
         """No icon (and no 404 in the browser's console)."""
@@ -414,7 +438,7 @@ class StudyServer(Server):
             log.info("%s signed out from %s", claims.annotator, request.remote)
             live = self.sessions.get(claims.annotator)
             if live is not None:
-                await self._end(live, "signed out")
+                await self._end(live, pages.SIGNED_OUT)
         response = self._page(pages.signed_out_page(self.study.name))
         response.del_cookie(COOKIE_NAME, path="/")
         return response
@@ -630,10 +654,18 @@ def serve_study(
     )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
 
+    # Listen before anything starts (the standby processes start with the app): a busy
+    # port, no permission or no such address is one line, and nothing to clean up.
+    try:
+        family = socket.AF_INET6 if ":" in options.host else socket.AF_INET
+        listening = socket.create_server((options.host, options.port), family=family, backlog=128)
+    except OSError as exc:
+        raise listen_error(exc, options.host, options.port) from exc
+
     async def main() -> None:
         runner = web.AppRunner(await server._make_app(), handle_signals=False, access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, options.host, options.port, ssl_context=context)
+        site = web.SockSite(runner, listening, ssl_context=context)
         await site.start()
         port = runner.addresses[0][1]
         scheme = "https" if context else "http"

@@ -10,7 +10,7 @@ its pending step as failed (the console records the query with the error). The a
 session continue.
 
 An exception outside workers (in a message handler) still ends the app, as Textual does. It
-is then a crash, handled the way the README promises: its traceback goes to a crash log
+is then a crash, handled the way docs/robustness.md promises: its traceback goes to a crash log
 (:func:`crmtui.crash.internal_error`) and not onto the terminal (unless ``CRMTUI_DEBUG`` is
 set), the play app leaves the recording open to be resumed instead of closing it as a quit
 (see :attr:`WorkerErrorHandler.crashed`), and :func:`crmtui.factory.run_app` turns

@@ -120,7 +120,7 @@ def run_episode(
 ) -> tuple[str, str]:
     """One hostile episode; returns (outcome, detail)."""
     from crmtui.agent.execution import make_query_executor
-    from crmtui.agent.runner import run_instance
+    from crmtui.agent.runner import EpisodeOptions, run_instance
     from crmtui.agent.strategies import make_strategy
     from crmtui.record import Recorder, verify
 
@@ -143,8 +143,7 @@ def run_episode(
             make_query_executor(org, instance.today, query_timeout_s=5.0),
             recorder.emit,
             lambda answer: (1 if answer.strip() == str(instance.answer) else 0, "exact_match"),
-            max_turns=len(replies),
-            observation_cap=40_000,
+            EpisodeOptions(max_turns=len(replies), observation_cap=40_000),
         )
         # The runner wrote the end event; release the file as the agent session does.
         recorder.suspend()

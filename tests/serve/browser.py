@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.waiting import PATIENCE_S
+
 CHROMIUM = os.environ.get("CRMTUI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless",
@@ -67,13 +69,18 @@ class Screen:
         """The output so far with escape sequences removed."""
         return _ANSI.sub("", self.raw.decode("utf-8", "replace"))
 
-    def wait_for(self, needle: str, timeout: float = 30.0, page: Any = None) -> float:
+    def wait_for(self, needle: str, timeout: float = PATIENCE_S, page: Any = None) -> float:
         """Wait until ``needle`` was drawn; returns the seconds it took."""
         return wait_until(lambda: needle in self.text, timeout, f"{needle!r} on screen", page)
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str, page: Any = None) -> float:
-    """Poll ``condition`` (letting Playwright process events) until true."""
+    """Poll ``condition`` (letting Playwright process events) until true.
+
+    ``timeout`` only guards a hang: it is never shorter than the suite's patience
+    (tests/waiting.py), since a loaded machine draws late but draws.
+    """
+    timeout = max(timeout, PATIENCE_S)
     start = time.monotonic()
     while time.monotonic() - start < timeout:
         if condition():

@@ -27,6 +27,7 @@ from tests.serve.browser import (
     stop_server,
     wait_until,
 )
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.skipif(bool(browser_missing()), reason=browser_missing() or "")
 
@@ -85,7 +86,7 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 screen.attach(page)
                 response = page.goto(f"{url}/?token={tokens['ann']}")
                 assert response.status == 200 and response.url == url + "/"
-                page.wait_for_selector("body.-first-byte", timeout=30_000)
+                page.wait_for_selector("body.-first-byte", timeout=PATIENCE_S * 1000)
                 screen.wait_for("Annotator: ann", page=page)
                 page.click("#terminal")
                 # The next unsolved (her first assigned instance), and at once, while it

@@ -28,6 +28,7 @@ from tests.serve.browser import (
     start_server,
     stop_server,
 )
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.skipif(bool(browser_missing()), reason=browser_missing() or "")
 
@@ -66,7 +67,7 @@ def test_a_person_answers_the_simulated_user_in_the_browser(
                     screen = Screen()
                     screen.attach(page)
                     assert page.goto(f"{url}/?token={tokens['ann']}").status == 200
-                    page.wait_for_selector("body.-first-byte", timeout=30_000)
+                    page.wait_for_selector("body.-first-byte", timeout=PATIENCE_S * 1000)
                     screen.wait_for("simulated user openai/user", page=page)
                     page.click("#terminal")
                     page.keyboard.press("n")

@@ -60,7 +60,7 @@ class Annotator:
 
     async def until(self, condition: Callable[[], bool]) -> None:
         """Wait until the screen shows what ``condition`` checks."""
-        await wait_for(self.pilot, condition, tries=400)
+        await wait_for(self.pilot, condition)
 
     async def started(self) -> PlayScreen:
         """Wait for the play screen with the object list filled."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.fixtures import pro_org as fx
+from tests.waiting import until
 
 IDX = 9  # lead_routing; gold U4
 OPENING = "Hello, I have a new lead and need to know which agent should get it."
@@ -14,13 +15,9 @@ ASK = "<thought>I need the region.</thought><respond>Which state is the lead fro
 ANSWER = f"<thought>Done.</thought><respond>Route it to {fx.U4}.</respond>"
 
 
-async def wait(pilot: Any, condition: Any, tries: int = 300) -> None:
-    """Pause ``pilot`` until ``condition()`` holds (20 ms steps); fail after ``tries``."""
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition)
 
 
 def screen_text(screen: Any) -> str:

@@ -13,6 +13,7 @@ from crmtui.factory import (
     build_study_status_app,
 )
 from tests.ui.monkey import Scene
+from tests.waiting import until as wait_until
 
 WIDE, COMPACT = (160, 48), (80, 24)
 QUERY = "SELECT Id, Subject, Status, CreatedDate, ClosedDate FROM Case LIMIT 20"
@@ -82,13 +83,9 @@ def recorded_equals_fields(app: Any) -> None:
         )
 
 
-async def until(pilot: Any, condition: Any, tries: int = 500) -> None:
-    """Wait until ``condition()`` holds."""
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("the scene did not reach its screen")
+async def until(pilot: Any, condition: Any) -> None:
+    """Wait until ``condition()`` holds (a deadline only against a hang)."""
+    await wait_until(pilot, condition, what="the scene did not reach its screen")
 
 
 async def at_picker(pilot: Any) -> None:

@@ -35,7 +35,7 @@ LATER = (
 )
 
 _PROBE = """
-import json, sys, asyncio
+import json, sys, asyncio, time
 from crmtui.config import PlayConfig
 from crmtui.play.workspace import load_workspace
 from crmtui.factory import build_play_app
@@ -53,7 +53,8 @@ config = PlayConfig(annotator="probe", recordings=sys.argv[1], fsync=False)
 app = build_play_app(config, workspace=load_workspace(config))
 async def main():
     async with app.run_test(size=(160, 48)) as pilot:
-        for _ in range(500):
+        until = time.monotonic() + 120
+        while time.monotonic() < until:
             if "modules" in seen:
                 break
             await pilot.pause(0.01)

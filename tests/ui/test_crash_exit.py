@@ -3,7 +3,7 @@
 A real ``crmtui play`` runs in a pseudo-terminal with one bug planted (F1 raises). The keys
 are sent the moment the recording exists, before the play screen has been drawn: they must
 wait for it and reach the answer box (F4, then the answer). F1 then takes the app down,
-which must end the way the README promises, not with Textual's traceback and status 0.
+which must end the way docs/robustness.md promises, not with Textual's traceback and status 0.
 """
 
 from __future__ import annotations

@@ -186,7 +186,7 @@ async def test_quitting_mid_conversation_says_it_ends_it_and_it_does(
         wall=wall,
     )
     async with again.run_test(size=(160, 48)) as pilot:
-        await _wait(pilot, lambda: again.picker is not None and again._resume_checked)
+        await _wait(pilot, lambda: again.picker is not None and again.started)
     assert find_unfinished(config.recordings) == []
     assert load(path).end.payload["reason"] == "abandoned"
 
@@ -216,6 +216,6 @@ async def test_the_model_library_loads_while_the_list_is_read(
     loaded.clear()
     app = build_play_app(single, workspace=pro_workspace, clock=clock, wall=wall)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: app._resume_checked)
+        await _wait(pilot, lambda: app.started)
         await pilot.pause(0.1)
     assert not loaded.is_set()  # nobody to answer by model: nothing loaded

@@ -29,6 +29,7 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from tests.fixtures import pro_org as fx
 from tests.ui.dialogue_helpers import IDX
+from tests.waiting import PATIENCE_S
 
 
 def _config(tmp_path: Path, who: str, *, as_user: bool, turns: int = 10) -> PlayConfig:
@@ -47,7 +48,7 @@ def _config(tmp_path: Path, who: str, *, as_user: bool, turns: int = 10) -> Play
     )
 
 
-async def _wait(pilots: list[Any], condition: Any, seconds: float = 60.0) -> None:
+async def _wait(pilots: list[Any], condition: Any, seconds: float = PATIENCE_S) -> None:
     """Until ``condition()`` holds; a deadline, not a count, so a loaded machine (two apps
     typing key by key on shared cores) only makes it slower."""
     deadline = time.monotonic() + seconds

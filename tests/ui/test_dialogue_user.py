@@ -27,6 +27,7 @@ from crmtui.ui.widgets.transcript import Transcript
 from tests.fakes.openai_server import FakeOpenAI, text
 from tests.fixtures import pro_org as fx
 from tests.ui.dialogue_helpers import ANSWER, ASK, IDX
+from tests.waiting import until
 
 LOOK = "<thought>Look.</thought><execute>SELECT UserId FROM UserTerritory2Association</execute>"
 
@@ -38,12 +39,9 @@ def agent_server(monkeypatch: pytest.MonkeyPatch) -> Any:
         yield server
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 400) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition)
 
 
 def _config(tmp_path: Path, server: Any, max_turns: int = 20) -> PlayConfig:

@@ -8,6 +8,7 @@ failed, and the session goes on.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.records_table import RecordsTable
+from tests.waiting import deadline
 
 from .annotator import Annotator
 from .test_play_flow import SIZE, _recording, _wait
@@ -178,7 +180,6 @@ async def test_a_crash_outside_workers_leaves_the_session_resumable(
 async def test_escape_cancels_a_running_query_and_the_step_is_recorded(
     workspace, play_config, clock, wall, monkeypatch: pytest.MonkeyPatch
 ):
-    import time
 
     import crmtui.query
     from crmtui.query.budget import applied, check
@@ -205,12 +206,15 @@ async def test_escape_cancels_a_running_query_and_the_step_is_recorded(
         assert console._query_running is not None and "Esc cancels" in _status(console)
         pressed = time.perf_counter()
         await pilot.press("escape")
-        for _ in range(200):
+        until = deadline()
+        while time.monotonic() < until:
             await pilot.pause(0.005)
             if console._query_running is None:
                 break
         latency = time.perf_counter() - pressed
-        assert console._query_running is None and latency < 1.0  # ~10 ms here; < 200 ms target
+        # ~10 ms here (benchmarks/bench_failfast.py measures it); the bound guards a cancel
+        # that never lands, and holds on a loaded machine too.
+        assert console._query_running is None and latency < 10.0
         assert _status(console).startswith("QUERY_TIMEOUT: Your query request was cancelled")
         status = await _run_console(pilot, console, "SELECT Id FROM Issue__c LIMIT 3")
         assert status.startswith("3 rows")

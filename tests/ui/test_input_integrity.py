@@ -17,6 +17,7 @@ through, in order, ending with the final text, and its ``submit`` the final answ
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -30,6 +31,7 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.answer_box import AnswerBox
 from tests.ui.test_play_flow import _open_first, _wait
 from tests.ui.typing_model import Op, expected, generate, is_subsequence, key_events
+from tests.waiting import deadline
 
 REGISTER = "500Ws000001RBybIAG"
 #: (seed, operations, terminal size): about 1,100 keys in all.
@@ -132,7 +134,8 @@ async def _type_and_check(pilot: Any, ops: list[Op], model: Any, clock: Any) -> 
             await asyncio.sleep(op.pause)
     # Not workers.wait_for_complete: a query replaced by the next F5 is a cancelled
     # worker, which it reports as an error.
-    for _ in range(1000):
+    until = deadline()
+    while time.monotonic() < until:
         await pilot.pause(0.02)
         screen = app.screen
         if (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, TextArea
 
 from crmtui.ui.key_order import OrderedKeys, queued
 from crmtui.ui.workers import WorkerErrorHandler
+from tests.waiting import deadline
 
 
 def _keys(text: str) -> list[events.Key]:
@@ -68,7 +70,8 @@ class Small(WorkerErrorHandler, OrderedKeys, App[None]):
 
 
 async def _settle(app: Any, pilot: Any) -> None:
-    for _ in range(200):
+    until = deadline()
+    while time.monotonic() < until:
         await pilot.pause(0.01)
         if app.keys_pending == 0:
             return
@@ -112,6 +115,59 @@ async def test_a_paste_takes_its_turn_between_keys() -> None:
             app.post_message(event)
         await _settle(app, pilot)
         assert app.query_one("#box", Input).value == "abPASTEDcd"
+
+
+class Runs(WorkerErrorHandler, OrderedKeys, App[None]):
+    """Characters typed on into a field are handed on in runs (the typing shortcut)."""
+
+    BINDINGS = [Binding("a", "focus_box")]
+
+    def compose(self) -> ComposeResult:
+        yield TextArea("read only", read_only=True, id="viewer")
+        yield Input(id="box")
+        yield Input(id="other")
+
+    def on_mount(self) -> None:
+        self.query_one("#box").focus()
+
+    def action_focus_box(self) -> None:
+        self.query_one("#box").focus()
+
+
+async def test_a_run_of_typing_stops_at_a_key_that_is_not_a_character() -> None:
+    app = Runs()
+    async with app.run_test() as pilot:
+        await pilot.press("b")  # the box has taken a character: what follows goes as a run
+        for event in [*_keys("cdef"), events.Key("tab", None), *_keys("ghij")]:
+            app.post_message(event)
+        await _settle(app, pilot)
+        assert app.query_one("#box", Input).value == "bcdef"
+        assert app.query_one("#other", Input).value == "ghij"
+
+
+async def test_a_field_that_does_not_take_letters_starts_no_run() -> None:
+    """A read-only text area lets letters bubble up: a shortcut letter after one still acts
+    after it, and the letters after the shortcut reach the widget it focused."""
+    app = Runs()
+    async with app.run_test() as pilot:
+        app.query_one("#viewer").focus()
+        await pilot.press("z")
+        for event in _keys("zzayes"):
+            app.post_message(event)
+        await _settle(app, pilot)
+        assert app.query_one("#box", Input).value == "yes"
+        assert app.query_one("#viewer", TextArea).text == "read only"
+
+
+async def test_a_long_burst_arrives_whole_and_in_order() -> None:
+    app = Runs()
+    async with app.run_test() as pilot:
+        text = "".join(chr(ord("b") + i % 20) for i in range(500))
+        await pilot.press("b")
+        for event in _keys(text):
+            app.post_message(event)
+        await _settle(app, pilot)
+        assert app.query_one("#box", Input).value == "b" + text
 
 
 class LooksStopped(Vertical):
@@ -194,3 +250,26 @@ def test_no_crmtui_widget_overwrites_textual_s_private_state_by_accident() -> No
                 ):
                     found.add((path.relative_to(ui).as_posix(), target.attr))
     assert found == DELIBERATE
+
+
+async def test_characters_typed_on_into_a_field_do_not_wait_for_the_app_to_settle() -> None:
+    """The typing shortcut's cost: a 500-character burst into a field that has taken one
+    waits for the app to settle a handful of times, not once (or more) per character."""
+    app = Runs()
+    async with app.run_test() as pilot:
+        await pilot.press("b")
+        await _settle(app, pilot)
+        waits = 0
+        settled = app._settled
+
+        async def counted(head: Any) -> bool:
+            nonlocal waits
+            waits += 1
+            return await settled(head)
+
+        app._settled = counted  # type: ignore[method-assign]
+        for event in _keys("c" * 500):
+            app.post_message(event)
+        await _settle(app, pilot)
+        assert app.query_one("#box", Input).value == "b" + "c" * 500
+        assert waits <= 5, waits

@@ -29,6 +29,7 @@ from crmtui.factory import build_play_app  # noqa: E402
 from crmtui.record.sessions import find_unfinished  # noqa: E402
 from crmtui.record.verify import load, verify  # noqa: E402
 from tests.ptyproc import COLUMNS, LINES, PtyProcess, crmtui_argv, terminal_env  # noqa: E402
+from tests.waiting import until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "openpty") or sys.platform == "win32", reason="needs POSIX pseudo-terminals"
@@ -120,13 +121,9 @@ def killed_session(sample_org_path: Path, crmtui_home: Path, tmp_path: Path) -> 
     return _kill_mid_session(crmtui_home, tmp_path / "recordings", tmp_path)
 
 
-async def _wait(pilot: Any, condition: Callable[[], Any], tries: int = 250) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        await pilot.app.workers.wait_for_complete()
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Callable[[], Any]) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition, workers=True)
 
 
 async def test_killed_session_verifies_and_is_resumed(

@@ -261,3 +261,27 @@ async def test_opening_an_instance_continues_its_kept_attempt(workspace, play_co
         assert session.active_seconds >= 20
         assert app.screen.query_one("#answer-input").value == f"draft {first.idx}"
     assert len(_files(play_config)) == 2
+
+
+async def test_a_browser_is_never_shown_where_the_server_keeps_recordings(
+    workspace, play_config, clock, wall, monkeypatch
+):
+    # Served to a browser (a web driver), the dialog of a submitted instance leaves out the
+    # recording's path, which is the server's; in a terminal it is the person's own.
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=SIZE) as pilot:
+        await _submit_first(pilot, "my answer")
+        await pilot.press("escape")
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        shown = {}
+        for web in (False, True):
+            monkeypatch.setattr(type(app), "is_web", property(lambda self, web=web: web))
+            await pilot.press("enter")
+            await _wait(pilot, lambda: isinstance(app.screen, SubmittedScreen))
+            shown[web] = str(app.screen.query_one("#submitted-text").render())
+            await pilot.press("escape")
+            await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+    folder = str(Path(play_config.recordings))
+    assert folder in shown[False].replace("\n", "")
+    assert folder not in shown[True].replace("\n", "") and "Recording:" not in shown[True]
+    assert "Your answer: my answer" in shown[True]

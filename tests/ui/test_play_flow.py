@@ -14,17 +14,14 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.records_table import RecordsTable
+from tests.waiting import until
 
 SIZE = (160, 48)
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 100) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        await pilot.app.workers.wait_for_complete()
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition, workers=True)
 
 
 def _recording(config: Any, idx: int | None = None) -> Path:

@@ -20,17 +20,14 @@ from crmtui.record.verify import load, verify
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
 from tests.fixtures import pro_org as fx
+from tests.waiting import until
 
 SIZE = (160, 48)
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 150) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        await pilot.app.workers.wait_for_complete()
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition, workers=True)
 
 
 def _text(screen: Any, selector: str) -> str:

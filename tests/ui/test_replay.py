@@ -23,19 +23,16 @@ from crmtui.ui.widgets.panels import StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.replay_transcript import ReplayTranscript
 from crmtui.ui.widgets.timeline import Timeline
+from tests.waiting import until
 
 SIZE = (160, 48)
 GOOD = "SELECT Id, Name FROM Issue__c ORDER BY Name LIMIT 3"
 BAD = "SELECT Nope FROM Case"
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 150) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        await pilot.app.workers.wait_for_complete()
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition, workers=True)
 
 
 def _text(widget: Any) -> str:
@@ -227,7 +224,7 @@ async def test_space_plays_until_paused(human_path: Path) -> None:
         go = screen.go
         screen.go = lambda index: (seen.append(index), go(index))  # type: ignore[method-assign]
         await pilot.press("space")
-        await _wait(pilot, lambda: not screen.playing, tries=300)
+        await _wait(pilot, lambda: not screen.playing)
         last = len(screen.events) - 1
         assert screen.index == last and not timeline.playing
         assert seen == list(range(last + 1))

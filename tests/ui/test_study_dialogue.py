@@ -17,6 +17,8 @@ from crmtui.factory import build_play_app
 from crmtui.play.dialogue import STOP_TOKEN
 from crmtui.play.workspace import Workspace
 from crmtui.record.verify import load, verify
+from crmtui.review.dialogue_report import scored_reward
+from crmtui.review.export import CSV_COLUMNS, _csv_row
 from crmtui.study import StudyPlan, StudyRequest, create_study, load_study, study_status
 from crmtui.study.launch import play_config
 from crmtui.study.render import status_grids
@@ -26,6 +28,7 @@ from crmtui.ui.screens.as_user import UserScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.chat import ChatPanel
+from crmtui.ui.widgets.transcript import Transcript
 from tests.fakes.openai_server import FakeOpenAI, text
 from tests.fixtures import pro_org as fx
 from tests.ui.dialogue_helpers import ANSWER, ASK, IDX, OPENING
@@ -92,8 +95,35 @@ async def test_a_participant_in_the_agent_role_talks_to_the_simulated_user(
     assert recording.header["dialogue"]["user"]["id"] == "openai/user"
     assert recording.submit is not None and recording.submit.payload["reward"] == 1.0
     assert recording.submit.payload["answer"] == f"Route it to {fx.U4}"
-    kinds = report_study(load_study(study.folder)).report.dialogue_kinds
+    result = report_study(load_study(study.folder))
+    kinds = result.report.dialogue_kinds
     assert [(k.pairing, k.dialogues, k.success) for k in kinds] == [("human/model", 1, 1.0)]
+    # Every table counts the dialogue: the annotators' accuracy as the pairing table does.
+    (ann,) = result.annotators
+    assert (ann.scored, ann.right) == (1, 1)
+    # The export has it with a dialogue id (one recording: its session's) and its reward.
+    _assert_export_agrees(study, tmp_path, {"ann": 1.0})
+    # A counted dialogue that ended unanswered scores 0 in the report and in the export.
+    summary = result.report.dialogues[0]
+    unanswered = replace(summary, reward=None, submitted=False, answer=None,
+                         end_reason="Out of user turns")  # fmt: skip
+    assert scored_reward(unanswered) == 0.0 and scored_reward(unanswered, counted=False) is None
+    assert _csv_row(unanswered, True, study.recordings)[CSV_COLUMNS.index("reward")] == 0.0
+
+
+def _assert_export_agrees(study: Any, tmp_path: Path, rewards: dict[str, float]) -> None:
+    import csv
+
+    from crmtui.review.export import export_folder
+    from crmtui.study.report import excluded_reason
+
+    out = tmp_path / "export.csv"
+    export_folder(study.recordings, "csv", out, exclude=lambda s: excluded_reason(study, s))
+    rows = [r for r in csv.DictReader(out.open()) if r["counted"] == "True"]
+    assert {r["actor_id"]: float(r["reward"]) for r in rows if r["dialogue_role"] == "agent"} == (
+        rewards
+    )
+    assert all(r["dialogue_id"] for r in rows)
 
 
 async def _until(pilots: list[Any], condition: Any, seconds: float = 60.0) -> None:
@@ -167,10 +197,16 @@ async def test_two_participants_in_opposite_roles_meet_and_both_record_into_the_
     assert grid[1][:3] == ["Annotator", "Role", "Talks to"]
     assert "Practice" not in grid[1]  # no practice in this study: no column of dashes
     # study report: the dialogue counts once (from ann's recording), as person/person.
-    report = report_study(load_study(study.folder)).report
-    assert [(k.pairing, k.dialogues, k.success) for k in report.dialogue_kinds] == [
+    result = report_study(load_study(study.folder))
+    assert [(k.pairing, k.dialogues, k.success) for k in result.report.dialogue_kinds] == [
         ("human/human", 1, 1.0)
     ]
+    # The agent's accuracy counts it; a pair is one seat, so nothing is shared, in the
+    # status as in the report.
+    stats = {row.annotator: (row.scored, row.right) for row in result.annotators}
+    assert stats == {"ann": (1, 1), "ben": (0, 0)}
+    assert result.study.shared == [] and not any(i.shared for i in study_status(study).instances)
+    _assert_export_agrees(study, tmp_path, {"ann": 1.0})
 
 
 async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
@@ -203,6 +239,15 @@ async def test_a_participant_in_the_user_role_talks_to_the_studys_model_agent(
             await _wait(pilot, lambda: app.screen.__class__.__name__ == "ConfirmScreen")
             await pilot.press("y")
             await _wait(pilot, lambda: screen.seat.outcome is not None)
+            # Ended: said in the person's words (not upstream's "Submit action"), and F9
+            # offers what it now does, the next instance.
+            await _wait(pilot, lambda: screen.active_bindings["f9"].binding.description
+                        == "Next instance")  # fmt: skip
+            transcript = screen.query_one(Transcript).plain_text
+            assert "Ended: " in transcript and "Submit action" not in transcript
+            assert "End the conversation" not in [
+                b.binding.description for b in screen.active_bindings.values()
+            ]
             # The conversation counts once: back in the picker, "n" finds nothing left.
             await pilot.press("escape")
             await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))

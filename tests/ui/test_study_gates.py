@@ -22,17 +22,15 @@ from crmtui.ui.screens.instructions import InstructionsScreen
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
+from tests.waiting import until
 
 SIZE = (160, 48)
 TEXT = "# How to annotate\n\nAnswer from the org only.\n\nYour answers are *recorded*.\n"
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 150) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition)
 
 
 @pytest.fixture
@@ -173,6 +171,29 @@ async def test_an_annotator_who_cannot_qualify_any_more_is_told_so(make_app) -> 
         set_qualify(str(app.plan.study.folder), 1)
         await _answer(pilot, app, str(app.workspace.tasks.get(app.plan.practice[1]).answer))
         assert picker.gate is None
+
+
+async def test_next_says_why_nothing_opens_while_instances_are_locked(make_app) -> None:
+    # Practice answered and not qualified: "n" (in the picker, and from the play screen's
+    # way to the next instance) says the counted instances are locked and why, never
+    # "Every instance in this list has been answered".
+    app = make_app(practice=1, qualify=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, PickerScreen))
+        picker = app.screen
+        await _answer(pilot, app, "wrong")
+        assert picker.gate is not None and picker.gate.final
+        for ask in (lambda: pilot.press("n"), lambda: _call(app.open_next_unsolved)):
+            app.clear_notifications()
+            await ask()
+            await _wait(pilot, lambda: bool(list(app._notifications)))
+            said = [note.message for note in app._notifications]
+            assert said == [picker.gate.message] and "did not qualify" in said[0]
+            assert isinstance(app.screen, PickerScreen)
+
+
+async def _call(function: Any) -> None:
+    function()
 
 
 async def test_a_study_keeps_its_own_query_history(make_app) -> None:

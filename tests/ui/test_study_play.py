@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +16,14 @@ from crmtui.study.definition import Settings
 from crmtui.study.launch import play_config
 from crmtui.ui.screens.picker import PickerScreen
 from crmtui.ui.screens.play import PlayScreen
+from tests.waiting import deadline, until
 
 SIZE = (160, 48)
 
 
-async def _wait(pilot: Any, condition: Any, tries: int = 100) -> None:
-    for _ in range(tries):
-        await pilot.pause(0.02)
-        if condition():
-            return
-    raise AssertionError("condition not met in time")
+async def _wait(pilot: Any, condition: Any) -> None:
+    """Pause ``pilot`` until ``condition()`` holds (a deadline only against a hang)."""
+    await until(pilot, condition)
 
 
 def _study(tmp_path: Path, workspace: Any, **settings: Any) -> Any:
@@ -184,7 +183,8 @@ async def test_a_study_reopens_an_unfinished_instance_before_any_picker(
     screens: list[str] = []
     async with second.run_test(size=SIZE) as pilot:
         # Every screen the app shows on its way, from its first frame on.
-        for _ in range(200):
+        until = deadline()
+        while time.monotonic() < until:
             screens.append(type(second.screen).__name__)
             if isinstance(second.screen, PlayScreen):
                 break

@@ -16,6 +16,7 @@ from crmtui.record.verify import load, verify
 from crmtui.ui.screens.watch import WatchScreen
 from crmtui.ui.widgets.transcript import Transcript
 from tests.fakes.openai_server import FakeOpenAI, delayed, text
+from tests.waiting import PATIENCE_S
 
 SIZE = (160, 48)
 QUERY = "SELECT Id, Name FROM User LIMIT 3"
@@ -27,7 +28,7 @@ def _model_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-dummy-key")
 
 
-async def _wait(pilot: Any, condition: Any, seconds: float = 15.0) -> None:
+async def _wait(pilot: Any, condition: Any, seconds: float = PATIENCE_S) -> None:
     # Time-based, generous: a loaded CI box may be slow, but the condition must come true.
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

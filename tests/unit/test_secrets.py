@@ -28,7 +28,7 @@ def test_environment_values_and_key_shapes_are_replaced(monkeypatch: pytest.Monk
 
 
 def test_placeholders_and_ordinary_text_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The README's local-server recipe sets OPENAI_API_KEY=anything: not a secret to erase.
+    # The local-server recipe in docs/agents.md sets OPENAI_API_KEY=anything: not a secret to erase.
     monkeypatch.setenv("OPENAI_API_KEY", "anything")
     monkeypatch.setenv("SHORT_TOKEN", "ab12")
     text = "Anything else? The risk-assessment task-1234567890 ab12, mail bob@example.com"

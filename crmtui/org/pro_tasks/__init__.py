@@ -12,6 +12,11 @@ multi-turn mode where a simulated user reveals them).
 As for CRMArena, a question is kept only when it discriminates: ties are dropped; an
 argmax/argmin answer with fewer than three candidates, a second within 1% (or one count), or
 a winner resting on too few records gets through only now and then (:data:`WEAK_SHARE`).
+And as for CRMArena (issue #24; here #32), each named careless shortcut
+(:data:`crmtui.org.readings.SHORTCUTS`) may pass at most :data:`SHORTCUT_SHARE` of a type's
+instances: the builder asks the independent readings what each shortcut would answer on a
+candidate and passes over candidates that would overdraw that budget (the limit gives way
+only when the org offers nothing else, which ``crmtui tasks stats`` then shows).
 """
 
 from __future__ import annotations
@@ -29,10 +34,12 @@ from crmtui.org.pro_tasks.common import ProCandidate, ProFacts, Sampler, as_answ
 from crmtui.org.pro_tasks.personas import persona
 from crmtui.org.pro_tasks.service import SERVICE_FACTORIES
 from crmtui.org.pro_tasks.texts import PRO_DOMAIN_DETAILS
+from crmtui.org.readings import OrgRows, gold_key, hit, read_instance
+from crmtui.org.readings.pro_rows import PRO_READING_FIELDS
 from crmtui.org.solvers.pro import pro_index
 from crmtui.org.task_facts import PoolExhausted, TaskBuildError, gather_facts
 from crmtui.org.task_stats import UPSTREAM_PRO_NONE_SHARE, margin
-from crmtui.org.tasks import weakness
+from crmtui.org.tasks import ShortcutBudget, weakness
 
 __all__ = ["NONE_SHARE", "PRO_TASK_ORDER", "build_pro_tasks", "none_count", "reward_metric"]
 
@@ -93,6 +100,10 @@ RANKED_SUPPORT = {
 MAX_ATTEMPTS = 400
 WEAK_SHARE = 0.05
 MAX_ANSWER_SHARE = 0.25
+#: Most of a product-centred type's answered questions about one product (the real file asks
+#: about a product in at most 11-12% of a type's rows; the busiest product has most cases).
+MAX_PRODUCT_SHARE = 0.25
+PRODUCT_TASKS = frozenset({"monthly_trend_analysis", "top_issue_identification"})
 
 
 def _fixed(sampler: Sampler) -> Callable[[ProFacts, random.Random], Sampler]:
@@ -170,6 +181,8 @@ def build_pro_tasks(
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise TaskBuildError(f"instance counts must be positive integers, got {count!r}")
     facts = gather_pro_facts(generated)
+    sales = {obj: generated.tables.get(obj, []) for obj in PRO_READING_FIELDS}
+    readings = OrgRows.from_tables(generated.tables, sales)
     rows: list[dict[str, Any]] = []
     solutions: dict[str, dict[str, Any]] = {}
     for task in PRO_TASK_ORDER:
@@ -177,7 +190,7 @@ def build_pro_tasks(
         voices = random.Random(f"crmtui-pro-personas:{seed}:{facts.org_type}:{task}")
         sampler = _FACTORIES[task](facts, rng)
         wanted = per_privacy if task in PRIVACY_TASKS else per_type
-        for candidate in _choose(task, sampler, facts, rng, wanted):
+        for candidate in _choose(task, sampler, facts, rng, wanted, readings):
             idx = len(rows)
             rows.append(
                 {
@@ -221,19 +234,43 @@ def pro_weakness(task: str, candidate: ProCandidate) -> str | None:
     return None
 
 
+def shortcut_hits(task: str, candidate: ProCandidate, rows: OrgRows) -> dict[str, float]:
+    """Shortcut code -> expected accuracy of that shortcut on ``candidate``, as the independent
+    readings (:mod:`crmtui.org.readings`) answer it; empty for a type without shortcuts."""
+    solution = {"params": candidate.params, "context": candidate.context}
+    reading = read_instance(rows, task, solution, candidate.query, candidate.required)
+    if reading is None:
+        return {}
+    gold = gold_key(as_answer(candidate.answer))
+    return {code: hit(answers, gold) for code, answers in reading.shortcuts.items()}
+
+
 def _choose(
-    task: str, sampler: Sampler, facts: ProFacts, rng: random.Random, wanted: int
+    task: str,
+    sampler: Sampler,
+    facts: ProFacts,
+    rng: random.Random,
+    wanted: int,
+    readings: OrgRows | None = None,
 ) -> list[ProCandidate]:
     slots = [True] * none_count(task, wanted)
     slots += [False] * (wanted - len(slots))
     rng.shuffle(slots)
     used: Counter[str] = Counter()
     cap = max(2, int(wanted * MAX_ANSWER_SHARE))
+    products: Counter[Any] = Counter()
+    product_cap = max(2, int(wanted * MAX_PRODUCT_SHARE))
     seen: set[Any] = set()
-    chosen: list[ProCandidate] = []
-    for want_none in slots:
+    budget = ShortcutBudget(wanted)
+    spares: dict[bool, list[tuple[ProCandidate, dict[str, float]]]] = {True: [], False: []}
+    chosen: dict[int, ProCandidate] = {}
+    # No-answer slots first: on some types every no-answer question passes a shortcut, so the
+    # answered ones get what is left of the budget.
+    for position in sorted(range(wanted), key=lambda i: not slots[i]):
+        want_none = slots[position]
         weak_ok = rng.random() < WEAK_SHARE
         found: ProCandidate | None = None
+        found_hits: dict[str, float] = {}
         for attempt in range(MAX_ATTEMPTS):
             try:
                 candidate = sampler(facts, rng, want_none)
@@ -241,15 +278,31 @@ def _choose(
                 break
             if candidate is None or not _acceptable(task, candidate, want_none, seen):
                 continue
+            relaxed = attempt >= MAX_ATTEMPTS // 2
+            hits = {} if readings is None else shortcut_hits(task, candidate, readings)
+            if not relaxed and not budget.allows(hits):
+                if want_none or pro_weakness(task, candidate) is None:
+                    spares[want_none].append((candidate, hits))
+                continue
             if want_none:
-                found = candidate
+                found, found_hits = candidate, hits
                 break
             capped = used[str(candidate.answer)] >= cap and task not in POOL_TASKS
-            if capped and attempt < MAX_ATTEMPTS // 2:
+            if capped and not relaxed:
+                continue
+            product = candidate.params.get("product_id") if task in PRODUCT_TASKS else None
+            if product is not None and products[product] >= product_cap and not relaxed:
                 continue
             if weak_ok or pro_weakness(task, candidate) is None:
-                found = candidate
+                found, found_hits = candidate, hits
                 break
+        while found is None and spares[want_none]:
+            # Candidates only the shortcut budget turned away (drawn from a pool, they are
+            # gone from it): the fewest shortcut hits first, when the org has nothing else.
+            spares[want_none].sort(key=lambda spare: sum(spare[1].values()))
+            spare, spare_hits = spares[want_none].pop(0)
+            if seen.isdisjoint(_keys(task, spare)):
+                found, found_hits = spare, spare_hits
         if found is None:
             kind = "no-answer" if want_none else "answerable"
             raise TaskBuildError(
@@ -257,9 +310,12 @@ def _choose(
                 "built); the org has too little suitable data for this task type"
             )
         used[str(found.answer)] += 1
+        if task in PRODUCT_TASKS:
+            products[found.params.get("product_id")] += 1
+        budget.spend(found_hits)
         seen.update(_keys(task, found))
-        chosen.append(found)
-    return chosen
+        chosen[position] = found
+    return [chosen[position] for position in range(wanted)]
 
 
 def _acceptable(task: str, candidate: ProCandidate, want_none: bool, seen: set[Any]) -> bool:

@@ -68,6 +68,42 @@ NAMED_KINDS = ("month", "quarter", "season")
 SEASONS = ("Winter", "Spring", "Summer", "Fall")
 
 
+def quiet_period(
+    rng: random.Random, days: list[date], fewest_weeks: int = 2, *, by_day: bool = False
+) -> tuple[dict[str, Any], Window, date] | None:
+    """A period inside the data in which none of ``days`` falls, with the day it is asked on
+    (the day the window ends), or None when the data has no such gap.
+
+    The period is whole weeks (at least ``fewest_weeks``); with ``by_day``, it may also be a
+    number of days (a week or more: "the past 10 days"), which dense data has more room for.
+    No-answer questions ask about such periods (issue #32): inside the range the answered
+    questions cover, so whether a question has an answer cannot be told from its date.
+    """
+    ordered = sorted(set(days))
+    gaps = [
+        (before, (after - before).days - 1)
+        for before, after in zip(ordered, ordered[1:], strict=False)
+    ]
+    weekly = [(before, free) for before, free in gaps if free // 7 >= fewest_weeks]
+    daily = [(before, free) for before, free in gaps if free >= 7] if by_day else []
+    if daily and (not weekly or rng.random() < 0.5):
+        before, free = rng.choice(daily)
+        unit, count, length = "day", rng.randint(7, min(free, 20)), 1
+    elif weekly:
+        before, free = rng.choice(weekly)
+        unit, count, length = "week", rng.randint(fewest_weeks, min(free // 7, 8)), 7
+    else:
+        return None
+    # The window [today - count units, today) must start after ``before`` and hold no day
+    # of ``days``: it ends at most ``free`` days after ``before``, on the next recorded day.
+    span = count * length
+    earliest = before + timedelta(days=span + 1)
+    latest = before + timedelta(days=free + 1)
+    today = random_day(rng, earliest, max(earliest, latest))
+    period = {"kind": "relative", "unit": unit, "count": count}
+    return period, relative_window(today, unit, count), today
+
+
 def sales_period(
     facts: ProFacts,
     rng: random.Random,
@@ -75,13 +111,22 @@ def sales_period(
     want_none: bool,
     units: tuple[tuple[str, int, int], ...] = SALES_UNITS,
     named_share: float = 0.45,
+    quiet_days: list[date] | None = None,
+    quiet_weeks: int = 2,
 ) -> tuple[dict[str, Any], Window, date, str]:
     """Draw a period, its window, today's date and the period in words.
 
-    Answered questions ask about a period inside the sales data; no-answer ones about a
-    period after the data ends (today lying after it), in which nothing was recorded.
+    Answered questions ask about a period inside the sales data. No-answer ones, given
+    ``quiet_days`` (the days of the records the question counts), ask about weeks inside the
+    data in which none of them falls (:func:`quiet_period`); without, or when the data has
+    no such weeks, about a period after the data ends, in which nothing was recorded.
     """
     lo, hi = facts.sales_start, facts.sales_end
+    if want_none and quiet_days is not None:
+        quiet = quiet_period(rng, quiet_days, quiet_weeks)
+        if quiet is not None:
+            period, window, today = quiet
+            return period, window, today, period_phrase(period, rng)
     if rng.random() >= named_share:
         unit, fewest, most = rng.choice(units)
         count = rng.randint(fewest, most)

@@ -26,6 +26,20 @@ EMPLOYEES = (
     "You are a coach at heart who wants to help colleagues improve.",
     "You are direct and expect a direct answer.",
     "You are curious and like to know why the numbers look the way they do.",
+    "You are preparing a report for your manager and need exact figures.",
+    "You are calm under pressure and take one question at a time.",
+    "You are a veteran of the sales floor who trusts experience over dashboards.",
+    "You are an analyst who prefers Ids and dates to names.",
+    "You are covering for a colleague on leave and do not know their accounts.",
+    "You are process-minded and want to know which rule applies.",
+    "You are optimistic and expect the numbers to look good.",
+    "You are cautious about making a decision on incomplete data.",
+    "You are busy on the road and type short messages between meetings.",
+    "You are an operations manager who looks for bottlenecks.",
+    "You are competitive and like to know who is ahead.",
+    "You are a stickler for policy who wants everything by the book.",
+    "You are helpful and often ask on behalf of someone else.",
+    "You are starting the week and catching up on what happened.",
 )
 #: Customers of the b2b org: people buying for a club, school or business.
 BUSINESS_CUSTOMERS = (
@@ -39,6 +53,14 @@ BUSINESS_CUSTOMERS = (
     "You are a coach who needs the order sorted out before the first match.",
     "You are a resort manager buying gear for guest activities.",
     "You are a buyer who compares every supplier's offer before deciding.",
+    "You are the head of a running club ordering shirts for a charity race.",
+    "You are a gym owner replacing worn equipment on a tight budget.",
+    "You are an events organiser who needs gear delivered by a fixed date.",
+    "You are a university sports officer with many teams to equip.",
+    "You are the bookkeeper of a tennis club checking an invoice.",
+    "You are a new customer trying the company for the first time.",
+    "You are a long-standing business customer who expects good terms.",
+    "You are a team manager who wants player names on every shirt.",
 )
 #: Customers of the b2c org, and the customers asking the knowledge questions.
 CONSUMERS = (
@@ -54,6 +76,12 @@ CONSUMERS = (
     "You are shopping for a gift and know little about the product.",
     "You are a gym regular who knows the equipment well.",
     "You are chatty and share more detail than needed.",
+    "You are a cyclist who commutes every day in all weather.",
+    "You are a beginner at yoga looking for the right basics.",
+    "You are a student on a small budget.",
+    "You are buying online for the first time and a little wary.",
+    "You are a trail runner who cares about grip and weight.",
+    "You are a retired walker who values comfort above all.",
 )
 
 #: Task types asked by customers rather than employees (upstream's external-facing tasks).

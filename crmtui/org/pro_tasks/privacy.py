@@ -20,7 +20,9 @@ from crmtui.org.pro_tasks import texts
 from crmtui.org.pro_tasks.common import ProCandidate, ProFacts, fill, sales_period
 from crmtui.org.solvers.pro import confidential
 
-CUSTOMER_LINE = "- The person asking is a customer of the company, not an employee."
+#: What the internal-data and company-knowledge questions add to ``metadata.required``:
+#: nothing, as in the real file (the persona says who is asking).
+CUSTOMER_LINE = ""
 
 _BY_ATTRIBUTE = {
     "phone": ("What is the phone number of {who}?", "Could you give me {who}'s phone number?"),

@@ -48,7 +48,8 @@ def sample_wrong_stage(facts: ProFacts, rng: random.Random, want_none: bool) -> 
     result = wrong_stage(facts.index, opp_id)
     return ProCandidate(
         rng.choice(texts.WRONG_STAGE_QUERIES) + texts.STAGE_SUFFIX,
-        texts.STAGE_REVIEW_GUIDE + "\n" + texts.context_line("Opportunity", opp_id),
+        # Only the record, as in the real file: the stage article states the rule.
+        texts.context_line("Opportunity", opp_id),
         result.answer,
         "wrong_stage",
         {"opportunity_id": opp_id},

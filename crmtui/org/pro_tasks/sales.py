@@ -4,6 +4,7 @@ lead routing and sales insight mining."""
 from __future__ import annotations
 
 import random
+from datetime import date
 
 from crmtui.org.generator.pro.team import TERRITORIES
 from crmtui.org.pro_tasks import texts
@@ -21,10 +22,18 @@ from crmtui.org.solvers.pro import (
 from crmtui.org.task_texts import today_line
 
 
+def _signed_days(facts: ProFacts) -> list[date]:
+    """The days on which a sale was signed (the org's signature field)."""
+    field = facts.signed_field
+    return [day for c in facts.index.contracts.values() if (day := c.get(field)) is not None]
+
+
 def sample_sales_amount(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate:
     """Which agent sold the most (or least) in a period."""
     mode = "max" if rng.random() < 0.65 else "min"
-    period, window, today, when = sales_period(facts, rng, want_none=want_none)
+    period, window, today, when = sales_period(
+        facts, rng, want_none=want_none, quiet_days=_signed_days(facts)
+    )
     result = sales_amount(facts.index, window.start, window.end, mode, facts.signed_field)
     query = fill(
         rng.choice(texts.SALES_AMOUNT_TEMPLATES), when, adj=rng.choice(texts.SALES_AMOUNT_ADJ[mode])
@@ -46,7 +55,9 @@ def sample_sales_amount(facts: ProFacts, rng: random.Random, want_none: bool) ->
 def sample_sales_cycle(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate:
     """Which agent's deals closed fastest (or slowest) on average in a period."""
     mode = "min" if rng.random() < 0.6 else "max"
-    period, window, today, when = sales_period(facts, rng, want_none=want_none)
+    period, window, today, when = sales_period(
+        facts, rng, want_none=want_none, quiet_days=_signed_days(facts)
+    )
     result = sales_cycle(facts.index, window.start, window.end, mode, facts.signed_field)
     query = fill(
         rng.choice(texts.SALES_CYCLE_TEMPLATES),
@@ -75,7 +86,11 @@ def sample_sales_cycle(facts: ProFacts, rng: random.Random, want_none: bool) -> 
 def sample_conversion_rate(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate:
     """Which agent converted leads at the best (or worst) rate in a period."""
     mode = "max" if rng.random() < 0.6 else "min"
-    period, window, today, when = sales_period(facts, rng, want_none=want_none)
+    days = [lead.created.date() for lead in facts.index.leads if lead.created is not None]
+    # Leads come in often: a week without one is as long a quiet spell as the data has.
+    period, window, today, when = sales_period(
+        facts, rng, want_none=want_none, quiet_days=days, quiet_weeks=1
+    )
     result = conversion_rate(facts.index, window.start, window.end, mode)
     query = fill(
         rng.choice(texts.CONVERSION_TEMPLATES), when, adj=rng.choice(texts.CONVERSION_ADJ[mode])

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from crmtui.org import task_purchases, task_texts
 from crmtui.org import task_samplers as samplers
-from crmtui.org.pro_tasks.common import ProCandidate, ProFacts
+from crmtui.org.pro_tasks.common import ProCandidate, ProFacts, quiet_period
 from crmtui.org.solvers import best_region
 from crmtui.org.solvers.periods import named_window, relative_window
 from crmtui.org.task_facts import Candidate, random_day
@@ -35,13 +35,23 @@ def adapt(
 
         def sample(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate | None:
             candidate = original(facts.service, rng, want_none)
-            if candidate is None:
+            if candidate is None or _after_the_data(facts, candidate):
                 return None
             return _pro(candidate)
 
         return sample
 
     return factory
+
+
+def _after_the_data(facts: ProFacts, candidate: Candidate) -> bool:
+    """Whether a no-answer candidate asks about a period after everything the org recorded:
+    its date alone would give the None away (issue #32), so the Pro builder draws again."""
+    start = candidate.params.get("start")
+    if candidate.answer is not None or not start:
+        return False
+    last = max(facts.service.data_end, facts.sales_end)
+    return date.fromisoformat(str(start)[:10]) > last
 
 
 def _pro(candidate: Candidate) -> ProCandidate:
@@ -79,14 +89,22 @@ def _pro(candidate: Candidate) -> ProCandidate:
 
 
 def best_region_factory(facts: ProFacts, rng: random.Random) -> Any:
-    """Best-region questions; the no-answer ones ask about a period after the last case."""
+    """Best-region questions; the no-answer ones ask about weeks inside the data in which no
+    case that was later closed was opened (issue #32: so that the date alone does not tell),
+    or, when the data has no such weeks, about a period after the last case."""
+    closed_days = sorted(
+        {c.created.date() for c in facts.service.index.cases if c.created and c.status == "Closed"}
+    )
 
     def sample(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate | None:
         if not want_none:
             candidate = samplers.sample_best_region(facts.service, rng, False)
             return _pro(candidate)
         end = facts.service.data_end
-        if rng.random() < 0.5:
+        quiet = quiet_period(rng, closed_days, 1, by_day=True)
+        if quiet is not None:
+            period, window, today = quiet
+        elif rng.random() < 0.5:
             unit, count = rng.choice(
                 (
                     ("month", 1),
@@ -138,8 +156,10 @@ SERVICE_FACTORIES: dict[str, Callable[[ProFacts, random.Random], Any]] = {
     "top_issue_identification": adapt(lambda f, r: samplers.sample_top_issue),
     "case_routing": adapt(samplers.pool_sampler("ncr")),
     "named_entity_disambiguation": adapt(lambda f, r: task_purchases.sample_named_entity),
-    "handle_time": adapt(lambda f, r: samplers.sample_handle_time),
-    "transfer_count": adapt(lambda f, r: samplers.sample_transfer_count),
+    # CRMArena-Pro's policy text counts cases transferred to an agent toward "managed more
+    # than N cases" (CRMArena's counts only the cases first assigned to the agent).
+    "handle_time": adapt(lambda f, r: samplers.agent_sampler("handle_time", "received")),
+    "transfer_count": adapt(lambda f, r: samplers.agent_sampler("transfer_count", "received")),
     "policy_violation_identification": adapt(samplers.pool_sampler("pvi")),
     "best_region_identification": best_region_factory,
 }

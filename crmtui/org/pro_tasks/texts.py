@@ -15,19 +15,16 @@ from crmtui.org.task_texts import DOMAIN_DETAILS
 AGENT_SUFFIX = " Return only the Id of the agent."
 STAGE_SUFFIX = (
     " Return only the correct stage label among ('Qualification', 'Discovery', 'Quote', "
-    "'Negotiation', 'Closed'), or None if the current stage is right."
+    "'Negotiation', 'Closed')."
 )
-TASKS_SUFFIX = " Return only the Ids of the tasks, or None if there are none."
-CONFIG_SUFFIX = (
-    " Return only the Id of the knowledge article the configuration violates, or None if it "
-    "violates none."
-)
+TASKS_SUFFIX = " Return only the Ids of the tasks."
+CONFIG_SUFFIX = " Return only the Id of the knowledge article the configuration violates."
 APPROVAL_SUFFIX = (
     " Return only the Id of the knowledge article the quote violates, or None if it violates none."
 )
 BANT_SUFFIX = (
     " Return only the BANT factors the lead fails to meet ('Budget', 'Authority', 'Need', "
-    "'Timeline'), or None if the lead is qualified."
+    "'Timeline')."
 )
 
 PRO_DOMAIN_DETAILS = (
@@ -95,13 +92,6 @@ LEAD_ROUTING_POLICY = (
     "counts for the agent who owns its opportunity. Count the org's whole history.\n"
     "- Workload: among those still tied, prefer the agent with the fewest open leads "
     "(Lead.OwnerId; IsConverted false and Status other than 'Closed')."
-)
-
-STAGE_REVIEW_GUIDE = (
-    "## Stage review guide\n"
-    "- Look at the opportunity's tasks and events and at the knowledge article on opportunity "
-    "stages: an opportunity belongs in the most advanced stage in which work has been done (a "
-    "Task with Status 'Completed', or an Event)."
 )
 
 
@@ -178,48 +168,124 @@ CONVERSION_TEMPLATES = (
     "Who had the {adj} lead conversion rate among the agents {when}?",
 )
 CONVERSION_ADJ = {"max": ("highest", "best"), "min": ("lowest", "worst")}
-LEAD_ROUTING_QUERIES = (
-    "Which agent should this new lead be assigned to?",
-    "Who should handle this lead?",
-    "To which agent should we route this lead?",
-    "Which agent is the right owner for this lead?",
+
+
+def _phrasings(*parts: tuple[str, ...]) -> tuple[str, ...]:
+    """Every joining of one piece of each part, in order: many phrasings of one question from
+    a few pieces (the real file words each record-based question dozens of ways)."""
+    out: tuple[str, ...] = ("",)
+    for part in parts:
+        out = tuple(head + piece for head in out for piece in part)
+    return out
+
+
+#: Lead-ins a colleague puts before a question about one record.
+_LEAD_INS = ("", "Quick check. ", "Could you look into this? ")
+
+LEAD_ROUTING_QUERIES = _phrasings(
+    ("", "A new lead just came in. ", "We have a fresh lead. ", "This lead has no owner yet. "),
+    (
+        "Which agent should this new lead be assigned to?",
+        "Who should handle this lead?",
+        "To which agent should we route this lead?",
+        "Which agent is the right owner for this lead?",
+        "Who on the sales team should take this lead?",
+        "Which rep should this lead go to?",
+        "Who is the best agent to work this lead?",
+    ),
 )
-WRONG_STAGE_QUERIES = (
-    "Does the current stage of this opportunity match the work recorded on it? If not, what "
-    "should the stage be?",
-    "Is this opportunity in the right stage given its tasks and meetings? If not, which stage "
-    "is right?",
-    "Is the stage name of this opportunity accurate? If it is not, what stage should it have?",
-    "Check whether this opportunity's stage fits its activities; if not, name the correct stage.",
+WRONG_STAGE_QUERIES = _phrasings(
+    _LEAD_INS,
+    (
+        "Does the current stage of this opportunity match the work recorded on it?",
+        "Is this opportunity in the right stage given its tasks and meetings?",
+        "Is the stage name of this opportunity accurate?",
+        "Does this opportunity's stage fit its activities?",
+        "Is the stage recorded on this opportunity correct?",
+        "Has this opportunity been given the right stage?",
+        "Judging by its activities, is this opportunity at the right stage?",
+    ),
+    (
+        " If not, what should the stage be?",
+        " If not, which stage is right?",
+        " If it is not, what stage should it have?",
+        " If not, which stage should it be in?",
+        " If not, name the correct stage.",
+    ),
 )
-ACTIVITY_QUERIES = (
-    "Which 'Not Started' tasks of this opportunity do not belong to its current stage?",
-    "Find the tasks with Status 'Not Started' that do not match the stage the opportunity is in.",
-    "Which not-started tasks on this opportunity are out of step with its current stage?",
-    "List the 'Not Started' tasks of this opportunity that belong to a different stage.",
+ACTIVITY_QUERIES = _phrasings(
+    _LEAD_INS,
+    (
+        "Which 'Not Started' tasks of this opportunity",
+        "Which of this opportunity's tasks that have not started yet",
+        "Which not-started tasks on this opportunity",
+        "Which planned tasks of this opportunity (Status 'Not Started')",
+        "Which tasks of this opportunity that are still 'Not Started'",
+        "Which of the deal's tasks with Status 'Not Started'",
+    ),
+    (
+        " do not belong to its current stage?",
+        " are out of step with its current stage?",
+        " belong to a stage other than the one it is in?",
+        " do not fit the stage the opportunity is in?",
+        " are meant for a different stage?",
+    ),
 )
-CONFIG_QUERIES = (
-    "Is the product configuration of this quote, its products and quantities, against company "
-    "policy?",
-    "Does this quote's setup of products and quantities break any of our quoting rules?",
-    "Is this quote configured in a way our policy does not allow?",
-    "Check the products and quantities on this quote: do they violate company policy?",
+CONFIG_QUERIES = _phrasings(
+    _LEAD_INS,
+    (
+        "Is the product configuration of this quote",
+        "Is the setup of products and quantities on this quote",
+        "Is the way this quote is configured",
+        "Is the mix of products and quantities in this quote",
+        "Is this quote's product setup, its items and amounts,",
+        "Is the configuration of this quotation",
+    ),
+    (
+        " against company policy?",
+        " in breach of any of our quoting rules?",
+        " in conflict with company policy?",
+        " out of line with our quoting rules?",
+        " against any of our rules for quotes?",
+    ),
 )
-APPROVAL_QUERIES = (
-    "Can this quote be approved as it is, given its discounts and dates? If not, which "
-    "knowledge article does it break?",
-    "Does this quote's pricing and validity comply with company policy? If not, which article "
-    "does it violate?",
-    "Is anything about this quote's discounts or expiry against policy? If so, which article?",
-    "Does this quote meet our approval rules? If it does not, which knowledge article applies?",
+APPROVAL_QUERIES = _phrasings(
+    _LEAD_INS,
+    (
+        "Can this quote be approved as it is, given its discounts and dates?",
+        "Do this quote's pricing and validity comply with company policy?",
+        "Are this quote's discounts and expiry within policy?",
+        "Does this quote meet our approval rules?",
+        "Is this quote's pricing acceptable under company policy?",
+        "Do the discounts and validity period of this quote follow our rules?",
+        "Would this quote pass approval, looking at its discounts and dates?",
+    ),
+    (
+        " If not, which knowledge article does it break?",
+        " If not, which article does it violate?",
+        " If it does not, which knowledge article applies?",
+        " If not, which policy article is it against?",
+        " If there is a violation, which knowledge article is it?",
+    ),
 )
-BANT_QUERIES = (
-    "Based on the calls with this lead, is the lead qualified? If not, which BANT factors are "
-    "not met?",
-    "Should this lead be treated as qualified after the recent calls? If not, why not?",
-    "From the lead's conversations, which of Budget, Authority, Need and Timeline fall short, "
-    "if any?",
-    "Is this lead ready to be qualified according to our criteria? If not, which factors fail?",
+BANT_QUERIES = _phrasings(
+    _LEAD_INS,
+    (
+        "Based on the calls with this lead, is the lead qualified?",
+        "Should this lead be treated as qualified after the recent calls?",
+        "Is this lead ready to be qualified according to our criteria?",
+        "Going by the lead's recent conversations, does it qualify?",
+        "After the latest discussions, can we mark this lead as qualified?",
+        "Does this lead meet our qualification criteria, judging by its calls?",
+        "From what the lead said on its calls, is it a qualified lead?",
+    ),
+    (
+        " If not, which BANT factors are not met?",
+        " If not, which of 'Budget', 'Authority', 'Need' or 'Timeline' fall short?",
+        " If not, which factors fail?",
+        " If it does not, which of the BANT criteria are missing?",
+        " If not, which of Budget, Authority, Need and Timeline are the reason?",
+    ),
 )
 INSIGHT_COMPETITOR = (
     "Which competitor was named most often in sales discussions {when}?",

@@ -20,10 +20,29 @@ from typing import Any
 from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
 from crmtui.org.readings.others import read_best_region, read_policy_violation
 from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
-from crmtui.org.readings.rows import OrgRows
-from crmtui.org.readings.types import Answers, Reading, hit
+from crmtui.org.readings.rows import OrgRows, stamp
+from crmtui.org.readings.sales import (
+    read_activity_priority,
+    read_conversion_rate,
+    read_lead_routing,
+    read_quote_approval,
+    read_sales_amount,
+    read_sales_cycle,
+    read_wrong_stage,
+)
+from crmtui.org.readings.types import Answers, Reading, answer_key, gold_key, hit
 
-__all__ = ["SHORTCUTS", "Answers", "OrgRows", "Reading", "hit", "read_instance", "summarize"]
+__all__ = [
+    "SHORTCUTS",
+    "Answers",
+    "OrgRows",
+    "Reading",
+    "answer_key",
+    "gold_key",
+    "hit",
+    "read_instance",
+    "summarize",
+]
 
 #: The named shortcuts per task type: (code, what the careless solver does).
 SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -44,6 +63,18 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "policy_violation_identification": (
         ("topic_policy", "the policy the conversation opens with"),
     ),
+    # CRMArena-Pro's sales types (issue #32).
+    "sales_amount_understanding": (("close_date", "Closed deals by CloseDate"),),
+    "sales_cycle_understanding": (("close_date", "CloseDate as the end of the cycle"),),
+    "conversion_rate_comprehension": (("converted_any_time", "a conversion at any time counts"),),
+    "lead_routing": (("all_quotes", "quotes of every status counted"),),
+    "wrong_stage_rectification": (
+        ("any_status", "tasks of any status count as work done"),
+        ("latest_activity", "the stage of the latest activity"),
+        ("tasks_only", "Events ignored"),
+    ),
+    "activity_priority": (("all_not_started", "every Not Started task"),),
+    "quote_approval": (("discount_article", "always the discount article"),),
 }
 
 Reader = Callable[[OrgRows, Mapping[str, Any], Mapping[str, Any]], Reading]
@@ -55,6 +86,13 @@ _READERS: dict[str, Reader] = {
     "monthly_trend_analysis": read_monthly_trend,
     "named_entity_disambiguation": read_named_entity,
     "policy_violation_identification": read_policy_violation,
+    "sales_amount_understanding": read_sales_amount,
+    "sales_cycle_understanding": read_sales_cycle,
+    "conversion_rate_comprehension": read_conversion_rate,
+    "lead_routing": read_lead_routing,
+    "wrong_stage_rectification": read_wrong_stage,
+    "activity_priority": read_activity_priority,
+    "quote_approval": read_quote_approval,
 }
 
 
@@ -105,12 +143,15 @@ def summarize(
 
     Returns:
         ``careful_share`` (instances whose gold the careful reading gives as its only
-        answer, among those it can read), ``undecidable_share`` and ``shortcuts`` (code ->
+        answer, among those it can read), ``undecidable_share``, ``date_none_share`` (among
+        the instances about a period, those whose None its date alone gives away: the
+        period lies wholly before or after everything the org recorded) and ``shortcuts`` (code ->
         ``{"share": expected accuracy, "n": instances it applies to}``); None where nothing
         was read.
     """
     careful: list[bool] = []
     undecidable: list[bool] = []
+    by_date: list[bool] = []
     passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
     for inst in instances:
         solution = solutions.get(str(inst.idx))
@@ -119,10 +160,14 @@ def summarize(
         metadata = getattr(inst, "metadata", None)
         query = getattr(inst, "query", "") or ""
         required = getattr(metadata, "required", "") or ""
+        gold = gold_key(inst.answer)
+        params = solution.get("params") or {}
+        if params.get("start") and params.get("end"):
+            start, end = stamp(params["start"]), stamp(params["end"])
+            by_date.append(gold is None and rows.window_outside_data(start, end))  # type: ignore[arg-type]
         reading = read_instance(rows, task, solution, query, required)
         if reading is None:
             continue
-        gold = None if inst.answer is None else str(inst.answer)
         undecidable.append(reading.is_undecidable())
         if reading.careful is not None:
             careful.append(reading.careful == (() if gold is None else (gold,)))
@@ -131,6 +176,7 @@ def summarize(
     return {
         "careful_share": sum(careful) / len(careful) if careful else None,
         "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,
+        "date_none_share": sum(by_date) / len(by_date) if by_date else None,
         "shortcuts": {
             code: {"share": sum(hits) / len(hits), "n": len(hits)}
             for code, hits in passed.items()

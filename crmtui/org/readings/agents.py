@@ -21,11 +21,14 @@ FILLER = frozenset({"the", "my", "new", "a", "an", "your"})
 
 
 def _first_owners(rows: OrgRows, params: Mapping[str, Any]) -> tuple[list[Any], Counter[str]]:
+    """The window's Owner Assignment entries, and per agent the cases the agent managed: those
+    received at opening (no previous owner), or with ``managed: received`` (CRMArena-Pro's
+    text) also those transferred to the agent, each case once."""
     start, end = stamp(params["start"]), stamp(params["end"])
     dated = rows.assignments_dated(start, end)  # type: ignore[arg-type]
-    # A case an agent received at opening has no previous owner; a transfer has one.
-    first = Counter(a.new for a in dated if a.old is None and a.new)
-    return dated, first
+    also_transfers = params.get("managed", "first") == "received"
+    cases = {(a.new, a.case) for a in dated if a.new and (also_transfers or a.old is None)}
+    return dated, Counter(agent for agent, _ in cases)
 
 
 def read_handle_time(

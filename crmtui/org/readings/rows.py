@@ -75,11 +75,16 @@ class OrgRows:
     product_words: dict[str, frozenset[str]]
     account_state: dict[str, str | None]
     contact_account: dict[str, str | None]
+    #: The sales rows of a CRMArena-Pro org (:class:`~crmtui.org.readings.pro_rows.ProRows`).
+    pro: Any = None
     _cache: dict[Any, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_tables(cls, tables: Rows) -> OrgRows:
-        """Index raw org rows (values as text, the org layout)."""
+    def from_tables(cls, tables: Rows, sales: Rows | None = None) -> OrgRows:
+        """Index raw org rows (values as text, the org layout); ``sales``: a CRMArena-Pro
+        org's sales rows (:data:`~crmtui.org.readings.pro_rows.PRO_READING_FIELDS`)."""
+        from crmtui.org.readings.pro_rows import ProRows
+
         cases = [
             CaseRow(
                 str(r["Id"]),
@@ -134,7 +139,23 @@ class OrgRows:
             product_words=vocab,
             account_state={str(r["Id"]): r.get("ShippingState") for r in tables.get("Account", ())},
             contact_account={str(r["Id"]): r.get("AccountId") for r in tables.get("Contact", ())},
+            pro=None if sales is None else ProRows.from_tables(sales),
         )
+
+    @cached_property
+    def data_range(self) -> tuple[datetime, datetime] | None:
+        """The first and last moment anything was recorded: cases opened and, in a
+        CRMArena-Pro org, deals opened, leads created and contracts signed."""
+        moments = [c.created for c in self.cases if c.created is not None]
+        if self.pro is not None:
+            moments += self.pro.moments()
+        return (min(moments), max(moments)) if moments else None
+
+    def window_outside_data(self, start: datetime, end: datetime) -> bool:
+        """Whether ``[start, end)`` holds no moment of the org's data range at all (a question
+        about it has no answer, and its date alone says so)."""
+        span = self.data_range
+        return span is not None and (end <= span[0] or start > span[1])
 
     @cached_property
     def _case_times(self) -> tuple[list[datetime], list[CaseRow]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 #: The answers a reading admits: one answer, several on a tie, none for a "None" answer.
@@ -30,6 +31,25 @@ class Reading:
         if self.undecidable is not None:
             return self.undecidable or (self.careful is not None and len(self.careful) > 1)
         return self.careful is not None and len(self.careful) > 1
+
+
+def gold_key(answer: object) -> str | None:
+    """An instance's gold as one comparable string: None for a None answer (CRMArena's None,
+    CRMArena-Pro's ``[None]``), the element of a one-element list, and for a longer list its
+    elements joined by :func:`answer_key` (a Pro gold is a list, whatever its type)."""
+    if answer is None:
+        return None
+    if isinstance(answer, (list, tuple)):
+        if all(a is None for a in answer):
+            return None
+        return answer_key(str(a) for a in answer if a is not None)
+    return str(answer)
+
+
+def answer_key(values: Iterable[str]) -> str:
+    """Several answers given together (activity priority's task Ids) as one string, in sorted
+    order, so a reading and a gold listing the same answers compare equal."""
+    return " | ".join(sorted(values))
 
 
 def hit(answers: Answers, gold: str | None) -> float:

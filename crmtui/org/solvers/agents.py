@@ -32,6 +32,9 @@ from crmtui.org.solvers.common import (
 from crmtui.org.solvers.periods import as_datetime
 
 DateLike = str | date | datetime
+#: Which cases an agent "managed" for a case-count filter: those first assigned to the agent
+#: (CRMArena), or also those transferred to the agent (CRMArena-Pro).
+MANAGED_RULES = ("first", "received")
 MICROS_PER_HOUR = 3_600_000_000
 
 
@@ -41,11 +44,13 @@ def handle_time(
     end: DateLike,
     n_cases: int,
     mode: str = "min",
+    managed: str = "first",
 ) -> SolverResult:
     """The agent with the shortest (``min``) or longest (``max``) average handle time.
 
     Only agents first assigned more than ``n_cases`` cases in ``[start, end)`` qualify (a case
-    that reached an agent by transfer does not count toward that agent). Their closed cases
+    that reached an agent by transfer does not count toward that agent; with ``managed=
+    "received"``, CRMArena-Pro's rule, it does: see :func:`_qualified_agents`). Their closed cases
     created in ``[start, end)`` that were never transferred (exactly one Owner Assignment in
     the case's whole history, so a transfer after the period still counts as a transfer) are
     averaged, handle time being ClosedDate - CreatedDate, whenever the case closed.
@@ -59,7 +64,7 @@ def handle_time(
     lo, hi = as_datetime(start), as_datetime(end)
     _check_n_cases(n_cases)
     _check_mode(mode)
-    qualified, first_rows = _qualified_agents(index.assignments_dated(lo, hi), n_cases)
+    qualified, first_rows = _qualified_agents(index.assignments_dated(lo, hi), n_cases, managed)
     if not qualified:
         return SolverResult(None)
     assignments = index.owner_assignments_per_case
@@ -90,6 +95,7 @@ def transfer_count(
     end: DateLike,
     n_cases: int,
     mode: str = "min",
+    managed: str = "first",
 ) -> SolverResult:
     """The agent with the fewest (``min``) or most (``max``) transfers in ``[start, end)``.
 
@@ -105,7 +111,7 @@ def transfer_count(
     _check_n_cases(n_cases)
     _check_mode(mode)
     rows = index.assignments_dated(lo, hi)
-    qualified, first_rows = _qualified_agents(rows, n_cases)
+    qualified, first_rows = _qualified_agents(rows, n_cases, managed)
     transfers: dict[str, list[str]] = defaultdict(list)
     for row in rows:
         if row.old_owner is not None and row.old_owner in qualified:
@@ -176,15 +182,26 @@ def _check_mode(mode: str) -> None:
 
 
 def _qualified_agents(
-    rows: list[AssignmentRec], n_cases: int
+    rows: list[AssignmentRec], n_cases: int, managed: str = "first"
 ) -> tuple[set[str], dict[str, list[AssignmentRec]]]:
-    """Agents first assigned more than ``n_cases`` cases, with those first-assignment rows."""
+    """Agents who managed more than ``n_cases`` cases, with the assignment rows that count.
+
+    ``managed="first"`` (CRMArena's policy text): the cases first assigned to the agent.
+    ``managed="received"`` (CRMArena-Pro's text: the filter "applies to both the first agent
+    that the case was first assigned to and the agent that the case was transferred to"): the
+    distinct cases assigned to the agent in the window, at opening or by a transfer.
+    """
+    if managed not in MANAGED_RULES:
+        raise SolverError(f"managed must be one of {', '.join(MANAGED_RULES)}, not {managed!r}")
     first: dict[str, list[AssignmentRec]] = defaultdict(list)
+    cases: dict[str, set[str]] = defaultdict(set)
     for row in rows:
         # A first assignment has no previous owner; a transfer has one.
-        if row.old_owner is None and row.new_owner and row.case_id:
+        received = managed == "received" or row.old_owner is None
+        if received and row.new_owner and row.case_id:
             first[row.new_owner].append(row)
-    qualified = {agent for agent, got in first.items() if len(got) > n_cases}
+            cases[row.new_owner].add(row.case_id)
+    qualified = {agent for agent, got in cases.items() if len(got) > n_cases}
     return qualified, first
 
 

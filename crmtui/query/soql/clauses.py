@@ -5,17 +5,17 @@ GROUP BY is written so that SQLite does not walk a lookup index to group.
 Every Id and lookup column of a crmtui org is indexed, and SQLite likes to produce groups
 in order by walking such an index (no sort needed). When the query needs other columns of
 the row (``SUM(Quantity)``, ``COUNT(Id)``, a WHERE on another field) each index entry then
-costs a random row fetch: on the full org, ``SELECT Product2Id, SUM(Quantity) FROM
-OrderItem GROUP BY Product2Id`` takes ~95-180 ms that way against ~30 ms for a table scan
-plus a sort. Writing the key as ``+col`` (unary plus: same value, no index) makes SQLite
+costs a random row fetch, several times slower than a table scan plus a sort on the full
+org (docs/performance.md). Writing the key as ``+col`` (unary plus: same value, no index)
+makes SQLite
 scan and sort instead. When the index alone answers the query (``SELECT Product2Id,
 COUNT() ... GROUP BY Product2Id``: no other column read) the index walk is the fastest
 plan, so the key is left as it is.
 
 The scan + sort plan is the robust one rather than always the fastest: it costs about the
 same whatever the row order, while the index walk ranges from slightly faster (rows stored
-in key order, like OrderItems by OrderId: ~13 ms against ~26 ms) to 3-6x slower (keys
-scattered, like Product2Id). The compiler cannot see the row order, so it bounds the worst
+in key order, like OrderItems by OrderId) to several times slower (keys scattered, like
+Product2Id). The compiler cannot see the row order, so it bounds the worst
 case.
 """
 

@@ -11,6 +11,7 @@ agent's last message is then its answer. The person's side is recorded by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group
@@ -29,6 +30,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS, STOP_TOKEN
 from crmtui.play.user_seat import Brief, UserSeat
 from crmtui.ui.layout import layout_mode, too_small_notice
+from crmtui.ui.screen_roles import TracksActivity
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.footer import KeyFooter
@@ -42,6 +44,18 @@ _RULES = (
     "the agent has given you what you asked for (or says nothing matches), press F9 to end "
     "the conversation: its last message is its answer."
 )
+
+
+def ended_words(reason: Mapping[str, Any]) -> str:
+    """How a conversation ended, in the user's words (upstream's end message, e.g.
+    ``Submit action``, is for the recording, not for the person)."""
+    message = str(reason.get("message", ""))
+    if message == ACCEPTED:
+        return "the agent's last message is its answer"
+    if message == MAX_USER_TURNS:
+        return "your replies ran out (no answer)"
+    detail = f": {reason['content']}" if reason.get("content") else ""
+    return f"{message or 'ended'}{detail}"
 
 
 class AgentSaid(Message):
@@ -94,7 +108,7 @@ class BriefPanel(VerticalScroll):
         yield Static(Group(*parts), id="brief-text")
 
 
-class UserScreen(Screen[None]):
+class UserScreen(Screen[None], TracksActivity):
     """A person plays the user; the agent is a model here or a person elsewhere.
 
     Args:
@@ -111,7 +125,10 @@ class UserScreen(Screen[None]):
 
     CSS_PATH = "as_user.tcss"
     BINDINGS = [
-        Binding("f9", "end_or_next", "End the conversation", priority=True),
+        # F9 ends the conversation; once it is over, F9 is the next instance (one key,
+        # two bindings: check_action shows and runs the one that applies).
+        Binding("f9", "end_conversation", "End the conversation", priority=True),
+        Binding("f9", "next_after_end", "Next instance", priority=True),
         Binding("f3", "toggle_steps", "Agent's steps", priority=True),
         Binding("f1", "help", "Help", priority=True),
         Binding("escape", "leave", "Instances"),
@@ -262,16 +279,10 @@ class UserScreen(Screen[None]):
         except CrmtuiError as exc:
             self.notify(str(exc), severity="error", title="Recording error")
         chat = self.query_one(ChatPanel)
-        message = str(reason.get("message", ""))
-        if message == ACCEPTED:
-            chat.add_note("The conversation is over: the agent's last message is its answer.")
-        elif message == MAX_USER_TURNS:
-            chat.add_note("The conversation is over: your replies ran out (no answer).")
-        else:
-            detail = f": {reason['content']}" if reason.get("content") else ""
-            chat.add_note(f"The conversation is over ({message}{detail}).")
+        chat.add_note(f"The conversation is over: {ended_words(reason)}.")
         chat.close("Ended · F9: next instance · Esc: the instance list")
-        self.query_one(Transcript).add_note(f"Ended: {message}", style="bold")
+        self.query_one(Transcript).add_note(f"Ended: {ended_words(reason)}", style="bold")
+        self.refresh_bindings()  # F9 is now the next instance
         self._tick()
 
     # -- the person ------------------------------------------------------------------------
@@ -296,8 +307,24 @@ class UserScreen(Screen[None]):
             return
         chat.set_state(False, "The agent is working…")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F9's two bindings: ending the conversation while it goes on, then the next one."""
+        if action == "end_conversation":
+            return self.seat.outcome is None
+        if action == "next_after_end":
+            return self.seat.outcome is not None
+        return True
+
+    def action_end_conversation(self) -> None:
+        """F9 while the conversation goes on: end it (it asks first)."""
+        self.action_end_or_next()
+
+    def action_next_after_end(self) -> None:
+        """F9 once the conversation is over: the next instance."""
+        self._leave(next_one=True)
+
     def action_end_or_next(self) -> None:
-        """F9: end the conversation (it asks first); once ended, the next instance."""
+        """End the conversation (it asks first); once ended, the next instance."""
         if self.seat.outcome is not None:
             self._leave(next_one=True)
             return

@@ -255,10 +255,26 @@ class PickerScreen(Screen[None]):
                 return int(inst.idx)
         return None
 
+    def nothing_left(self) -> tuple[str, bool]:
+        """What to say when :meth:`next_unsolved` finds nothing: the gate's message while
+        it keeps unanswered instances locked, else that all are answered; and whether
+        it is a warning."""
+        locked = self.gate.locked if self.gate else frozenset()
+        waiting = [
+            inst.idx
+            for inst in self.visible()
+            if inst.idx in locked and not getattr(self.status.get(inst.idx), "done", False)
+        ]
+        if self.gate is not None and waiting:
+            return self.gate.message, True
+        return "Every instance in this list has been answered.", False
+
     def action_next_unsolved(self) -> None:
         idx = self.next_unsolved()
         if idx is None:
-            self.notify("Every instance in this list has been answered.")
+            message, warning = self.nothing_left()
+            self.notify(message, severity="warning" if warning else "information",
+                        timeout=15 if warning else 5)  # fmt: skip
         else:
             self.post_message(self.InstanceChosen(idx, next=True))
 

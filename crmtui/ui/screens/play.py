@@ -29,6 +29,7 @@ from crmtui.play.timing import format_duration
 from crmtui.scoring.rules import metric_label
 from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
+from crmtui.ui.screen_roles import BrowsesOrg, TracksActivity
 from crmtui.ui.screens.dialogs import (
     ConfirmScreen,
     FilterScreen,
@@ -52,7 +53,7 @@ from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.schema_tree import SchemaTree
 
 
-class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat):
+class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, BrowsesOrg):
     """A human solves one instance while every action is recorded.
 
     The scratch tools (value viewer, copy and insert, compute, notes) and their keys come

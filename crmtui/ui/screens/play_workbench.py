@@ -82,8 +82,9 @@ class PlayWorkbench(Screen[None]):
         """Get ready for quick tools once the annotator is reading the instance.
 
         The value viewer is mounted ahead of its first use and the heap settled
-        (:func:`~crmtui.ui.heap.settle_heap`): ~200 ms of CPU in all, not in the instance's
-        first frame and not in the first ``v`` or keystroke.
+        (:func:`~crmtui.ui.heap.settle_heap`): work that costs a noticeable pause
+        (docs/performance.md), not in the instance's first frame and not in the first ``v``
+        or keystroke.
         """
         self.set_timer(TOOLS_AHEAD, self._prepare_tools)
 

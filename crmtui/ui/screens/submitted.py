@@ -32,7 +32,9 @@ class SubmittedScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog dialog-wide", id="submitted-dialog"):
             yield Label(f"Instance {self.view.idx}: submitted", classes="dialog-title")
             with VerticalScroll(id="submitted-body"):
-                yield Static(self.view.text(self.reveal), markup=False, id="submitted-text")
+                # In a browser the recording's path is the server's: not shown.
+                text = self.view.text(self.reveal, show_path=not self.app.is_web)
+                yield Static(text, markup=False, id="submitted-text")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Close", id="close", variant="primary")
                 if self.reveal:

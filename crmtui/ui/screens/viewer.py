@@ -7,8 +7,8 @@ through the ``on_copy`` callback so the screen that opened it records the copy.
 One viewer screen serves an app (:func:`open_value`): it is installed once, mounted ahead
 of its first use (:func:`prepare_viewer`) and shown again with each new value. Building a
 screen is most of what showing one costs in Textual (composing, styling and laying out its
-widgets: ~100 ms at 160x48, benchmarks/bench_workbench.py); a mounted screen shown with a
-new text draws its first frame in ~20 ms.
+widgets); a mounted screen shown with a new text draws its first frame far sooner
+(measured: docs/performance.md).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from crmtui.agent.gate import SPEEDS, StepGate
-from crmtui.agent.runner import AgentResult, StepInfo
+from crmtui.agent.runner import AgentResult, EpisodeOptions, StepInfo
 from crmtui.agent.session import HARNESS_ERROR, AgentSession
 from crmtui.agent.watch_config import WatchConfig
 from crmtui.errors import CrmtuiError
@@ -201,17 +201,19 @@ class WatchScreen(Screen[None]):
         result = self.session.run(
             client,
             execute,
-            schema_text=self.org.schema.render_prompt_text(),
-            max_turns=self.config.max_turns,
-            time_limit_s=self.config.time_limit_s,
-            aided=self.config.aided,
-            on_step=lambda step: self.post_message(AgentStepped(step)),
-            should_stop=self.gate.should_stop,
-            on_delta=(lambda piece: self.post_message(AgentStreamed(piece)))
-            if self.config.stream
-            else None,
-            cancel=self.gate.cancelled,
-            observation_cap=self.config.resolved.observation_chars,
+            EpisodeOptions(
+                schema_text=self.org.schema.render_prompt_text(),
+                max_turns=self.config.max_turns,
+                time_limit_s=self.config.time_limit_s,
+                aided=self.config.aided,
+                on_step=lambda step: self.post_message(AgentStepped(step)),
+                should_stop=self.gate.should_stop,
+                on_delta=(lambda piece: self.post_message(AgentStreamed(piece)))
+                if self.config.stream
+                else None,
+                cancel=self.gate.cancelled,
+                observation_cap=self.config.resolved.observation_chars,
+            ),
             user=self.user,
             max_user_turns=self.config.dialogue.max_user_turns,
             on_message=lambda role, text: self.post_message(DialogueSaid(role, text)),

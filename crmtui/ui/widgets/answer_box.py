@@ -33,7 +33,10 @@ class AnswerBox(Vertical):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Answer"
+        # The keys to reach the box and to submit, on the box itself: the footer is cut
+        # in a small terminal (a browser at 800x600), the box is always on screen.
+        self.border_title = "Answer · F4"
+        self.border_subtitle = "Enter or Ctrl+S: submit"
         self.locked = False
         #: Replay and watch show answers; the keys that act on them are not theirs.
         self.read_only = False
@@ -80,6 +83,7 @@ class AnswerBox(Vertical):
         """Show answers without accepting input (replay, watch): no prompt to type, no hint."""
         self.locked = True
         self.read_only = True
+        self.border_title, self.border_subtitle = "Answer", ""
         answer = self.query_one("#answer-input", Input)
         answer.placeholder = "(no answer yet)"
         answer.disabled = True
@@ -92,6 +96,7 @@ class AnswerBox(Vertical):
     def show_submitted(self) -> None:
         """Lock the box and say it was submitted, without the reward or the gold (blind)."""
         self.locked = True
+        self.border_subtitle = ""  # nothing more to submit
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#answer-submit", Button).disabled = True
         text = Text("Submitted.", style="bold")
@@ -102,6 +107,7 @@ class AnswerBox(Vertical):
         """Lock the box and show the reward, the metric that gave it (``token F1``,
         ``exact match, strict``) and the (now revealed) gold answer."""
         self.locked = True
+        self.border_subtitle = ""  # nothing more to submit
         self.query_one("#answer-input", Input).disabled = True
         self.query_one("#answer-submit", Button).disabled = True
         good = reward >= 1.0

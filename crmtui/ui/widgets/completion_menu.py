@@ -1,8 +1,8 @@
 """The completion dropdown's state and the rows it draws under the editor's cursor.
 
 Textual 8.2.8 has no completion for ``TextArea``, so this is a small one. It is not a widget:
-showing, moving or hiding a widget makes Textual lay the whole screen out again (40-60 ms on
-the play screen on a busy 2-core machine), far too slow for every keystroke. Instead the
+showing, moving or hiding a widget makes Textual lay the whole screen out again, far too
+slow for every keystroke (docs/performance.md). Instead the
 editor draws these rows over its own lines (:meth:`CompletionMenu.rows`), so opening and
 updating the list only repaints the editor.
 """

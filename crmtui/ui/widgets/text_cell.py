@@ -2,9 +2,9 @@
 
 Textual's DataTable draws each cell as ``Styled(Padding(cell), pre, post)`` rendered by the
 console at the cell's width, one line high: for a one-line ``Text`` that is text wrapping,
-joining, measuring and three passes over the segments, ~130 µs a cell, and the picker's
-first frame draws ~180 cells (a third of the time it takes to appear).
-:func:`text_cell_line` builds the same segments directly (~25 µs) for the cells that need
+joining, measuring and three passes over the segments for every cell, and the picker's
+first frame draws many cells. :func:`text_cell_line` builds the same segments directly
+(about five times faster; docs/performance.md) for the cells that need
 none of that: a ``Text`` without spans, tabs or newlines, default justification. Anything
 else answers None and goes the DataTable's way. tests/ui/test_text_cell.py holds it equal
 to rich's rendering, segment for segment, over generated texts, styles and widths.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from crmtui.agent.execution import make_query_executor
-from crmtui.agent.runner import run_instance
+from crmtui.agent.runner import EpisodeOptions, run_instance
 from crmtui.agent.strategies import make_strategy
 from crmtui.data.schema import builtin_schema
 from tests.unit.agent.agent_helpers import Events, Inst, ScriptedClient, exact_score, reply
@@ -68,7 +68,7 @@ def test_events_pass_the_recorders_validation(org) -> None:
         make_query_executor(org),
         events,
         exact_score("CA"),
-        schema_text="schema",
+        EpisodeOptions(schema_text="schema"),
     )
     tool_client = ScriptedClient(
         [
@@ -83,7 +83,7 @@ def test_events_pass_the_recorders_validation(org) -> None:
         make_query_executor(org),
         events,
         exact_score("CA"),
-        schema_text="schema",
+        EpisodeOptions(schema_text="schema"),
     )
     assert len(events.items) > 10
     for kind, payload in events.items:
@@ -104,7 +104,7 @@ def test_scorer_objects_and_metric_dicts_are_normalised() -> None:
         lambda text: None,
         events,
         lambda answer: Scored(),
-        schema_text="s",  # type: ignore[arg-type,return-value]
+        EpisodeOptions(schema_text="s"),
     )
     assert events.of("submit")[0] == {
         "answer": "x",
@@ -120,8 +120,8 @@ def test_scorer_objects_and_metric_dicts_are_normalised() -> None:
         make_strategy("act"),
         lambda text: None,
         events,
-        lambda answer: ({"em": False, "f1": 0.25}, "toolenv"),  # type: ignore[arg-type,return-value]
-        schema_text="s",
+        lambda answer: ({"em": False, "f1": 0.25}, "toolenv"),
+        EpisodeOptions(schema_text="s"),
     )
     assert result.reward == 0.25
     assert events.of("submit")[0]["details"] == {"metrics": {"em": False, "f1": 0.25}}
@@ -146,7 +146,7 @@ def test_end_to_end_over_http_with_a_real_org(org, make_client, server) -> None:
         make_query_executor(org),
         events,
         exact_score("Globex"),
-        on_delta=pieces.append,
+        EpisodeOptions(on_delta=pieces.append),
     )
     assert result.reward == 1
     assert server.requests[1]["messages"][-1]["content"] == (

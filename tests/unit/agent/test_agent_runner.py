@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from crmtui.agent.prompts import OBSERVATION_PREFIX, REACT_REMINDER, TOOL_REMINDER
-from crmtui.agent.runner import AgentResult, StepInfo, run_instance
+from crmtui.agent.runner import AgentResult, EpisodeOptions, StepInfo, run_instance
 from crmtui.agent.strategies import make_strategy
 from crmtui.agent.upstream_rows import upstream_row
 from tests.fakes.openai_server import FakeOpenAI, delayed, empty, error, text, tool_call
@@ -36,8 +36,7 @@ def run(client: Any, strategy: str = "react", executor: FakeExecutor | None = No
         executor or FakeExecutor({QUERY: ROWS}),
         events,
         exact_score(inst.answer),
-        schema_text=SCHEMA,
-        **kwargs,
+        EpisodeOptions(**{"schema_text": SCHEMA, **kwargs}),
     )
     return result, events
 
@@ -336,7 +335,13 @@ def test_an_engine_exception_becomes_a_query_error_observation() -> None:
     )
     events = Events()
     result = run_instance(
-        Inst(), client, make_strategy("react"), broken, events, exact_score("CA"), schema_text="s"
+        Inst(),
+        client,
+        make_strategy("react"),
+        broken,
+        events,
+        exact_score("CA"),
+        EpisodeOptions(schema_text="s"),
     )
     assert result.reward == 1
     (query,) = events.of("run_query")
@@ -370,9 +375,14 @@ def test_long_observations_are_cut_with_a_note() -> None:
     client = ScriptedClient([reply(f"<execute>{QUERY}</execute>"), reply("<respond>CA</respond>")])
     events = Events()
     result = run_instance(
-        Inst(), client, make_strategy("react"), executor, events, exact_score("CA"),
-        schema_text="s", observation_cap=1000,
-    )  # fmt: skip
+        Inst(),
+        client,
+        make_strategy("react"),
+        executor,
+        events,
+        exact_score("CA"),
+        EpisodeOptions(schema_text="s", observation_cap=1000),
+    )
     sent = client.requests[1][-1]["content"]
     assert sent.startswith(OBSERVATION_PREFIX + str(rows)[:1000])
     assert f"showing the first 1,000 of {len(str(rows)):,} characters" in sent
@@ -385,9 +395,14 @@ def test_unbounded_observations_are_sent_whole() -> None:
     rows = [{"Id": f"500{i:015d}"} for i in range(500)]
     client = ScriptedClient([reply(f"<execute>{QUERY}</execute>"), reply("<respond>CA</respond>")])
     result = run_instance(
-        Inst(), client, make_strategy("react"), FakeExecutor({QUERY: rows}), Events(),
-        exact_score("CA"), schema_text="s", observation_cap=None,
-    )  # fmt: skip
+        Inst(),
+        client,
+        make_strategy("react"),
+        FakeExecutor({QUERY: rows}),
+        Events(),
+        exact_score("CA"),
+        EpisodeOptions(schema_text="s", observation_cap=None),
+    )
     assert client.requests[1][-1]["content"] == OBSERVATION_PREFIX + str(rows)
     assert result.truncated_observations == 0
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from crmtui.agent.client import ModelReply
 from crmtui.agent.execution import Observation
+from crmtui.agent.runner import EpisodeOptions
 from crmtui.agent.session import AgentSession, make_scorer
 from crmtui.agent.strategies import make_strategy
 from crmtui.record.verify import load, verify
@@ -84,7 +85,7 @@ def test_stop_label_names_the_stop(tmp_path, tasks, org) -> None:
     session = _session(tmp_path, tasks, org)
     session.stop_label = "Interrupted"
 
-    result = session.run(Client(), lambda text: None, should_stop=lambda: True)  # type: ignore[arg-type,return-value]
+    result = session.run(Client(), lambda text: None, EpisodeOptions(should_stop=lambda: True))  # type: ignore[arg-type,return-value]
 
     assert result.end_reason == {"source": "runner", "message": "Interrupted"}
     end = load(session.path).end

@@ -9,7 +9,7 @@ import pytest
 from crmtui.errors import ConfigError
 from crmtui.org.generator.ids import BASE62, IdFactory, base62, checksum, is_valid_id, to18
 
-# Real 18-character Ids from upstream's task data (REFERENCE.md section 1.1 and 3.1).
+# Real 18-character Ids from upstream's task data (the Hugging Face dataset Salesforce/CRMArena).
 KNOWN = [
     "005Ws000001xSR9IAM",
     "a1MWs0000012u0jMAA",

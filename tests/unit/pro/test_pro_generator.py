@@ -18,7 +18,7 @@ from crmtui.org.generator.pro.config import pro_schema
 from crmtui.org.generator.pro.team import STATE_TERRITORY, TERRITORIES
 from crmtui.org.solvers.pro import activity_priority, pro_index, quote_policy, wrong_stage
 from crmtui.org.solvers.pro.quotes import parse_rules, violations
-from crmtui.org.solvers.pro.vocab import SUBJECT_STAGE
+from crmtui.org.solvers.pro.vocab import BANT_FACTORS, SUBJECT_STAGE
 
 SALES = ("Opportunity", "Lead", "Quote", "Task", "VoiceCallTranscript__c", "Territory2")
 
@@ -173,7 +173,10 @@ def test_bant_plans_agree_with_what_the_calls_say(b2b: GeneratedOrg) -> None:
         text = "\n".join(calls[c] for c in entry["call_ids"])
         assert f"${entry['facts']['budget']:,}" in text
         assert f"{entry['facts']['months']} month" in text or "one month" in text
-        assert len(entry["failed"]) <= 1
+        # One failing factor, or two (about a tenth of the real file's answered rows), in
+        # BANT order and never the same twice.
+        assert len(entry["failed"]) <= 2
+        assert entry["failed"] == sorted(set(entry["failed"]), key=BANT_FACTORS.index)
         assert leads[lead_id]["IsConverted"] == "0"
 
 

@@ -340,10 +340,18 @@ def test_truth_solvers_read_the_planted_facts() -> None:
                     "article_id": "ka0b",
                 },
                 "00Q2": {"failed": [], "call_ids": ["a0V2"], "facts": {}, "article_id": "ka0b"},
+                "00Q3": {
+                    "failed": ["Need", "Budget"],
+                    "call_ids": ["a0V3"],
+                    "facts": {},
+                    "article_id": "ka0b",
+                },
             }
         }
     }
-    assert lead_qualification(truth, "00Q1").answer == ["Timeline"]
+    assert lead_qualification(truth, "00Q1").answer == "Timeline"
+    # Several factors: one answer in BANT order, joined as in the real file.
+    assert lead_qualification(truth, "00Q3").answer == "Budget, Need"
     assert lead_qualification(truth, "00Q2").answer is None
     with pytest.raises(SolverError):
         lead_qualification(truth, "00Q9")

@@ -32,7 +32,8 @@ ROW_KEYS = ["idx", "answer", "task", "persona", "metadata", "reward_metric", "qu
 USER = r"005\w{15}"
 #: Task type -> pattern every answered gold value matches.
 SHAPES = {
-    "lead_qualification": "|".join(BANT_FACTORS),
+    # One factor, or several in BANT order joined as in the real file ('Budget, Need').
+    "lead_qualification": "({0})(, ({0}))*".format("|".join(BANT_FACTORS)),
     "monthly_trend_analysis": r"[A-Z][a-z]+",
     "activity_priority": r"00T\w{15}",
     "top_issue_identification": r"a1M\w{15}",

@@ -1,4 +1,6 @@
-"""Every query shape upstream's tools and prompts issue (REFERENCE 5.4 and 7) on the fixture.
+"""Every query shape upstream's tools and prompts issue, on the fixture.
+
+The shapes are those of upstream's crm_sandbox/env/functions.py and agents/prompts.py.
 
 Expected rows are derived by hand from conftest.ROWS; observations are compared as the
 agent would see them.

@@ -115,7 +115,8 @@ def _period_kind(period: dict) -> str:
 
 
 SEASONS = ("Winter", "Spring", "Summer", "Fall")
-#: Period kinds the real task file asks about per type (REFERENCE 1.1, counted from it).
+#: Period kinds the real task file asks about per type (Salesforce/CRMArena on Hugging Face,
+#: counted from it).
 REAL_PERIOD_KINDS = {
     "handle_time": {"week", "month", "quarter", "named month", "named quarter", "named season"},
     "transfer_count": {"week", "month", "quarter", "named month", "named quarter", "named season"},

@@ -93,7 +93,9 @@ def test_create_tokens_add_status_report_export(
     monkeypatch.setenv("COLUMNS", "80")
     printed = run("study", "tokens", "cli", "--rotate", "cat")
     [line] = [line for line in printed.splitlines() if "token=" in line]
-    assert line.startswith("http://") and len(line.split("token=")[1]) == 43  # whole
+    # It names the address the study was created with (--url), not a default.
+    assert line.startswith("https://study.example:8443/?token=")
+    assert len(line.split("token=")[1]) == 43  # whole
     monkeypatch.setenv("COLUMNS", "200")
     assert "│ cat" in run("study", "tokens", "cli", "--rotate", "cat")
     rotated = json.loads(run("study", "tokens", "cli", "--rotate", "ben", "--format", "json"))

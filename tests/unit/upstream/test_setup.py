@@ -68,7 +68,7 @@ def test_installed_versions_names_what_pip_chose(tmp_path: Path) -> None:
 def test_run_options_after_the_folder_are_crmtuis_and_args_after_dashes_are_upstreams(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``upstream run DIR --org X --out D -- ARGS``: the README's order must parse."""
+    """``upstream run DIR --org X --out D -- ARGS``: docs/reproduce.md's order parses."""
     import crmtui.upstream as upstream_pkg
     from crmtui.upstream import RunOutcome
 

@@ -11,6 +11,7 @@ not-started tasks that belong to other stages than the one the deal is in.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from crmtui.org.generator.config import fmt_bool, fmt_datetime
@@ -22,6 +23,12 @@ Row = dict[str, str | None]
 LOCATIONS = ("Video call", "Customer site", "Our showroom", "Phone", "Trade fair booth")
 #: How many off-stage tasks a planted deal gets (upstream's answers hold 4 to 7 Ids).
 OFF_STAGE_COUNTS = (4, 5, 5, 5, 6, 6, 7)
+#: Share of deals whose most advanced stage shows only in a meeting (an Event).
+MEETING_ONLY_SHARE = 0.85
+#: Share of activity-priority plants that also get not-started tasks of their own stage.
+OWN_STAGE_SHARE = 0.85
+#: Share of deals with a decoy task (see ``_decoys``).
+DECOY_SHARE = 0.8
 
 
 class _Writer:
@@ -93,11 +100,19 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
         return min(moment, latest(rng)) if done else moment
 
     last = min(deal.reached, 3)
+    # The most advanced stage's work is often a meeting only, so reading Tasks alone misses
+    # it (issue #32: "Events ignored" is a careless shortcut of the stage review).
+    top = 4 if deal.outcome == "won" else last
+    meeting_only = rng.random() < MEETING_ONLY_SHARE
     for k in range(last + 1):
         done = rng.randint(1, 2)
         current = deal.outcome == "open" and k == last
-        for n in range(done):
-            writer.task(deal, _subject(rng, STAGES[k], used), "Completed", when((k + n / 3) / 5))
+        if k == top and meeting_only:
+            writer.event(deal, _subject(rng, STAGES[k], used), when((k + 0.5) / 5))
+        else:
+            for n in range(done):
+                moment = when((k + n / 3) / 5)
+                writer.task(deal, _subject(rng, STAGES[k], used), "Completed", moment)
         if current:
             for status in rng.sample(
                 ("In Progress", "Not Started", "Not Started"), rng.randint(0, 2)
@@ -105,7 +120,10 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
                 due = when((k + 1.2) / 5, done=status == "In Progress")
                 writer.task(deal, _subject(rng, STAGES[k], used), status, due)
     if deal.outcome == "won":
-        writer.task(deal, _subject_of(rng, 0, used), "Completed", when(0.98))
+        if meeting_only:
+            writer.event(deal, _subject_of(rng, 1, used), when(1.0))
+        else:
+            writer.task(deal, _subject_of(rng, 0, used), "Completed", when(0.98))
         if rng.random() < 0.5:
             writer.task(deal, _subject_of(rng, 1, used), "Completed", when(1.02))
         if rng.random() < 0.5:
@@ -113,14 +131,46 @@ def _deal_work(writer: _Writer, deal: Deal, rng: random.Random, off_stage: bool)
     elif deal.outcome == "lost":
         writer.task(deal, _subject_of(rng, 3, used), "Completed", when(1.01))
     if rng.random() < 0.35:
-        top = deal.stage if deal.outcome != "lost" else min(deal.reached, 3)
-        k = rng.randint(0, min(top, 4))
+        top_seen = deal.stage if deal.outcome != "lost" else min(deal.reached, 3)
+        k = rng.randint(0, min(top_seen, 4))
         writer.event(deal, _subject(rng, STAGES[k], used), when((k + 0.5) / 5))
+    _decoys(writer, deal, rng, used, 4 if deal.outcome != "open" else last, when)
     if off_stage:
         others = [s for s in STAGES if s != deal.recorded]
         for _ in range(rng.choice(OFF_STAGE_COUNTS)):
             stage = rng.choice(others)
             writer.task(deal, _subject(rng, stage, used), "Not Started", when(1.1, done=False))
+        # Planned work of the deal's own stage beside it, most of the time: listing every
+        # not-started task is a careless reading of the activity-priority question (#32).
+        if rng.random() < OWN_STAGE_SHARE:
+            for _ in range(rng.randint(1, 2)):
+                subject = _subject(rng, deal.recorded, used)
+                writer.task(deal, subject, "Not Started", when(1.1, done=False))
+
+
+def _decoys(
+    writer: _Writer,
+    deal: Deal,
+    rng: random.Random,
+    used: set[str],
+    reached: int,
+    when: Callable[..., datetime],
+) -> None:
+    """Work that careless stage readings take for progress (issue #32).
+
+    An open deal often has a task of a later stage already in progress (planned, not done:
+    it does not move the deal, but counting tasks of any status, or taking the latest
+    activity's stage, does); a closed deal often has an earlier stage's task done last (a
+    buying-history review after the signature), so its latest activity is not its stage.
+    """
+    if rng.random() >= DECOY_SHARE:
+        return
+    if reached < 4:
+        stage = STAGES[rng.randint(reached + 1, 4)]
+        writer.task(deal, _subject(rng, stage, used), "In Progress", when(1.3))
+    else:
+        stage = STAGES[rng.randint(0, 2)]
+        writer.task(deal, _subject(rng, stage, used), "Completed", when(1.05))
 
 
 def latest(rng: random.Random) -> datetime:

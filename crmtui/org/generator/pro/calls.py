@@ -25,6 +25,7 @@ from crmtui.org.solvers.pro.vocab import (
     BANT_FACTORS,
     COMPETITOR_LINES,
     COMPETITORS,
+    CONSUMER_REMARKS,
     REMARKS,
     TOPICS,
 )
@@ -36,6 +37,8 @@ BANT_BUDGET = {"b2b": 5_000, "b2c": 250}
 BANT_MONTHS = {"b2b": 6, "b2c": 3}
 #: How often each factor is the one a lead fails (upstream: Authority most, Timeline least).
 FAIL_WEIGHTS = {"Budget": 26, "Authority": 34, "Need": 22, "Timeline": 18}
+#: Share of failing leads that fail two factors.
+TWO_FACTOR_SHARE = 0.12
 ACKS = (
     "Thanks, that's useful to know.",
     "Understood, I'll make a note of that.",
@@ -66,8 +69,16 @@ class CallPlan:
 
 
 def plan_bant(org_type: str, rng: random.Random, qualified: bool) -> CallPlan:
-    """Draw a lead's BANT facts: all met, or exactly one factor failing."""
-    failed = [] if qualified else [rng.choices(list(FAIL_WEIGHTS), list(FAIL_WEIGHTS.values()))[0]]
+    """Draw a lead's BANT facts: all met, or one factor failing (two now and then, as in
+    about a tenth of the real file's answered rows)."""
+    failed: list[str] = []
+    if not qualified:
+        weights = dict(FAIL_WEIGHTS)
+        for _ in range(2 if rng.random() < TWO_FACTOR_SHARE else 1):
+            factor = rng.choices(list(weights), list(weights.values()))[0]
+            failed.append(factor)
+            del weights[factor]
+        failed.sort(key=list(FAIL_WEIGHTS).index)
     least, most = BANT_BUDGET[org_type], BANT_MONTHS[org_type]
     step = 100 if org_type == "b2b" else 10
     if "Budget" in failed:
@@ -110,6 +121,7 @@ def _bant_lines(
                 "I'd have to get my parents to agree, they are paying.",
             )
         )
+    b2b = org_type == "b2b"
     if plan.need:
         need = rng.choice(
             (
@@ -117,12 +129,23 @@ def _bant_lines(
                 "Our current gear is worn out and has to be replaced.",
                 "We are starting a new programme and have nothing for it yet.",
             )
+            if b2b
+            else (
+                "I need proper gear before my first race in the spring.",
+                "My old shoes are worn through, so I have to replace them.",
+                "I'm taking up hiking and own nothing for it yet.",
+            )
         )
     else:
         need = rng.choice(
             (
                 "Honestly we don't need anything at the moment; I'm just curious.",
                 "We are well stocked, so there is no real need right now.",
+            )
+            if b2b
+            else (
+                "Honestly I don't need anything right now; I'm just browsing.",
+                "I already have all the gear I need at the moment.",
             )
         )
     months = "one month" if plan.months == 1 else f"{plan.months} months"
@@ -238,7 +261,8 @@ def sales_calls(
         lines.append(f"{rep}: Thanks for joining, {c.first}. How is the offer looking to you?")
         for topic in rng.sample(TOPICS, rng.randint(2, 3)):
             sentiment = "negative" if rng.random() < market.negative[topic] else "positive"
-            lines.append(f"{c.first}: {rng.choice(REMARKS[(topic, sentiment)])}")
+            said = (REMARKS if c.company else CONSUMER_REMARKS)[(topic, sentiment)]
+            lines.append(f"{c.first}: {rng.choice(said)}")
             lines.append(f"{rep}: {rng.choice(ACKS)}")
         mentions = rng.choice((0, 1, 1, 1, 2))
         weights = market.competitor_weights(when.date())

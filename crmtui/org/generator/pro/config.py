@@ -49,7 +49,8 @@ class ProScale:
 
 PRO_SCALES: dict[str, ProScale] = {
     "small": ProScale("small", 12, 600, 420, 0.55, 16, 10, 8),
-    # Upstream's b2b volumes (REFERENCE §9.1): 1,465 leads, 1,170 opportunities.
+    # Upstream's b2b volumes (its local_data/crmarenapro_b2b_data.db): 1,465 leads,
+    # 1,170 opportunities.
     "full": ProScale("full", 28, 1_465, 1_170, 0.5, 115, 100, 80),
 }
 

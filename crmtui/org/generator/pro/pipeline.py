@@ -120,6 +120,7 @@ def build_pipeline(
             deal.recorded = _wrong_stage(deal, rng)
             deal.planted["wrong_stage"] = STAGES[deal.stage]
         _write_deal(org_type, deal, kind, rng, ids, tables, catalog, products, rules)
+    _revise_quotes(deals, chosen, team, rng, ids, tables)
     planted: dict[str, list[str]] = {"wrong_stage": [], "invalid_config": [], "quote_approval": []}
     for deal in deals:
         for key in planted:
@@ -187,12 +188,22 @@ def _deal(
     return Deal(deal_id, customer, rep, created, close, "open", stage, STAGES[stage], stage, days)
 
 
+#: Share of won deals whose CloseDate is the day the deal was signed (see _forecast_close).
+EXACT_CLOSE_SHARE = 0.25
+#: Share of territories with a rep who revises quotes (see ``_revise_quotes``), and the most
+#: earlier versions one deal's quote gets.
+REVISED_TERRITORIES = 0.9
+MAX_REVISIONS = 4
+
+
 def _choose_plants(deals: list[Deal], plants: int, rng: random.Random) -> dict[str, str]:
     """Deal Id -> what is planted in it: a wrong StageName, or a broken quote."""
     chosen: dict[str, str] = {}
     # The stage the work shows, as often as upstream's answers name it: mostly Closed and
     # Negotiation, Discovery least.
-    shares = {4: 0.4, 3: 0.28, 2: 0.2, 1: 0.12}
+    # Fewer Closed than upstream's (40%): nothing is more advanced than Closed, so on a deal
+    # that reached it, counting tasks of any status cannot be told from the careful reading.
+    shares = {4: 0.25, 3: 0.3, 2: 0.25, 1: 0.2}
     for stage, share in shares.items():
         pool = [d for d in deals if d.stage == stage and d.outcome != "lost"]
         rng.shuffle(pool)
@@ -292,7 +303,7 @@ def _write_deal(
             "Probability": fmt_number(PROBABILITY.get(deal.recorded, probability)),
             "Amount": fmt_number(float(amount)),
             "CreatedDate": fmt_datetime(deal.created),
-            "CloseDate": fmt_date(deal.close),
+            "CloseDate": fmt_date(_forecast_close(deal, rng)),
             "ContractID__c": contract_id,
         }
     )
@@ -300,6 +311,90 @@ def _write_deal(
         _write_quote(deal, line_ids, valid, rng, ids, tables, catalog)
     if contract_id is not None:
         _write_contract(org_type, deal, contract_id, rng, tables)
+
+
+def _revise_quotes(
+    deals: list[Deal],
+    chosen: dict[str, str],
+    team: Team,
+    rng: random.Random,
+    ids: Ids,
+    tables: dict[str, list[Row]],
+) -> None:
+    """Earlier versions of quotes, turned down or dropped, written for a rep who revises a lot.
+
+    Lead routing counts a territory's Accepted quotes only (issue #32: counting quotes of
+    every status is a careless shortcut). So in most territories a rep other than the one with
+    the most Accepted quotes revises the quotes of deals not won until that rep has the most
+    quotes of any status: the two counts then name different reps.
+    """
+    status = {str(q["OpportunityId"]): str(q["Status"]) for q in tables["Quote"]}
+    accepted: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for deal in deals:
+        if deal.id in status:
+            total[deal.rep.id] = total.get(deal.rep.id, 0) + 1
+            won = status[deal.id] == "Accepted"
+            accepted[deal.rep.id] = accepted.get(deal.rep.id, 0) + won
+    quotes = {str(q["OpportunityId"]): q for q in tables["Quote"]}
+    lines: dict[str, list[Row]] = {}
+    for line in tables["QuoteLineItem"]:
+        lines.setdefault(str(line["QuoteId"]), []).append(line)
+    for territory in range(len(team.territory_ids)):
+        if rng.random() >= REVISED_TERRITORIES:
+            continue
+        reps = [r.id for r in team.reps if territory in r.territories]
+        top = max((accepted.get(r, 0) for r in reps), default=0)
+        others = [r for r in reps if accepted.get(r, 0) < top]
+        if not others:
+            continue
+        reviser = max(others, key=lambda r: (total.get(r, 0), r))
+        open_deals = [
+            d
+            for d in deals
+            if d.rep.id == reviser
+            and d.id in quotes
+            and d.id not in chosen
+            and status[d.id] != "Accepted"
+        ]
+        rng.shuffle(open_deals)
+        rivals = max((total.get(r, 0) for r in reps if r != reviser), default=0)
+        for deal in open_deals * MAX_REVISIONS:
+            if total.get(reviser, 0) > rivals + 2:
+                break
+            _write_revision(quotes[deal.id], lines[str(quotes[deal.id]["Id"])], rng, ids, tables)
+            total[reviser] = total.get(reviser, 0) + 1
+
+
+def _write_revision(
+    main: Row, lines: list[Row], rng: random.Random, ids: Ids, tables: dict[str, list[Row]]
+) -> None:
+    """An earlier version of quote ``main``, with its lines, created a few days before it."""
+    created = datetime.fromisoformat(str(main["CreatedDate"])[:19])
+    expires = datetime.fromisoformat(str(main["ExpirationDate"])[:19])
+    back = timedelta(days=rng.randint(2, 9), minutes=rng.randint(5, 600))
+    quote_id = ids("Quote")
+    tables["Quote"].append(
+        {
+            **main,
+            "Id": quote_id,
+            "Name": f"Quote {len(tables['Quote']) + 1:05d}",
+            "Status": rng.choice(("Rejected", "Denied", "Draft")),
+            "CreatedDate": fmt_datetime(created - back),
+            "ExpirationDate": fmt_datetime(expires - back),
+        }
+    )
+    for line in lines:
+        tables["QuoteLineItem"].append({**line, "Id": ids("QuoteLineItem"), "QuoteId": quote_id})
+
+
+def _forecast_close(deal: Deal, rng: random.Random) -> date:
+    """The CloseDate a rep left on the deal: for a deal signed, often the date they had
+    forecast rather than the day of the signature (which only the contract records), so
+    reading sales by CloseDate is a careless shortcut (issue #32); else the expected close."""
+    if deal.outcome != "won" or rng.random() < EXACT_CLOSE_SHARE:
+        return deal.close
+    return deal.close + timedelta(days=rng.choice((-1, 1)) * rng.randint(8, 45))
 
 
 def _breaks(rules: QuoteRules, lines: list[cpq.Line], days: int) -> list[str]:

@@ -25,7 +25,8 @@ CONFIDENTIAL_KINDS = (
 
 
 def lead_qualification(truth: Mapping[str, Any], lead_id: str) -> SolverResult:
-    """The BANT factors the lead fails, in BANT order, or None when it qualifies.
+    """The BANT factors the lead fails, in BANT order and joined by commas (``'Budget,
+    Need'``), or None when it qualifies.
 
     Raises:
         SolverError: The truth record knows no qualification calls of ``lead_id``.
@@ -34,8 +35,9 @@ def lead_qualification(truth: Mapping[str, Any], lead_id: str) -> SolverResult:
     if entry is None:
         raise SolverError(f"no qualification record for lead {lead_id!r}")
     failed = [factor for factor in BANT_FACTORS if factor in entry["failed"]]
+    # Several factors make one answer string, as in the real file ('Budget, Need').
     return SolverResult(
-        failed or None,
+        ", ".join(failed) if failed else None,
         evidence_list([lead_id, *entry.get("call_ids", ()), entry.get("article_id")]),
         {"facts": entry.get("facts", {})},
     )

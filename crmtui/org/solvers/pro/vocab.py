@@ -164,9 +164,72 @@ REMARKS: dict[tuple[str, str], tuple[str, ...]] = {
     ),
 }
 
-#: Customer line -> (topic, sentiment).
+#: The same remarks in a consumer's words (b2c: a person buying for themselves).
+CONSUMER_REMARKS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("Pricing and discounts", "positive"): (
+        "That price is lower than what I saw in the shops.",
+        "The member discount makes it worth it for me.",
+    ),
+    ("Pricing and discounts", "negative"): (
+        "It's a bit more than I wanted to spend.",
+        "The discount doesn't really change much for me.",
+    ),
+    ("Product quality and durability", "positive"): (
+        "The jacket I tried on felt really well made.",
+        "My last pair from you lasted me three years.",
+    ),
+    ("Product quality and durability", "negative"): (
+        "The zip on my last jacket broke after a month.",
+        "I'm not sure the soles will survive my daily runs.",
+    ),
+    ("Delivery and lead times", "positive"): (
+        "Having it at my door in two days would be perfect.",
+        "Free next-day delivery is a big plus for me.",
+    ),
+    ("Delivery and lead times", "negative"): (
+        "Three weeks is too long to wait for a pair of shoes.",
+        "My last parcel from you arrived a week late.",
+    ),
+    ("Custom branding", "positive"): (
+        "I love that I can get my initials stitched on.",
+        "The personalised print on my friend's shirt looked great.",
+    ),
+    ("Custom branding", "negative"): (
+        "The name printing costs more than the shirt itself.",
+        "My initials came out crooked last time.",
+    ),
+    ("After-sales support", "positive"): (
+        "Your team swapped my wrong size without any fuss.",
+        "The chat support answered me within minutes.",
+    ),
+    ("After-sales support", "negative"): (
+        "My return took ages to be refunded.",
+        "Nobody replied to my warranty email.",
+    ),
+    ("Sustainability of materials", "positive"): (
+        "I like that the fleece is made from recycled bottles.",
+        "The cardboard-only packaging is nice to see.",
+    ),
+    ("Sustainability of materials", "negative"): (
+        "I'd like more proof that the fabric is really recycled.",
+        "I'm not convinced by the eco labels, to be honest.",
+    ),
+    ("Ordering and invoicing", "positive"): (
+        "Paying in three instalments works well for me.",
+        "The app made ordering really easy.",
+    ),
+    ("Ordering and invoicing", "negative"): (
+        "I was charged twice for my last order.",
+        "The checkout kept failing on my phone.",
+    ),
+}
+
+#: Customer line -> (topic, sentiment), business and consumer lines alike.
 REMARK_LABELS: dict[str, tuple[str, str]] = {
-    line: key for key, lines in REMARKS.items() for line in lines
+    line: key
+    for remarks in (REMARKS, CONSUMER_REMARKS)
+    for key, lines in remarks.items()
+    for line in lines
 }
 
 #: Ways a customer brings up a competitor on a call; ``{name}`` is the full name.
