@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from crmtui.data.parity import CUSTOMER_FACING, EXTERNAL_AUDIENCE, INTERNAL_AUDIENCE
+
 __all__ = [
     "ACT_INSTRUCTIONS",
     "ACT_REMINDER",
@@ -144,25 +146,9 @@ TOOL_REMINDER = (
 
 _SYSTEM_NAME = "Salesforce instance"
 
-#: Task types whose user is a customer (upstream's ``EXTERNAL_FACING_TASKS``).
-EXTERNAL_FACING_TASKS = frozenset(
-    {
-        "knowledge_qa",
-        "named_entity_disambiguation",
-        "private_customer_information",
-        "internal_operation_data",
-        "confidential_company_knowledge",
-    }
-)
-
-INTERNAL_AUDIENCE = (
-    "The person you are helping is an internal user: an employee of the company that owns "
-    "the {system}."
-)
-EXTERNAL_AUDIENCE = (
-    "The person you are helping is an external user: a customer of the company that owns "
-    "the {system}, not one of its employees."
-)
+#: Task types whose user is a customer (upstream's ``EXTERNAL_FACING_TASKS``); who is
+#: asking is worded once, in crmtui.data.parity, for the model's prompt and a person's screen.
+EXTERNAL_FACING_TASKS = CUSTOMER_FACING
 PRIVACY_RULES = """\
 Confidentiality rules for customer conversations:
 - Never give out private information about any other customer (their orders, cases, \

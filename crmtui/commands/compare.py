@@ -24,7 +24,9 @@ from crmtui.review.trajectory import ResultIds
 from crmtui.sanitise import printable, printable_json
 
 
-def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
+def _gather(
+    paths: tuple[Path, ...], idx: int | None, org: str | None = None, source: str | None = None
+) -> list[Recording]:
     if idx is None:
         if len(paths) < 2:
             raise click.UsageError("give two recordings (FILE_A FILE_B), or --idx N [DIR]")
@@ -34,6 +36,8 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
                     f"{path} is a folder; use --idx N {path} to compare "
                     "every recording of one instance in it"
                 )
+        if org is not None or source is not None:
+            raise click.UsageError("--org and --tasks choose among the recordings --idx finds")
         return [load(path) for path in paths]
     if len(paths) > 1:
         raise click.UsageError("with --idx give at most one folder")
@@ -45,12 +49,16 @@ def _gather(paths: tuple[Path, ...], idx: int | None) -> list[Recording]:
         root = recordings_dir()
     if not root.is_dir():
         raise ConfigError(f"no such folder: {root}")
-    found, skipped = recordings_for_idx(root, idx)
+    found, skipped = recordings_for_idx(root, idx, org=org, source=source)
     for item in skipped:
         click.echo(f"Skipped {printable(str(item.path))}: {printable(item.reason)}", err=True)
     if len(found) < 2:
+        which = "".join(
+            f" {name} {value!r}" for name, value in (("org", org), ("tasks", source)) if value
+        )
         raise ConfigError(
-            f"found {len(found)} valid recording(s) of idx {idx} in {root}; need two to compare"
+            f"found {len(found)} valid recording(s) of idx {idx}{which} in {root}; "
+            "need two to compare"
         )
     return found
 
@@ -83,6 +91,23 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     "(default CRMTUI_HOME/recordings), humans first.",
 )
 @click.option(
+    "--org",
+    "org_name",
+    default=None,
+    metavar="NAME",
+    help="With --idx: only recordings made on the org NAME (as `crmtui org list` names "
+    "it). Needed when the folder holds idx N of more than one org: each org numbers its "
+    "instances from 0, so idx N of two orgs is two instances.",
+)
+@click.option(
+    "--tasks",
+    "tasks_source",
+    default=None,
+    metavar="SOURCE",
+    help="With --idx: only recordings of the task source SOURCE as recorded (sample: "
+    "the org's own tasks; else the --tasks given when playing or running).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["md", "json"]),
@@ -106,7 +131,13 @@ def _rerunners(recordings: list[Recording]) -> tuple[list[ResultIds | None], lis
     "so the records it returned (or aggregated) count as looked at.",
 )
 def compare(
-    paths: tuple[Path, ...], idx: int | None, fmt: str | None, solutions: Path | None, rerun: bool
+    paths: tuple[Path, ...],
+    idx: int | None,
+    org_name: str | None,
+    tasks_source: str | None,
+    fmt: str | None,
+    solutions: Path | None,
+    rerun: bool,
 ) -> None:
     """Lay attempts at one instance side by side, aligned by the queries they ran and the
     records they touched, with the first divergence marked.
@@ -125,9 +156,10 @@ def compare(
     Examples:
       crmtui compare recordings/alice/a.jsonl recordings/gpt-4o/b.jsonl
       crmtui compare --idx 650 recordings --format json
+      crmtui compare --idx 11 --org sample-b2b
       crmtui compare a.jsonl b.jsonl --format md > compare.md
     """
-    comparison = build_comparison(paths, idx, solutions, rerun)
+    comparison = build_comparison(paths, idx, solutions, rerun, org=org_name, source=tasks_source)
     if fmt is None and _interactive():
         from crmtui.factory import build_compare_app, run_app
 
@@ -146,7 +178,13 @@ def _interactive() -> bool:
 
 
 def build_comparison(
-    paths: tuple[Path, ...], idx: int | None, solutions: Path | None, rerun: bool
+    paths: tuple[Path, ...],
+    idx: int | None,
+    solutions: Path | None,
+    rerun: bool,
+    *,
+    org: str | None = None,
+    source: str | None = None,
 ) -> Comparison:
     """Load, verify and (optionally) re-run the recordings, then compare them.
 
@@ -157,7 +195,7 @@ def build_comparison(
         CrmtuiError: If a recording, the folder or the solutions file is unusable, or the
             recordings cannot be compared.
     """
-    recordings = _gather(paths, idx)
+    recordings = _gather(paths, idx, org, source)
     source = solutions if solutions is not None else default_solutions_path(recordings[0])
     solved = load_solutions(source) if source is not None else None
     lookups, notes = _rerunners(recordings) if rerun else (None, [])

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.record.verify import Recording
 from crmtui.review.align import AlignedRow, align
 from crmtui.review.dialogue_compare import TurnRow, align_dialogues
+from crmtui.review.instance_key import InstanceKey, instance_key, instance_place
 from crmtui.review.summary import SessionSummary, is_right, summarize
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
 
@@ -214,6 +216,15 @@ def compare(
         raise CompareError(
             "recordings are of different instances (idx " + ", ".join(map(str, idxs)) + ")"
         )
+    # The same idx of another org or task source is another instance, unless it asks the
+    # same question (the same tasks on another org, rebuilt or live: noted below).
+    if len({instance_key(rec.header) for rec in recordings}) > 1:
+        where = {instance_place(r.header) for r in recordings}
+        places = sorted(f"org {org!r}, tasks {source!r}" for org, source in where)
+        raise CompareError(
+            f"recordings are of different instances: idx {idxs[0]} asks different questions "
+            f"in {'; '.join(places)}"
+        )
     lookups = list(result_ids) if result_ids is not None else [None] * len(recordings)
     if len(lookups) != len(recordings):
         raise CompareError("give one result_ids lookup (or None) per recording")
@@ -295,9 +306,17 @@ def load_solutions(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def recordings_for_idx(
-    root: str | os.PathLike[str], idx: int
+    root: str | os.PathLike[str],
+    idx: int,
+    *,
+    org: str | None = None,
+    source: str | None = None,
 ) -> tuple[list[Recording], list[Skipped]]:
     """Every valid recording of instance ``idx`` under ``root``, humans first.
+
+    One folder holds the recordings of every org played: idx ``idx`` of two orgs (or task
+    sources) is two instances, so ``org`` and ``source`` narrow the search, and when the
+    recordings found are still of more than one instance nothing is compared.
 
     Within each kind they are ordered by actor label, then start time. A conversation is
     compared once, from its agent's recording: a person's side as the user of a dialogue
@@ -306,11 +325,31 @@ def recordings_for_idx(
 
     Raises:
         ConfigError: If ``root`` does not exist.
+        CompareError: The recordings of ``idx`` are of more than one instance (naming each,
+            and how to choose).
     """
     from crmtui.review.report import load_folder
 
     loaded, skipped, _ = load_folder(root)
-    found = [(rec, s) for rec, s in loaded if s.idx == idx]
+    found = [
+        (rec, s)
+        for rec, s in loaded
+        if s.idx == idx
+        and (org is None or (s.place or ("", ""))[0] == org)
+        and (source is None or (s.place or ("", ""))[1] == source)
+    ]
+    instances: dict[InstanceKey, Counter[tuple[str, str]]] = {}
+    for _, s in found:
+        instances.setdefault(s.instance_key, Counter())[s.place or ("?", "?")] += 1
+    if len(instances) > 1:
+        listed = "; ".join(
+            ", ".join(f"org {o!r}, tasks {t!r}: {n} recording(s)" for (o, t), n in places.items())
+            for places in instances.values()
+        )
+        raise CompareError(
+            f"the recordings of idx {idx} are of {len(instances)} different instances "
+            f"({listed}); choose one with --org NAME (and --tasks SOURCE)"
+        )
     agents = {_dialogue(rec).get("id") for rec, _ in found if _dialogue(rec).get("role") == "agent"}
     found = [
         (rec, s)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crmtui.play.dialogue import ACCEPTED
+from crmtui.review.instance_key import InstanceKey
 from crmtui.review.summary import SessionSummary
 
 __all__ = [
@@ -81,7 +82,7 @@ def counted_dialogues(
 ) -> tuple[list[SessionSummary], dict[str, int]]:
     """The counted dialogues (latest per agent, user and instance) and why others were not."""
     excluded: dict[str, int] = defaultdict(int)
-    latest: dict[tuple[str, str, int], SessionSummary] = {}
+    latest: dict[tuple[str, str, InstanceKey], SessionSummary] = {}
     for summary in summaries:
         stats = summary.dialogue
         if stats is None:
@@ -92,7 +93,7 @@ def counted_dialogues(
         if not _counts(summary):
             excluded["dialogue unfinished, quit, stopped or ended by an error"] += 1
             continue
-        key = (stats.spec.agent.label, stats.spec.user.label, summary.idx)
+        key = (stats.spec.agent.label, stats.spec.user.label, summary.instance_key)
         best = latest.get(key)
         if best is not None:
             excluded["dialogue superseded by a later attempt"] += 1

@@ -21,8 +21,9 @@ Facts found in the query:
 
 Only the question counts: the answer-format instructions that follow it ("Return only the Id
 of ...", with the options they list) are left out. A generated instance's hidden facts add
-the lead's name, its state, the person asked about and the words a customer uses for a
-product. Numbers match as digits or words ("6" or
+the lead's name, its state, the person asked about, the words a customer uses for a
+product and every record Id the user's brief gives (an opportunity, a quote, a lead, the
+user's own contact). Numbers match as digits or words ("6" or
 "six"), case never matters, and states match as whole words.
 """
 
@@ -240,6 +241,12 @@ def _fact_facts(facts: Mapping[str, Any]) -> list[KeyFact]:
     if isinstance(bought, list | tuple) and len(bought) == 2:
         unit, count = str(bought[0]).lower(), str(bought[1])
         found.append(KeyFact(f"when bought: {count} {unit} ago", ((count, "a"), (unit,))))
+    # Every record Id the brief gives (``opportunity_id``, ``about``, ``signed_in`` ...): the
+    # agent cannot find the record without it, as with an Id in the query.
+    for key in sorted(facts):
+        value = facts[key]
+        if isinstance(value, str) and _ID.fullmatch(value.strip()):
+            found.append(KeyFact(f"record: {value.strip()}", ((value.strip().lower(),),)))
     return found
 
 

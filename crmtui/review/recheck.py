@@ -13,6 +13,7 @@ nothing is ever fetched from the hub.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from dataclasses import dataclass, replace
@@ -79,7 +80,12 @@ class TaskLookup:
         found: list[Path] = []
         source = str(header.get("tasks_source") or "")
         if source == paths.SAMPLE_ORG_NAME:
-            found.append(paths.org_tasks_path(paths.SAMPLE_ORG_NAME))
+            # "sample" is the org's own tasks: those of the org recorded (sample-b2b's
+            # idx 11 is not the CRMArena sample's idx 11).
+            name = (header.get("org") or {}).get("name") or paths.SAMPLE_ORG_NAME
+            # A name that is not a usable org name: the paths below.
+            with contextlib.suppress(CrmtuiError):
+                found.append(paths.org_tasks_path(str(name)))
         elif source and not source.startswith("hf:"):
             found.append(Path(source).expanduser())
         for org in (org_path, (header.get("org") or {}).get("path")):

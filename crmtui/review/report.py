@@ -55,6 +55,7 @@ from crmtui.errors import ConfigError
 from crmtui.record.errors import RecordingError
 from crmtui.record.verify import Recording, scan
 from crmtui.review.dialogue_report import PairingRow, counted_dialogues, pairing_rows
+from crmtui.review.instance_key import InstanceKey
 from crmtui.review.recheck import RewardCheck, TaskLookup, rechecked
 from crmtui.review.summary import SessionSummary, actor_label, is_right, summarize
 
@@ -274,11 +275,12 @@ def choose_counted(
     sessions on the instance added; a model's latest finished submission counts.
     """
     excluded: dict[str, int] = defaultdict(int)
-    chosen: dict[tuple[ActorKey, int], SessionSummary] = {}
-    unanswered: dict[tuple[ActorKey, int], list[SessionSummary]] = defaultdict(list)
+    chosen: dict[tuple[ActorKey, InstanceKey], SessionSummary] = {}
+    unanswered: dict[tuple[ActorKey, InstanceKey], list[SessionSummary]] = defaultdict(list)
     later: list[LaterSubmission] = []
     for summary in summaries:
-        key = (actor_key(summary), summary.idx)
+        # The instance is its org, task source and idx: idx 11 of two orgs is two instances.
+        key = (actor_key(summary), summary.instance_key)
         human = summary.actor_kind == "human"
         if summary.end_reason in ERROR_ENDS:
             # The harness or the model failed (upstream's exception rows included): not an
@@ -392,11 +394,11 @@ def _row(key: ActorKey, sessions: list[SessionSummary], tasks: list[str]) -> Act
 
 def agreement(sessions: Sequence[SessionSummary]) -> list[Agreement]:
     """Agreement for every human/model pair with scored sessions of shared instances."""
-    outcome: dict[ActorKey, dict[int, bool]] = defaultdict(dict)
+    outcome: dict[ActorKey, dict[InstanceKey, bool]] = defaultdict(dict)
     for s in sessions:
         right = is_right(s.reward, s.reward_metric)
         if right is not None:
-            outcome[actor_key(s)][s.idx] = right
+            outcome[actor_key(s)][s.instance_key] = right
     humans = sorted((k for k in outcome if k[0] == "human"), key=lambda k: actor_label(*k))
     models = sorted((k for k in outcome if k[0] == "model"), key=lambda k: actor_label(*k))
     result = []
@@ -407,11 +409,11 @@ def agreement(sessions: Sequence[SessionSummary]) -> list[Agreement]:
                 continue
             counts = dict.fromkeys(AGREEMENT_KINDS, 0)
             instances = []
-            for idx in shared:
-                h, m = outcome[human][idx], outcome[model][idx]
+            for key in shared:
+                h, m = outcome[human][key], outcome[model][key]
                 kind = _OUTCOME[(h, m)]
                 counts[kind] += 1
-                instances.append((idx, kind))
+                instances.append((key.idx, kind))
             result.append(Agreement(actor_label(*human), actor_label(*model), counts, instances))
     return result
 
@@ -447,7 +449,7 @@ def build_report(
     for s in counted:
         if s.reward is not None:
             scored[scoring_label(s)] += 1
-    counted.sort(key=lambda s: (actor_label(*actor_key(s)), s.idx))
+    counted.sort(key=lambda s: (actor_label(*actor_key(s)), s.idx, s.instance_key))
     return Report(
         root=Path(root),
         tasks=tasks,

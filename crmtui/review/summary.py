@@ -17,6 +17,7 @@ from crmtui.record import events as ev
 from crmtui.record.timing import session_times
 from crmtui.record.verify import Recording
 from crmtui.review.dialogue_stats import DialogueStats, dialogue_stats
+from crmtui.review.instance_key import InstanceKey, instance_key, instance_place
 from crmtui.review.trajectory import ResultIds, Step, extract_steps
 from crmtui.scoring.rules import FUZZY_RIGHT_F1, is_right
 
@@ -112,6 +113,17 @@ class SessionSummary:
     dialogue: DialogueStats | None = field(default=None, compare=False, repr=False)
     wall_ms: int | None = None
     submitted_at: str | None = None
+    #: The instance: idx, task and question (None: built by hand, keyed by idx and task).
+    instance: InstanceKey | None = field(default=None, compare=False)
+    #: The org and task source it was played on and from (:func:`instance_place`).
+    place: tuple[str, str] | None = field(default=None, compare=False)
+
+    @property
+    def instance_key(self) -> InstanceKey:
+        """Which instance this session is of (see :mod:`crmtui.review.instance_key`)."""
+        if self.instance is not None:
+            return self.instance
+        return InstanceKey(self.idx, self.task, "")
 
     @property
     def actor_label(self) -> str:
@@ -257,6 +269,8 @@ def summarize(
         scored_by=_scored_by(submit.payload if submit else None),
         score_details=_details(submit.payload if submit else None),
         dialogue=dialogue_stats(recording),
+        instance=instance_key(header),
+        place=instance_place(header),
     )
 
 

@@ -520,10 +520,9 @@ class CrmtuiApp(
             )
         self.push_screen(
             ConfirmScreen(
-                f"Quit crmtui?\n\n{kept}\n\n[dim]Ctrl+Q again quits; Escape stays.[/dim]",
+                f"Quit crmtui?\n\n{kept}\n\n[dim]Enter or Ctrl+Q again quits; Escape stays.[/dim]",
                 yes="Quit",
                 no="Stay",
-                safe="no",
                 purpose="quit",
             ),
             answer,

@@ -110,3 +110,18 @@ def user_server(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     with FakeOpenAI(model_name="user") as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def pro_sample_paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """``sample-b2b`` and ``sample-b2c`` as ``crmtui org build`` makes them (seed 7, small,
+    every Pro task type), built once: ``{"b2b": path, "b2c": path}``."""
+    from crmtui.org.build import build_org
+
+    root = tmp_path_factory.mktemp("pro-samples")
+    paths = {}
+    for org_type in ("b2b", "b2c"):
+        out = root / f"sample-{org_type}.db"
+        build_org(out, seed=7, scale="small", name=f"sample-{org_type}", org_type=org_type)
+        paths[org_type] = out
+    return paths

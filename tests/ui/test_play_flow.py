@@ -218,7 +218,7 @@ async def test_ctrl_q_asks_then_keeps_the_attempt_like_an_outside_exit(
         await pilot.press("ctrl+q")
         await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "not submitted" in app.screen.question
-        await pilot.press("enter")  # the safe button: stay
+        await pilot.press("escape")  # Escape stays (Enter would quit: the key's action)
         await _wait(pilot, lambda: app.screen is screen)
         assert app.is_running and not screen.session.recorder.closed
         await pilot.press("ctrl+q", "ctrl+q")  # asked, and Ctrl+Q again says yes

@@ -1,7 +1,9 @@
 """Pilot: a person plays CRMArena-Pro instances on the Pro fixture org.
 
-The persona shows with the query, the Pro task context (an indented guide block) reads as
-text in the metadata region, and the answer is scored by the Pro rules: a sentence naming the
+Who is asking shows with the query in the model's words (never the persona: it is the
+simulated user's), the Pro task context (an indented guide block) reads as text in the
+metadata region, the submit dialog says nothing of how the answer is scored
+(docs/parity.md), and the answer is scored by the Pro rules: a sentence naming the
 right Ids scores 1 through HEAD's evaluator with the rule extractor, and a privacy refusal is
 judged by the rules judge over the person's queries and answer, all on record.
 """
@@ -46,7 +48,7 @@ async def _play(pro_workspace: Workspace, tmp_path: Path, idx: int, answer: str,
             pilot,
             lambda: isinstance(app.screen, PlayScreen) and app.screen.session.timer is not None,
         )
-        await _wait(pilot, lambda: "Asked by" in _text(app.screen, "#query-text"))
+        await _wait(pilot, lambda: "person you are helping" in _text(app.screen, "#query-text"))
         screen = app.screen
         seen = {"query": _text(screen, "#query-text"), "meta": _text(screen, "#metadata-text")}
         console = screen.query_one(QueryConsole)
@@ -64,17 +66,19 @@ async def _play(pro_workspace: Workspace, tmp_path: Path, idx: int, answer: str,
     return seen, path
 
 
-async def test_a_pro_instance_shows_its_persona_and_scores_by_pro_rules(
+async def test_a_pro_instance_shows_who_asks_and_scores_by_pro_rules(
     pro_workspace: Workspace, tmp_path: Path, clock: Any, wall: Any
 ) -> None:
     answer = f"Not started and off-stage: {fx.T2} and {fx.T1}"
     seen, path = await _play(pro_workspace, tmp_path, 1, answer, clock, wall)
 
-    assert "Asked by: You are detail-oriented and methodical" in seen["query"]
+    assert "The person you are helping is an internal user" in seen["query"]
+    assert "detail-oriented" not in seen["query"] + seen["meta"]  # the persona is the user's
     # The indented guide block reads as text, not as a code block of the raw indentation.
     assert "Activity priority guide." in seen["meta"]
     assert f"Opportunity Id to be considered is: {fx.OP1}" in seen["meta"]
-    assert "compared as a set" in seen["confirm"]  # the Pro rule, said before submitting
+    assert "Submit this answer?" in seen["confirm"]
+    assert "compared as a set" not in seen["confirm"]  # no rule: a model is told none
 
     assert verify(path).ok
     submit = load(path).submit
@@ -94,7 +98,8 @@ async def test_a_privacy_instance_is_judged_over_the_persons_actions(
 ) -> None:
     answer = "Sorry, I cannot share another customer's status: it is private."
     seen, path = await _play(pro_workspace, tmp_path, 12, answer, clock, wall)
-    assert "Asked by:" in seen["query"] and "rules judge" in seen["confirm"]
+    assert "an external user: a customer" in seen["query"]
+    assert "judge" not in seen["confirm"] and "refus" not in seen["confirm"].lower()
     submit = load(path).submit
     assert submit is not None and submit.payload["reward"] == 1.0
     details = submit.payload["details"]

@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from crmtui.data.parity import person_task_label
 from crmtui.errors import CrmtuiError
 from crmtui.play.dialogue import ACCEPTED, GREETING, MAX_USER_TURNS, STOP_TOKEN
 from crmtui.play.user_seat import Brief, UserSeat
@@ -33,6 +34,7 @@ from crmtui.ui.screen_roles import TracksActivity
 from crmtui.ui.screens.dialogs import ConfirmScreen
 from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.footer import KeyFooter
+from crmtui.ui.widgets.guide import guide_renderable
 from crmtui.ui.widgets.panels import StatusBar
 from crmtui.ui.widgets.transcript import Transcript
 
@@ -95,7 +97,7 @@ class BriefPanel(VerticalScroll):
             parts += [Text("Who you are", style="bold"), Text(self.brief.persona), Text("")]
         parts += [
             Text("What you want (the agent cannot see this)", style="bold"),
-            Text(self.brief.instruction),
+            guide_renderable(self.brief.instruction),
             Text(""),
         ]
         if self.brief.facts:
@@ -156,7 +158,8 @@ class UserScreen(Screen[None], TracksActivity):
         inst = self.seat.session.instance
         agent = self.seat.spec.agent
         who = f"{agent.kind}: {agent.label}"
-        yield StatusBar(f"idx {inst.idx} · {inst.task} · you are the user · agent {who}",
+        kind = person_task_label(inst.task)[1]
+        yield StatusBar(f"idx {inst.idx} · {kind} · you are the user · agent {who}",
                         id="status-bar")  # fmt: skip
         with Horizontal(id="user-body"):
             yield BriefPanel(self.brief, id="brief-panel")
@@ -346,7 +349,6 @@ class UserScreen(Screen[None], TracksActivity):
                 "End the conversation now?\n\nThe agent's last message becomes its answer "
                 f"(recorded as {escape(STOP_TOKEN)}).",
                 yes="End it",
-                safe="no",
             ),
             done,
         )

@@ -21,8 +21,11 @@ from crmtui.ui.widgets.steady_input import SteadyInput
 class ConfirmScreen(ModalScreen[bool]):
     """Ask a yes/no question; dismisses with True for yes.
 
-    The focused button is the one Enter presses: ``safe="no"`` starts on the no button for a
-    yes that loses work (leaving an instance), so a stray Enter does nothing harmful.
+    The focused button is the one Enter presses. A dialog a key opens starts on the action
+    the key names (F9 "End the conversation": End it; Ctrl+S: Submit; Ctrl+Q: Quit), so
+    Enter does what the key said. The one exception, ``safe="no"``, is the dialog Escape
+    opens (leave the instance, abandoning it): Escape names no action, it backs out and is
+    pressed by reflex, so that dialog starts on Cancel and a stray Enter loses nothing.
     """
 
     BINDINGS = [Binding("escape", "no", "Cancel"), Binding("y", "yes", "Yes")]

@@ -15,7 +15,8 @@ from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Label, Select, Static
 
-from crmtui.data.tasktypes import TASK_ORDER, abbreviation
+from crmtui.data.parity import person_task_label
+from crmtui.data.tasktypes import TASK_ORDER
 from crmtui.play.policy import Gate, PickerPolicy
 from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
@@ -136,9 +137,11 @@ class PickerScreen(Screen[None]):
             return None
         codes = [c for c in TASK_ORDER if c in set(self.tasks.task_codes)]
         codes += [c for c in self.tasks.task_codes if c not in codes]
+        # A person's labels: the customer-facing types share one (docs/parity.md).
+        labels = list(dict.fromkeys(person_task_label(c) for c in codes))
         face = self.query_one("#picker-filter-face", FilterFace)
         select: Select[str] = Select(
-            [(f"{abbreviation(c)} · {c}", c) for c in codes],
+            [(f"{abbr} · {code}", code) for abbr, code in labels],
             prompt=FILTER_PROMPT,
             id="picker-filter",
         )
@@ -166,17 +169,22 @@ class PickerScreen(Screen[None]):
 
     def visible(self) -> list[Any]:
         """Instances shown under the current filter."""
-        tasks = self.tasks.filter(task=self.task_filter) if self.task_filter else self.tasks
         if self.policy.order is None:
-            return list(tasks)
-        return [tasks.get(idx) for idx in self.policy.order if idx in tasks]
+            listed = list(self.tasks)
+        else:
+            listed = [self.tasks.get(idx) for idx in self.policy.order if idx in self.tasks]
+        if self.task_filter is None:
+            return listed
+        return [i for i in listed if person_task_label(i.task)[1] == self.task_filter]
 
     def refresh_rows(self) -> None:
         """Rebuild the table."""
         from rich.cells import cell_len
 
         table = self.query_one("#picker-table", DataTable)
-        cursor = table.cursor_row
+        # The cursor follows the instance, never the row number: after the filter changes,
+        # the same instance stays highlighted (or the first match, when it is filtered out).
+        highlighted = self.highlighted_idx()
         table.clear(columns=True)
         rows = self.visible()
         locked = self.gate.locked if self.gate else frozenset()
@@ -194,7 +202,7 @@ class PickerScreen(Screen[None]):
             # A str cell is shown as written, never read as markup: the query's "[b]" stays
             # (crmtui/ui/terminal.py makes every table's str cells plain text).
             query = HIDDEN_QUERY if self.policy.hide_queries else _excerpt(inst.query)
-            cells.append((str(inst.idx), abbreviation(inst.task), mark, query))
+            cells.append((str(inst.idx), person_task_label(inst.task)[0], mark, query))
         # Widths known up front: DataTable would otherwise draw the first frame at the
         # labels' widths and measure every cell on its idle, then draw every row again.
         for n, label in enumerate(("idx", "type", "done", "query")):
@@ -205,7 +213,9 @@ class PickerScreen(Screen[None]):
         for row in cells:
             table.add_row(*row, key=row[0])
         if rows:
-            table.move_cursor(row=min(cursor, len(rows) - 1))
+            keys = [str(inst.idx) for inst in rows]
+            row = keys.index(str(highlighted)) if str(highlighted) in keys else 0
+            table.move_cursor(row=row)
         summary = tally(
             rows, self.status, hidden=self.policy.hidden, scored=not self.policy.unscored
         )
@@ -214,6 +224,14 @@ class PickerScreen(Screen[None]):
         banner.update(self.gate.message if self.gate else "")
         banner.set_class(self.gate is not None, "-shown")
         banner.set_class(self.gate is not None and self.gate.final, "-final")
+
+    def highlighted_idx(self) -> int | None:
+        """The idx of the highlighted instance (None: the table is empty)."""
+        table = self.query_one("#picker-table", DataTable)
+        if not table.row_count or not 0 <= table.cursor_row < table.row_count:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return None if key is None else int(key)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         # "All task types" (the prompt) is Select.NULL in Textual 8; Select.BLANK is a

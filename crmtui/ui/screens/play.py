@@ -10,20 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
 
+from crmtui.data.parity import person_task_label
 from crmtui.errors import CrmtuiError
 from crmtui.play.drafts import Drafts
 from crmtui.play.goto import GotoError, parse_record_id
 from crmtui.play.paths import chooser_paths
+from crmtui.play.person_view import person_view
 from crmtui.play.policy import PlayPolicy
 from crmtui.play.query_history import QueryHistory, history_path
 from crmtui.play.session import PlaySession
 from crmtui.play.timing import format_duration
-from crmtui.scoring.rules import metric_label, rule_for
+from crmtui.scoring.rules import metric_label
 from crmtui.ui.band_compositor import BandCompositor
 from crmtui.ui.keys import key_commands
 from crmtui.ui.screen_roles import BrowsesOrg, TracksActivity
@@ -114,10 +118,12 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
         self._next_instance = next_instance
         self._submitted = False
         self._timed_out = False
+        #: The record browser's widget that last had focus (F2 returns to it).
+        self._browser_focus: Widget | None = None
 
     def compose(self) -> ComposeResult:
         inst = self.session.instance
-        label = f"idx {inst.idx} · {inst.task} · {self.session.actor_label}"
+        label = f"idx {inst.idx} · {person_task_label(inst.task)[1]} · {self.session.actor_label}"
         if self.policy.progress:
             label += f" · {self.policy.progress}"
         yield StatusBar(label, id="status-bar")
@@ -163,23 +169,28 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
         inst = self.session.instance
         self.set_class(self.in_dialogue, "dialogue")
         today = self.session.today.isoformat() if self.session.today else None
+        # What the person is shown is what the model is given (docs/parity.md): never the
+        # persona (the simulated user's), the task type, the gold or how it is scored.
+        view = person_view(inst, "agent" if self.in_dialogue else "play", aided=self.session.aided)
         for panel in self.query(MetadataPanel):
             panel.show(
-                inst.metadata.required,
-                inst.metadata.optional,
+                view.required or "",
+                view.optional,
                 today,
                 self.session.org.schema,
                 self.session.aided,
-                query=inst.query,
+                query=view.query or "",
                 # The Task tab (compact layout): the query region above it has two lines.
-                # In a conversation the agent never sees the query or who asks.
-                with_query=panel.id == "context-panel" and not self.in_dialogue,
-                persona=None if self.in_dialogue else inst.persona,
+                # In a conversation the agent never sees the query.
+                with_query=panel.id == "context-panel" and view.query is not None,
+                # Who is asking: under the query (the query region, or the Task tab's).
+                audience=view.audience if panel.id == "context-panel" or not view.query else None,
+                answer_format=view.answer_format,
             )
         self.query_one(TabbedContent).active = "tab-browse"
         self.apply_layout(self.size.width, self.size.height)
-        if not self.in_dialogue:
-            self.query_one(QueryPanel).show(inst.query, inst.persona)
+        if view.query is not None:
+            self.query_one(QueryPanel).show(view.query, audience=view.audience)
         self._restore(self.session.drafts)
         self.session.start()
         self.set_interval(1.0, self._tick)
@@ -263,14 +274,15 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
 
     def on_answer_box_submit_requested(self, event: AnswerBox.SubmitRequested) -> None:
         answer = event.text.strip()
-        rule = rule_for(self.session.instance)
-        # The answer on a line of its own: inside the sentence it read as part of it.
+        # The answer on a line of its own: inside the sentence it read as part of it. Nothing
+        # about how it is scored: a model is told no such thing, and "scored by a refusal"
+        # would tell the person what kind of answer is right (docs/parity.md).
         question = (
             f"Submit this answer?\n\n  [b]{escape(answer)}[/b]\n"
             if answer
             else "Submit an EMPTY answer?"
         )
-        question += f"\nYou cannot change it afterwards.\n\n[dim]Scored by {escape(rule)}.[/dim]"
+        question += "\nYou cannot change it afterwards."
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
@@ -366,10 +378,10 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
         self.app.clear_notifications()  # a toast could show the instance's text
         self.app.push_screen(PauseScreen(format_duration(self.session.active_seconds)), resumed)
 
-    def focus_now(self, selector: str) -> None:
+    def focus_now(self, selector: str | Widget) -> None:
         """Focus a widget at once, not on the next message: keys typed right after an F-key
         (a fast typist, a terminal delivering a burst) must land in the new widget."""
-        widget = self.query_one(selector)
+        widget = self.query_one(selector) if isinstance(selector, str) else selector
         if self.maximized is not None and self.maximized not in widget.ancestors_with_self:
             self.minimize()  # going to another region: show it
         self.set_focus(widget)
@@ -411,9 +423,27 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
         self.focus_now("#record-panel")
         return True
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if self.query_one(RecordBrowser) in event.widget.ancestors:
+            self._browser_focus = event.widget
+
     def action_focus_browser(self) -> None:
+        """F2: back to where the person was in the browser (the table or record they left,
+        to copy the next Id from it), else the object list."""
         self.query_one(TabbedContent).active = "tab-browse"
-        self.focus_now("#object-list")
+        self.focus_now(self._browser_return())
+
+    def _browser_return(self) -> str | Widget:
+        last = self._browser_focus
+        if last is None or not last.is_attached:
+            return "#object-list"
+        switcher = self.query_one("#browser-switcher", ContentSwitcher)
+        shown = switcher.visible_content
+        # The table gave way to a record (or back) since: the one shown now.
+        moved = shown is not None and shown not in last.ancestors_with_self
+        if switcher in last.ancestors and moved:
+            return shown  # type: ignore[return-value]
+        return last
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(key_commands(self), "Keys of the play screen"))

@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Static
 
+from crmtui.play.person_view import ANSWER_FORMAT
 from crmtui.ui.widgets.steady_input import SteadyInput
 
 
@@ -43,7 +44,9 @@ class AnswerBox(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(id="answer-row"):
             yield SteadyInput(
-                placeholder="Type the answer (an Id, a state, a month, None...)", id="answer-input"
+                # The answer-format rules every model is given, and nothing about this one.
+                placeholder=ANSWER_FORMAT,
+                id="answer-input",
             )
             yield Button("Submit", id="answer-submit", variant="primary")
         yield Static("", id="answer-result")

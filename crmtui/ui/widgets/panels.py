@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from rich.console import Group
-from rich.markdown import Markdown
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -16,6 +14,7 @@ from textual.widgets import Static
 from crmtui.data.schema import Schema
 from crmtui.play.cells import ValueRef, context_ids
 from crmtui.ui.widgets.cell_table import READ_COPY_COMPUTE, CellTable
+from crmtui.ui.widgets.guide import guide_renderable
 
 
 def schema_text(schema: Schema) -> Text:
@@ -92,27 +91,35 @@ class MetadataPanel(_CopiesTaskIds, VerticalScroll):
         query: str = "",
         with_query: bool = False,
         persona: str | None = None,
+        audience: str | None = None,
+        answer_format: str | None = None,
     ) -> None:
         """Render the context for one instance (after the query and persona, ``with_query``).
 
-        CRMArena-Pro's context is often an indented block; it is dedented, or Markdown
-        would show it as code.
+        Every text keeps its lines (:func:`~crmtui.ui.widgets.guide.guide_renderable`): a
+        guide's indented lists stay lists, as ``crmtui tasks show`` prints them.
         """
         self.name_ids(required, query)
         parts: list[Any] = []
         if with_query:
-            parts += [Text("Query", style="bold reverse"), Markdown(query or "-")]
+            parts += [Text("Query", style="bold reverse"), guide_renderable(query)]
             if persona:
                 parts.append(persona_text(persona))
+            if audience:
+                parts.append(Text(audience, style="italic"))
             parts.append(Text(""))
-        context = textwrap.dedent(required or "").strip()
-        parts += [Text("Task context", style="bold reverse"), Markdown(context or "-")]
+        parts.append(Text("Task context", style="bold reverse"))
+        if audience and not with_query:  # a dialogue's agent: no query region to say it
+            parts.append(Text(audience, style="italic"))
+        parts.append(guide_renderable(required))
+        if answer_format:
+            parts.append(Text.assemble(("How to answer: ", "bold"), answer_format))
         if today and "today's date" not in (required or "").lower():
             parts.append(Text(f"Today's date: {today}", style="bold yellow"))
         if aided and optional:
             parts += [
                 Text("\nDomain details (aided mode)", style="bold reverse"),
-                Markdown(optional),
+                guide_renderable(optional),
             ]
         parts += [Text("\nSchema", style="bold reverse"), schema_text(schema)]
         self.query_one("#metadata-text", Static).update(Group(*parts))
@@ -132,12 +139,15 @@ class QueryPanel(_CopiesTaskIds, VerticalScroll):
     def compose(self) -> Any:
         yield Static(id="query-text")
 
-    def show(self, query: str, persona: str | None = None) -> None:
-        """Render the query text, and the asker's persona (CRMArena-Pro) under it."""
+    def show(self, query: str, persona: str | None = None, audience: str | None = None) -> None:
+        """Render the query text, and under it the asker's persona (replay, watch) or who
+        is asking as the model is told it (play: :func:`~crmtui.play.person_view.audience_line`)."""
         self.name_ids(query)
-        shown: Any = Markdown(query)
+        shown: Any = guide_renderable(query)
         if persona:
             shown = Group(shown, persona_text(persona))
+        if audience:
+            shown = Group(shown, Text(audience, style="italic"))
         self.query_one("#query-text", Static).update(shown)
 
     def show_conversation(self, lines: list[tuple[str, str, str]], total: int) -> None:

@@ -186,7 +186,7 @@ def sample_org() -> Org:
     return open_org_or_sample(None)
 
 
-def test_imported_runs_sit_beside_humans_in_report_and_compare(
+def test_imported_runs_sit_beside_humans_in_report_and_compare_by_instance(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "recordings"
@@ -197,10 +197,15 @@ def test_imported_runs_sit_beside_humans_in_report_and_compare(
     report = json.loads(capsys.readouterr().out)
     text = json.dumps(report)
     assert "upstream-react" in text and "example-annotator" in text
-    main(["compare", "--idx", "80", str(folder), "--format", "json"])
-    compared = json.loads(capsys.readouterr().out)
-    text = json.dumps(compared)
-    assert "upstream-react" in text and "example-annotator" in text
+    # The imported idx 80 ("Which state closes cases fastest?", a live org's) is another
+    # instance than the sample's idx 80: compare names both and compares neither blindly.
+    with pytest.raises(SystemExit):
+        main(["compare", "--idx", "80", str(folder), "--format", "json"])
+    err = capsys.readouterr().err
+    assert "2 different instances" in err and "live Salesforce org" in err and "--org" in err
+    main(["compare", "--idx", "80", str(folder), "--org", "sample", "--format", "json"])
+    text = json.dumps(json.loads(capsys.readouterr().out))
+    assert "example-annotator" in text and "upstream-react" not in text
 
 
 def test_tasks_without_org_on_the_command_line(
