@@ -206,6 +206,10 @@ class AgentSession:
         Raises:
             RecordingError: The recording cannot be created.
         """
+        if dialogue is not None and strategy.observations == "head":
+            # Upstream HEAD's count of the turn limit (one more agent action after the user's
+            # last reply): recorded, so that verify holds the conversation to the same rule.
+            dialogue = {**dialogue, "one_more_action": True}
         recorder = Recorder.create(
             recordings,
             actor={"kind": "model", "id": model, "strategy": strategy_label(strategy)},

@@ -124,6 +124,8 @@ class DialogueSpec:
         max_user_turns: User replies allowed.
         dialogue_id: Shared by the two recordings of one conversation when each side records
             its own (a person as the user); None when one recording holds it all.
+        one_more_action: The limit counted as upstream HEAD counts it (``--preset head``):
+            one more agent action after the user's last allowed reply.
     """
 
     role: str
@@ -131,6 +133,7 @@ class DialogueSpec:
     user: Side
     max_user_turns: int = DEFAULT_MAX_USER_TURNS
     dialogue_id: str | None = None
+    one_more_action: bool = False
 
     @property
     def own(self) -> Side:
@@ -157,6 +160,8 @@ class DialogueSpec:
         }
         if self.dialogue_id is not None:
             value["id"] = self.dialogue_id
+        if self.one_more_action:
+            value["one_more_action"] = True
         return value
 
     @classmethod
@@ -168,6 +173,7 @@ class DialogueSpec:
             Side.from_json(value["user"]),
             int(value.get("max_user_turns", DEFAULT_MAX_USER_TURNS)),
             value.get("id"),
+            value.get("one_more_action") is True,
         )
 
     @classmethod

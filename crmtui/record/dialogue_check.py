@@ -24,7 +24,7 @@ _CUT = MESSAGE_CUT_NOTE
 _ROLES = ("agent", "user")
 _KINDS = ("human", "model")
 _SIDE_KEYS = frozenset({"kind", "id", "strategy", "settings"})
-_KEYS = frozenset({"role", "agent", "user", "max_user_turns", "id"})
+_KEYS = frozenset({"role", "agent", "user", "max_user_turns", "id", "one_more_action"})
 
 
 def _side(value: Any, where: str) -> None:
@@ -68,6 +68,8 @@ def validate_dialogue(header: Mapping[str, Any]) -> None:
         raise PayloadError("header dialogue: 'max_user_turns' must be an integer of at least 1")
     if "id" in value and not (isinstance(value["id"], str) and value["id"]):
         raise PayloadError("header dialogue: 'id' must be a non-empty string")
+    if "one_more_action" in value and not isinstance(value["one_more_action"], bool):
+        raise PayloadError("header dialogue: 'one_more_action' must be true or false")
     actor = header.get("actor") or {}
     own = value[role]
     if (own["kind"], own["id"]) != (actor.get("kind"), actor.get("id")):
@@ -111,8 +113,10 @@ class ConversationRules:
       an agent message's is one more; none repeated, skipped or swapped;
     * **STOP**: a user message whose text holds ``###STOP###`` has ``stop`` true, and a
       ``stop`` true message holds it (or was cut at the message cap);
-    * **the limit**: no more user replies than the header's ``max_user_turns``; nothing
-      said after the end;
+    * **the limit**: no more user replies than the header's ``max_user_turns`` (one more
+      with ``one_more_action``: upstream HEAD's count, where the agent's action after the
+      last allowed reply may be a message the user answers once more); nothing said after
+      the end;
     * **the scored answer**: a ``submit`` only after the user's ``###STOP###`` that followed
       an agent message (the answer the user accepted).
 
@@ -123,6 +127,10 @@ class ConversationRules:
         dialogue = header.get("dialogue")
         self.active = isinstance(dialogue, dict)
         self.max_user_turns = int(dialogue["max_user_turns"]) if self.active else 0
+        #: User replies after which the conversation is over.
+        self.limit = self.max_user_turns + (
+            1 if self.active and dialogue.get("one_more_action") is True else 0
+        )
         self.awaiting = "user"
         self.agent_turns = 0
         self.user_turns = 0
@@ -174,7 +182,7 @@ class ConversationRules:
             return None
         if self.agent_turns:
             self.user_turns += 1
-        if self.user_turns >= self.max_user_turns:
+        if self.user_turns >= self.limit:
             self.ended = "limit"
         return None
 

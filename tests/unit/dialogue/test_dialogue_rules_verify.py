@@ -133,3 +133,51 @@ def test_a_rechained_rule_break_is_named_with_its_line(tmp_path: Path, name: str
     assert not report.ok
     assert report.problem is not None and f"conversation rule ({rule})" in report.problem
     assert report.first_bad_line == line, report.describe()
+
+
+def _at_the_limit(tmp_path: Path, one_more_action: bool, extra_rounds: int) -> Path:
+    """A conversation with a limit of 1 user reply, then ``extra_rounds`` more agent/user
+    rounds; under upstream HEAD's count (``one_more_action``) the user's reply to the
+    agent's last action is the one that ends it."""
+    spec = DialogueSpec(
+        "agent", Side("model", "m", "react"), Side("model", SIM), 1, one_more_action=one_more_action
+    )
+    rec = Recorder.create(
+        tmp_path / f"r{one_more_action}{extra_rounds}.jsonl",
+        actor={"kind": "model", "id": "m", "strategy": "react"},
+        instance=INSTANCE,
+        org=ORG,
+        tasks_source="t",
+        dialogue=spec.to_json(),
+        fsync=False,
+    )
+    rec.emit("user_message", {"text": "Route my lead", "turn": 0, "stop": False}, actor=SIM)
+    rec.emit("agent_message", {"text": "Which state?", "turn": 1})
+    rec.emit("user_message", {"text": "CA", "turn": 1, "stop": False}, actor=SIM)
+    for turn in range(2, 2 + extra_rounds):
+        rec.emit("agent_message", {"text": "Route it to U4", "turn": turn})
+        rec.emit("user_message", {"text": "Thanks", "turn": turn, "stop": False}, actor=SIM)
+    rec.close("Max user turns")
+    return rec.path
+
+
+@pytest.mark.parametrize(
+    ("one_more_action", "extra_rounds", "ok"),
+    [(False, 0, True), (False, 1, False), (True, 1, True), (True, 2, False)],
+)
+def test_the_limit_is_counted_as_the_header_says(
+    tmp_path: Path, one_more_action: bool, extra_rounds: int, ok: bool
+) -> None:
+    """``one_more_action`` in the header (what ``--preset head`` records) allows exactly one
+    more agent action and the user's answer to it; without it, nothing after the limit."""
+    result = verify(_at_the_limit(tmp_path, one_more_action, extra_rounds))
+    assert result.ok is ok, result.describe()
+    if not ok:
+        assert "conversation rule (the limit)" in result.describe()
+
+
+def test_one_more_action_round_trips_through_the_header() -> None:
+    spec = DialogueSpec("agent", Side("model", "m"), Side("model", SIM), 3, one_more_action=True)
+    assert DialogueSpec.from_json(spec.to_json()) == spec
+    plain = DialogueSpec("agent", Side("model", "m"), Side("model", SIM), 3)
+    assert "one_more_action" not in plain.to_json()
