@@ -146,6 +146,9 @@ def session_row(
     row["cost"] = summary.cost
     row["header"] = canonical_json(header) if flat else header
     dialogue = None if summary.dialogue is None else summary.dialogue.to_dict()
+    if dialogue is not None and not dialogue["dialogue_id"]:
+        # A conversation recorded once (with a simulated user) is its session, as in CSV.
+        dialogue["dialogue_id"] = summary.session_id
     row["dialogue"] = canonical_json(dialogue) if flat and dialogue is not None else dialogue
     row["events"] = [
         {**event.to_dict(), "payload": canonical_json(event.payload)} if flat else event.to_dict()
