@@ -8,6 +8,7 @@ click's usage error (exit status 2) naming the option.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import click
@@ -60,3 +61,21 @@ class Fraction(click.ParamType):
 
 #: A share from 0 to 1.
 UNIT_FRACTION = Fraction()
+
+
+#: ``--out FILE`` of the report commands (``report``, ``study report``).
+report_out_option = click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the report to this file instead of standard output.",
+)
+#: ``--figures DIR`` of the report commands: each HTML figure as SVG and PNG too.
+figures_option = click.option(
+    "--figures",
+    "figures_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With --format html: also write each figure as NAME.svg and NAME.png into this "
+    "folder (for a paper).",
+)

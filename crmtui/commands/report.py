@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
+from crmtui.commands.options import figures_option, report_out_option
 from crmtui.errors import ConfigError
 from crmtui.review.report import report_folder
 from crmtui.review.report_format import FORMATS, print_table, to_csv, to_json, to_markdown
@@ -43,20 +44,8 @@ def emit(text: str, out: Path | None) -> None:
     "with figures (accuracy with 95% intervals, paired differences, time, multi-turn) and "
     "the tables, opening offline.",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the report to this file instead of standard output.",
-)
-@click.option(
-    "--figures",
-    "figures_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="With --format html: also write each figure as NAME.svg and NAME.png into this "
-    "folder (for a paper).",
-)
+@report_out_option
+@figures_option
 @click.option(
     "--tui",
     is_flag=True,

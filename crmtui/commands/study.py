@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
-from crmtui.commands.options import POSITIVE_SECONDS, UNIT_FRACTION
+from crmtui.commands.options import (
+    POSITIVE_SECONDS,
+    UNIT_FRACTION,
+    figures_option,
+    report_out_option,
+)
 from crmtui.errors import ConfigError
 from crmtui.sanitise import printable
 
@@ -641,20 +646,8 @@ def status_cmd(name: str, fmt: str, tui: bool) -> None:
     "with figures (accuracy with 95% intervals, annotator agreement, people versus models, "
     "time) and the tables, opening offline.",
 )
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write the report to this file instead of standard output.",
-)
-@click.option(
-    "--figures",
-    "figures_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="With --format html: also write each figure as NAME.svg and NAME.png into this "
-    "folder (for a paper).",
-)
+@report_out_option
+@figures_option
 @click.option(
     "--bootstrap",
     "resamples",
