@@ -4,9 +4,12 @@
 mode. The driver asks the user side (:mod:`crmtui.play.dialogue_sides`) for the opening
 message (the agent's first user message instead of the query), sends each ``respond`` to
 the user and brings back the reply, and records both as ``user_message`` and
-``agent_message`` events, a user's with the user's actor id. It also keeps the time spent
-waiting for the user, which the agent's time limit does not count (a person may think for
-minutes; a simulated user's latency is not the agent's).
+``agent_message`` events, a user's with the user's actor id.
+
+The time limit: a **person's** time to answer is not counted (a person may think for
+minutes; :attr:`DialogueDriver.waited_s` keeps it for the runner to leave out), while a
+**model** user's calls are part of the instance: each is given the time left as its
+timeout, so a stalling user model cannot hold the instance past ``--time-limit``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crmtui.play.dialogue import Dialogue, DialogueEnd, message_payload
-from crmtui.play.dialogue_sides import UserSide
+from crmtui.play.dialogue_sides import UserReply, UserSide
 
 __all__ = ["DialogueDriver", "EmitAs"]
 
@@ -39,7 +42,8 @@ class DialogueDriver:
 
     Attributes:
         dialogue: The conversation so far.
-        waited_s: Seconds spent waiting for the user.
+        waited_s: Seconds spent waiting for a person (a model user's time is not in it).
+        timed: Whether the user's time counts against the time limit (a model user).
     """
 
     def __init__(
@@ -57,32 +61,42 @@ class DialogueDriver:
         self._emit = emit
         self._clock = clock
         self.waited_s = 0.0
+        self.timed = user.side.kind == "model"
 
-    def open(self, cancel: threading.Event | None = None) -> str:
-        """The user's opening message (recorded); it replaces the query in the prompt."""
+    def _ask(self, ask: Callable[[float | None], UserReply], timeout: float | None) -> UserReply:
+        """Run ``ask(timeout)``: a model user within ``timeout``; a person unbounded, with
+        the wait added to :attr:`waited_s`."""
+        if self.timed:
+            return ask(None if timeout is None else max(0.0, timeout))
         began = self._clock()
         try:
-            reply = self.user.opening(cancel)
+            return ask(None)
         finally:
             self.waited_s += self._clock() - began
+
+    def open(self, cancel: threading.Event | None = None, timeout: float | None = None) -> str:
+        """The user's opening message (recorded); it replaces the query in the prompt.
+
+        ``timeout``: seconds left in the time limit (binding a model user only).
+        """
+        reply = self._ask(lambda left: self.user.opening(cancel, timeout=left), timeout)
         message = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(message, reply.call), self.user.side.id)
         self._heard("user", message.text)
         return message.text
 
     def respond(
-        self, text: str, cancel: threading.Event | None = None
+        self, text: str, cancel: threading.Event | None = None, timeout: float | None = None
     ) -> tuple[str, DialogueEnd | None]:
-        """Send the agent's message; the user's reply and, when it ended, how."""
+        """Send the agent's message; the user's reply and, when it ended, how.
+
+        ``timeout``: seconds left in the time limit (binding a model user only).
+        """
         message = self.dialogue.agent_says(text)
         self._emit("agent_message", message_payload(message), None)
         self._heard("agent", message.text)
-        began = self._clock()
-        try:
-            # What the user hears is what is recorded: the message, cut to the cap.
-            reply = self.user.reply(message.text, cancel)
-        finally:
-            self.waited_s += self._clock() - began
+        # What the user hears is what is recorded: the message, cut to the cap.
+        reply = self._ask(lambda left: self.user.reply(message.text, cancel, timeout=left), timeout)
         answer = self.dialogue.user_says(reply.text)
         self._emit("user_message", message_payload(answer, reply.call), self.user.side.id)
         self._heard("user", answer.text)

@@ -116,7 +116,8 @@ class EpisodeOptions:
     Attributes:
         schema_text: Schema section of the prompt; defaults to the built-in schema.
         max_turns: Model calls allowed (invalid replies count).
-        time_limit_s: Wall-clock limit for the whole episode, held during a model call too.
+        time_limit_s: Wall-clock limit for the whole episode, held during a model call too,
+            a simulated user's included; a person's time to answer is not counted.
         aided: Add ``metadata.optional`` to the prompt (upstream's aided mode).
         clock: Monotonic seconds (injectable for tests).
         on_step: Called after every step.
@@ -219,9 +220,22 @@ def run_instance(
             result.answer = end.answer
         return finish(end.end_reason())
 
+    def time_left() -> float:
+        """Seconds left in the time limit (a person's time to answer is not counted)."""
+        waited = dialogue.waited_s if dialogue is not None else 0.0
+        return time_limit_s - (clock() - start - waited)
+
     def user_failed(exc: Exception) -> AgentResult:
-        if isinstance(exc, DialogueCancelled):
+        if isinstance(exc, (DialogueCancelled, ModelCancelled)):
             return finish({"source": "runner", "message": STOPPED})
+        if dialogue is not None and dialogue.timed and time_left() <= 0:
+            # The user model's call was given the time left and used it all: the instance
+            # ends at its limit, saying the user (not the agent) ran the clock out.
+            reason = {"source": "runner", "message": TIME_LIMIT, "role": "user"}
+            reason["content"] = (
+                f"the user model did not reply within the time limit ({time_limit_s:g} s)"
+            )
+            return finish(reason)
         reason = {"source": "api", "message": MODEL_ERROR, "content": f"user model: {exc}"}
         reason["kind"] = getattr(exc, "kind", "rejected")
         reason["role"] = "user"
@@ -231,7 +245,7 @@ def run_instance(
     query_text = instance.query
     if dialogue is not None:
         try:
-            query_text = dialogue.open(cancel)
+            query_text = dialogue.open(cancel, timeout=time_left())
         except (ModelError, DialogueCancelled) as exc:
             return user_failed(exc)
         if dialogue.dialogue.end is not None:  # the user ended at once
@@ -267,8 +281,7 @@ def run_instance(
             return finish({"source": "runner", "message": STOPPED})
         if dialogue is not None and (ended := dialogue.ended_by_user()) is not None:
             return dialogue_over(ended)
-        waited = dialogue.waited_s if dialogue is not None else 0.0
-        remaining = time_limit_s - (clock() - start - waited)
+        remaining = time_left()
         if remaining <= 0:
             return finish({"source": "runner", "message": TIME_LIMIT})
         try:
@@ -276,7 +289,7 @@ def run_instance(
         except ModelCancelled:
             return finish({"source": "runner", "message": STOPPED})
         except ModelError as exc:
-            if clock() - start - waited >= time_limit_s:
+            if time_left() <= 0:
                 return finish({"source": "runner", "message": TIME_LIMIT})
             reason = {"source": "api", "message": MODEL_ERROR, "content": str(exc)}
             reason["kind"] = getattr(exc, "kind", "rejected")
@@ -320,7 +333,7 @@ def run_instance(
             if on_step:  # shown before the user answers (a person may take minutes)
                 on_step(StepInfo(result.steps, reply, action, None, False))
             try:
-                said, ended = dialogue.respond(answer, cancel)
+                said, ended = dialogue.respond(answer, cancel, timeout=time_left())
             except (ModelError, DialogueCancelled) as exc:
                 return user_failed(exc)
             turn_steps = 0  # upstream resets the agent's counter after each respond

@@ -124,7 +124,8 @@ def agent_options(func: F) -> F:
             default=600.0,
             show_default=True,
             metavar="S",
-            help="Wall-clock limit per instance, in seconds; holds during a model call too.",
+            help="Wall-clock limit per instance, in seconds; holds during a model call too, a "
+            "simulated user's included (a person's time to answer is not counted).",
         ),
         click.option(
             "--timeout",

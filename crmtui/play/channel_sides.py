@@ -43,12 +43,16 @@ class ChannelUser:
             raise ChannelError(f"the user's side sent {event.kind!r} where a message belongs")
         return UserReply(event.text)
 
-    def opening(self, cancel: threading.Event | None = None) -> UserReply:
-        """The user's first message."""
+    def opening(
+        self, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """The user's first message (a person: ``timeout`` does not bound the wait)."""
         return self.listen(cancel)
 
-    def reply(self, agent_text: str, cancel: threading.Event | None = None) -> UserReply:
-        """Send ``agent_text`` and wait for the answer."""
+    def reply(
+        self, agent_text: str, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """Send ``agent_text`` and wait for the answer (``timeout`` does not bound a person)."""
         self.deliver(agent_text)
         return self.listen(cancel)
 

@@ -12,6 +12,10 @@ until the user has spoken. Three kinds of user implement :class:`UserSide`:
 
 A person may end the conversation at any moment (:meth:`UserSide.ended_by_user`): the agent
 stops at its next step and its last message is scored.
+
+``timeout`` (seconds) is the time left in the agent's ``--time-limit``. A model user's call
+must end within it; a person's wait ignores it, because the time limit does not count the
+time a person takes to answer (see :mod:`crmtui.agent.dialogue_turns`).
 """
 
 from __future__ import annotations
@@ -54,11 +58,15 @@ class UserSide(Protocol):
 
     side: Side
 
-    def opening(self, cancel: threading.Event | None = None) -> UserReply:
+    def opening(
+        self, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
         """The user's first message (it answers the agent's greeting)."""
         ...
 
-    def reply(self, agent_text: str, cancel: threading.Event | None = None) -> UserReply:
+    def reply(
+        self, agent_text: str, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
         """The user's answer to the agent's message ``agent_text``."""
         ...
 
@@ -101,12 +109,17 @@ class PersonUser:
         """True once :meth:`end` was called."""
         return self._ended.is_set()
 
-    def opening(self, cancel: threading.Event | None = None) -> UserReply:
-        """Wait for the person's first message."""
+    def opening(
+        self, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """Wait for the person's first message (``timeout`` does not bound a person)."""
         return UserReply(self._wait(cancel))
 
-    def reply(self, agent_text: str, cancel: threading.Event | None = None) -> UserReply:
-        """Show the agent's message (``on_agent_message``) and wait for the answer."""
+    def reply(
+        self, agent_text: str, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """Show the agent's message (``on_agent_message``) and wait for the answer
+        (``timeout`` does not bound a person)."""
         if self.on_agent_message is not None:
             self.on_agent_message(agent_text)
         return UserReply(self._wait(cancel))

@@ -159,6 +159,44 @@ async def test_watch_shows_a_model_agent_talking_to_the_simulated_user(
     assert verify(path).ok and load(path).header["dialogue"]["user"]["id"] == "openai/user"
 
 
+async def test_watch_holds_the_time_limit_when_the_simulated_user_stalls(
+    pro_workspace: Workspace, user_server: Any, tmp_path: Path
+) -> None:
+    """``watch --interactive --time-limit 2``: the user model holds its reply for 60 s; the
+    episode ends at its limit (plus a small margin), saying the user ran it out, on screen
+    and in a recording that verifies."""
+    import time
+
+    from crmtui.agent.watch_config import WatchConfig
+    from crmtui.factory import build_watch_app
+    from crmtui.ui.screens.watch import WatchScreen
+    from tests.fakes.openai_server import delayed
+
+    user_server.push(text(OPENING), delayed(60.0, text("far too late")))
+    with FakeOpenAI(model_name="agent") as agent:
+        agent.push(text("<thought>Ask.</thought><respond>Which state?</respond>"))
+        config = WatchConfig(
+            model="openai/agent", api_base=agent.base_url, idx=IDX, timeout=10.0, fsync=False,
+            recordings=tmp_path / "rec", stream=False, time_limit_s=2.0,
+            dialogue=DialogueSettings(interactive=True, user_model="openai/user",
+                                      user_api_base=user_server.base_url),
+        )  # fmt: skip
+        app = build_watch_app(config, workspace=pro_workspace)
+        began = time.monotonic()
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, WatchScreen)
+                        and app.screen.result is not None)  # fmt: skip
+            took = time.monotonic() - began
+            reason = app.screen.result.end_reason
+            assert reason["message"] == "Time limit reached" and reason["role"] == "user"
+            await _wait(pilot, lambda: "Time limit reached" in _screen_text(app.screen))
+    (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
+    assert verify(path).ok
+    spent = load(path).events[-1].ms / 1000
+    assert 2.0 <= spent <= 3.5, spent  # 60 s before; now the limit plus the stated margin
+    assert took < 10.0, took
+
+
 async def test_quitting_mid_conversation_says_it_ends_it_and_it_does(
     pro_workspace: Workspace, user_server: Any, tmp_path: Path, clock: Any, wall: Any
 ) -> None:

@@ -208,3 +208,40 @@ def test_under_preset_head_the_agent_gets_one_more_action_after_the_limit(
         assert row["reward"] == 0 and recording.submit is None
         assert row["agent_info"]["end_reason"]["message"] == "Max user turns reached"
         assert len(recording.of_type("user_message")) == 2
+
+
+#: What a stalled user may add to ``--time-limit`` (thread hand-offs, the recording's end).
+STALL_MARGIN_S = 1.5
+
+
+@pytest.mark.parametrize("stalls", ["opening", "reply"])
+def test_a_stalling_user_model_cannot_hold_the_instance_past_its_time_limit(
+    pro: Any, sides: Any, tmp_path: Path, capsys: Any, monkeypatch: Any, stalls: str
+) -> None:
+    """The user model's server holds its reply for 60 s, longer than the instance's limit
+    (2 s) and inside the per-call ``--timeout`` (10 s): the instance ends at its limit, with
+    a typed end reason naming the user, and the recording verifies."""
+    import time
+
+    from tests.fakes.openai_server import delayed
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    agent, user = sides
+    agent.push(text(ASK))
+    stall = delayed(60.0, text("far too late"))
+    user.push(*([stall] if stalls == "opening" else [text(OPENING), stall]))
+    out = tmp_path / "out"
+    began = time.monotonic()
+    code, said = _run(_argv(pro, sides, out, "--time-limit", "2"), capsys)
+    took = time.monotonic() - began
+    assert code == 0, said
+    row, recording = _only(out)
+    reason = recording.end.payload["end_reason"]  # type: ignore[union-attr]
+    assert reason["message"] == "Time limit reached" and reason["role"] == "user"
+    assert row["agent_info"]["end_reason"]["message"] == "Time limit reached"
+    # The episode's own time (session start to its end) is the limit plus the margin; the
+    # whole command also loads the org and writes the results.
+    spent = recording.events[-1].ms / 1000
+    assert 2.0 <= spent <= 2.0 + STALL_MARGIN_S, spent
+    assert took < 2.0 + 10.0, took  # far below the 60 s stall (and its 10 s per-call timeout)
+    assert len(recording.of_type("user_message")) == (0 if stalls == "opening" else 1)
