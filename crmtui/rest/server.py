@@ -29,7 +29,8 @@ negative number is a 400 and the connection closes). A process serves at most
 :data:`~crmtui.rest.framing.MAX_CONNECTIONS` connections at once (one thread each); further
 clients wait in the listen queue until one ends, and while they wait every connection that
 has been waiting :data:`~crmtui.rest.framing.SHED_AFTER_S` or more for (the rest of) its
-request is closed (:meth:`_Server.shed`), so slow and idle clients cannot starve the rest.
+request, or for the end of its TLS handshake, is closed (:meth:`_Server.shed`), so slow
+and idle clients cannot starve the rest.
 A client that hangs up before its answer is dropped silently; any other exception is an
 internal error: one line on stderr, the traceback in a crash log.
 """
@@ -65,6 +66,17 @@ from crmtui.rest.framing import (
 )
 from crmtui.rest.gate import ComputeGate
 from crmtui.rest.log import RequestLog, format_time
+
+
+class _Handshake:
+    """A TLS handshake in progress, tracked as a connection waiting for its request: one
+    that stalls is shed like an idle or slow-header connection (it holds a thread too)."""
+
+    def __init__(self, connection: socket.socket) -> None:
+        # A duplicate of the socket: ``wrap_socket`` detaches the one it is given, and a
+        # shutdown on the duplicate ends the handshake's read all the same.
+        self.connection = connection.dup()
+        self.waiting_since: float | None = time.monotonic()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -190,7 +202,7 @@ class _Server(ThreadingHTTPServer):
         # One slot per connection thread: taken when a connection is accepted, given back
         # when its thread ends. With none free, connections wait in the kernel's queue.
         self.slots = threading.BoundedSemaphore(max_connections)
-        self._connections: set[_Handler] = set()
+        self._connections: set[_Handler | _Handshake] = set()
         self._connections_lock = threading.Lock()
         family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.address_family = family
@@ -198,7 +210,7 @@ class _Server(ThreadingHTTPServer):
 
     request_queue_size = 1024  # where connections wait while every slot is taken
 
-    def track(self, handler: _Handler, alive: bool) -> None:
+    def track(self, handler: _Handler | _Handshake, alive: bool) -> None:
         """Note a connection's thread starting (``alive``) or ending."""
         with self._connections_lock:
             if alive:
@@ -269,11 +281,16 @@ class _Server(ThreadingHTTPServer):
         # Runs on the connection's thread: the TLS handshake happens here, not in accept(),
         # and a client that stalls in it is dropped after the request timeout.
         if self.tls is not None:
+            pending = _Handshake(request)
+            self.track(pending, True)  # a stalled handshake is shed with the idle connections
             try:
                 request.settimeout(self.request_timeout_s)
                 request = self.tls.wrap_socket(request, server_side=True)
             except (ssl.SSLError, OSError):
-                return  # a client that does not trust the CA, or hung up mid-handshake
+                return  # a client that does not trust the CA, hung up or stalled mid-handshake
+            finally:
+                self.track(pending, False)
+                pending.connection.close()
         super().finish_request(request, client_address)
 
     def handle_error(self, request: Any, client_address: Any) -> None:

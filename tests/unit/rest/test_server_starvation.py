@@ -12,9 +12,11 @@ from __future__ import annotations
 import contextlib
 import http.client
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -79,4 +81,44 @@ def test_slow_and_idle_connections_do_not_starve_normal_clients(
         stop.set()
         for sock in hostile:
             sock.close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_stalled_tls_handshakes_do_not_starve_normal_clients(
+    small_org: Org, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Clients that connect to the HTTPS server and never send their ClientHello hold a
+    connection thread each, in the handshake: they are shed as idle connections are, and a
+    normal HTTPS client is answered within seconds (before, after the 20 s timeout)."""
+    from crmtui.rest.tls import make_tls
+
+    tls = make_tls(tmp_path / "ca.pem")
+    server = RestServer(
+        RestApi(small_org, SESSION_ID), tls=tls.context, request_timeout_s=20.0,
+        max_connections=SLOTS,
+    ).start()  # fmt: skip
+    client_tls = ssl.create_default_context(cafile=str(tls.ca_path))
+    stalled: list[socket.socket] = []
+    try:
+        stalled = [socket.create_connection((server.host, server.port), timeout=5)
+                   for _ in range(6 * SLOTS)]  # fmt: skip
+        took = []
+        for _ in range(4):
+            began = time.monotonic()
+            conn = http.client.HTTPSConnection(
+                server.host, server.port, timeout=15, context=client_tls
+            )
+            try:
+                conn.request("GET", QUERY, headers={"Authorization": f"Bearer {SESSION_ID}"})
+                response = conn.getresponse()
+                response.read()
+                assert response.status == 200
+            finally:
+                conn.close()
+            took.append(time.monotonic() - began)
+        assert max(took) < 8.0, took
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.stop()
     assert "Traceback" not in capfd.readouterr().err
