@@ -118,3 +118,19 @@ def test_a_persons_time_to_answer_is_not_counted() -> None:
     assert result.end_reason["message"] == "Submit action"  # the person's STOP, 3,020 s on
     assert user.timeouts == [None, None, None]
     assert now[0] == 3020.0
+
+
+def test_a_user_model_call_cancelled_by_a_stop_ends_as_stopped() -> None:
+    """Ctrl-C or F9 while the user model is answering: the call is abandoned and the episode
+    ends as stopped, not as the user model's error (it did not fail)."""
+    from crmtui.agent.replies import ModelCancelled
+
+    now = [0.0]
+
+    class Cancelled(ClockedUser):
+        def _answer(self, timeout: float | None) -> UserReply:
+            raise ModelCancelled()
+
+    result, events = _run(Cancelled("model", now, [], []), now)
+    assert result.end_reason == {"source": "runner", "message": "Stopped"}
+    assert events.types[-1] == "end"
