@@ -9,7 +9,8 @@ server on 127.0.0.1, the REST server is started in this process.
     .venv/bin/python scripts/hostile_surfaces.py --only exports,deployments
     .venv/bin/python scripts/hostile_surfaces.py --hostile 300 --requests 20
 
-Groups: exports, channels, messages, verify, deployments, time-limit, serve-rest. The exit
+Groups: exports, channels, messages, verify, deployments, time-limit, serve-rest; and tui
+(the real TUI in tmux, two to three minutes), run only when named in ``--only``. The exit
 status is 1 when any probe failed.
 """
 
@@ -192,7 +193,7 @@ def probe_serve_rest(work: Path, hostile: int, requests: int) -> None:
 
             if kind == "slow-header":
                 threading.Thread(target=trickle, daemon=True).start()
-            took, threads = [], 0
+            took, threads = [], threading.active_count()  # the hostile ones accepted so far
             for _ in range(requests):
                 took.append(_normal(server, query, session, client_tls if secure else None))
                 threads = max(threads, threading.active_count())
@@ -271,6 +272,10 @@ def main() -> int:
             probe_time_limit(work, home, models)
         if wanted("serve-rest"):
             probe_serve_rest(work, args.hostile, args.requests)
+        if "tui" in only:
+            from hostile_tui import probe_tui
+
+            probe_tui(work, home)
     failed = [r for r in ROWS if not r.held]
     print(f"\n{len(ROWS) - len(failed)}/{len(ROWS)} probes held")
     return 1 if failed else 0
