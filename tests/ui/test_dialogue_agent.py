@@ -193,8 +193,10 @@ async def test_watch_holds_the_time_limit_when_the_simulated_user_stalls(
     (path,) = sorted((tmp_path / "rec").rglob("*.jsonl"))
     assert verify(path).ok
     spent = load(path).events[-1].ms / 1000
-    assert 2.0 <= spent <= 3.5, spent  # 60 s before; now the limit plus the stated margin
-    assert took < 10.0, took
+    # The limit plus a stated margin of 3 s: the recording's clock starts before the screen
+    # and its worker (measured: +0.4 s in tmux at 15 s); before, the 10 s per-call timeout.
+    assert 2.0 <= spent <= 2.0 + 3.0, spent
+    assert took < 30.0, took  # start-up included; far below the 60 s stall
 
 
 async def test_quitting_mid_conversation_says_it_ends_it_and_it_does(

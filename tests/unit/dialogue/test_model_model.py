@@ -210,8 +210,9 @@ def test_under_preset_head_the_agent_gets_one_more_action_after_the_limit(
         assert len(recording.of_type("user_message")) == 2
 
 
-#: What a stalled user may add to ``--time-limit`` (thread hand-offs, the recording's end).
-STALL_MARGIN_S = 1.5
+#: What a stalled user may add to ``--time-limit`` (thread hand-offs, the recording's end; a
+#: loaded CI machine). Measured: 0.02 s. Before the fix the 10 s per-call timeout ended it.
+STALL_MARGIN_S = 2.0
 
 
 @pytest.mark.parametrize("stalls", ["opening", "reply"])
@@ -243,5 +244,5 @@ def test_a_stalling_user_model_cannot_hold_the_instance_past_its_time_limit(
     # whole command also loads the org and writes the results.
     spent = recording.events[-1].ms / 1000
     assert 2.0 <= spent <= 2.0 + STALL_MARGIN_S, spent
-    assert took < 2.0 + 10.0, took  # far below the 60 s stall (and its 10 s per-call timeout)
+    assert took < 30.0, took  # start-up included (litellm, the org); far below the 60 s stall
     assert len(recording.of_type("user_message")) == (0 if stalls == "opening" else 1)
