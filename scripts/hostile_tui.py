@@ -112,6 +112,7 @@ def probe_tui(work: Path, home: Path) -> None:
     finally:
         stop.set()
         _tmux("kill-session", "-t", name)
+        _tmux("delete-buffer", "-b", name)  # 20 MB held by the tmux server otherwise
     if not pid:
         return
     gone = _until(lambda: not Path(f"/proc/{pid}").exists(), 30, step=0.05)
