@@ -171,7 +171,7 @@ def run_instance(
     if schema_text is None:
         from crmtui.data.schema import builtin_schema
 
-        schema_text = builtin_schema().render_prompt_text()
+        schema_text = strategy.schema_text(builtin_schema())
     result = AgentResult(
         task_id=getattr(instance, "idx", None),
         task_type=getattr(instance, "task", ""),
