@@ -240,9 +240,9 @@ def agent_options(func: F) -> F:
             "--upstream-dir",
             default=None,
             metavar="PATH",
-            help="Upstream's harness folder (a CRMArena clone) whose own tool schemas --preset "
-            "naacl/head send (default: CRMTUI_UPSTREAM_DIR, else the folders `crmtui upstream "
-            "setup` prepared).",
+            help="Upstream's harness folder (a CRMArena clone) whose own prompts and tool "
+            "schemas --preset naacl/head send (default: CRMTUI_UPSTREAM_DIR, else the folders "
+            "`crmtui upstream setup` prepared).",
         ),
         click.option(
             "--force",
