@@ -132,12 +132,13 @@ def insight_guide() -> str:
         "- Sales discussions are the voice call transcripts about an opportunity "
         "(VoiceCallTranscript__c with OpportunityId__c set); a discussion belongs to a period "
         "when its CreatedDate does.\n"
-        "- Count discussions: one that names a competitor, or makes remarks of one sentiment "
-        "about a subtopic, counts once for it, however often it does.\n"
+        "- Over a period, count discussions: one that names a competitor, or makes remarks of "
+        "one sentiment about a subtopic, counts once for it, however often it does.\n"
         f"- Competitors: {', '.join(COMPETITORS)}.\n"
         f"- Subtopics of sales discussions: {', '.join(TOPICS)}.\n"
-        "- When several competitors or subtopics are asked for, list them in alphabetical "
-        "order, separated by commas."
+        "- About one opportunity: list the competitor of every mention, or the subtopic of "
+        "every remark of the sentiment asked for, in the order its discussions make them "
+        "(oldest first), separated by commas; one made again is listed again."
     )
 
 

@@ -1,13 +1,14 @@
 """Voice call transcripts: qualification calls with leads and sales calls about deals.
 
-Qualification calls state the four BANT facts of a lead (a budget in dollars, who signs off,
-what they need, in how many months they mean to buy), with the numbers close to the org's
-thresholds on either side, so the lead-qualification task needs the BANT article read and
-applied, not guessed from tone. Sales calls carry customer remarks on subtopics (each remark a
-line of :data:`~crmtui.org.solvers.pro.vocab.REMARKS`) and mentions of competitors. Latent
-patterns: each subtopic leans positive or negative by its own share, and each competitor's
-share of mentions drifts over the years (one rising, another fading), so which competitor
-dominates depends on the period asked about.
+Qualification calls state the BANT facts of a lead (a budget in dollars, who signs off, what
+they need, in how many months they mean to buy), with the numbers close to the org's
+thresholds on either side and often exactly on them, so the lead-qualification task needs the
+BANT article read and applied, not guessed from tone; now and then a factor the lead fails
+never comes up (not met, by the article). Sales calls carry customer remarks on subtopics
+(each remark a line of :data:`~crmtui.org.solvers.pro.vocab.REMARKS`) and mentions of
+competitors. Latent patterns: each subtopic leans positive or negative by its own share, and
+each competitor's share of mentions drifts over the years (one rising, another fading), so
+which competitor dominates depends on the period asked about.
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ BANT_MONTHS = {"b2b": 6, "b2c": 3}
 FAIL_WEIGHTS = {"Budget": 26, "Authority": 34, "Need": 22, "Timeline": 18}
 #: Share of failing leads that fail two factors.
 TWO_FACTOR_SHARE = 0.12
+#: How often a met budget or timeline sits exactly on its threshold ("at least", "within"
+#: count it as met; a reading with strict thresholds fails the lead).
+AT_THRESHOLD = 0.45
+#: Share of failing leads whose calls never take up one failing factor (the BANT article
+#: wants all four met in the calls, so a factor nobody discussed is not met).
+UNASKED_SHARE = 0.3
 ACKS = (
     "Thanks, that's useful to know.",
     "Understood, I'll make a note of that.",
@@ -57,6 +64,8 @@ class CallPlan:
     authority: bool
     need: bool
     call_ids: list[str] = field(default_factory=list)
+    #: A failing factor the calls never take up (None: all four come up).
+    unasked: str | None = None
 
     def facts(self) -> dict[str, object]:
         """The facts as plain values (what a simulated lead would know about itself)."""
@@ -84,8 +93,11 @@ def plan_bant(org_type: str, rng: random.Random, qualified: bool) -> CallPlan:
     if "Budget" in failed:
         budget = least - step * rng.choice((1, 1, 2, 3, 5, 10))
     else:
-        budget = least if rng.random() < 0.2 else least + step * rng.randint(1, 30)
-    months = most + rng.choice((1, 1, 2, 3)) if "Timeline" in failed else rng.randint(1, most)
+        budget = least if rng.random() < AT_THRESHOLD else least + step * rng.randint(1, 30)
+    if "Timeline" in failed:
+        months = most + rng.choice((1, 1, 2, 3))
+    else:
+        months = most if rng.random() < AT_THRESHOLD else rng.randint(1, most)
     return CallPlan(failed, budget, months, "Authority" not in failed, "Need" not in failed)
 
 
@@ -167,10 +179,14 @@ def qualification_calls(
     ids: Ids,
     body_field: str,
 ) -> list[Row]:
-    """One or two calls in which ``lead`` states its BANT facts."""
+    """One or two calls in which ``lead`` states its BANT facts (all but, now and then, one
+    it fails: that factor never comes up)."""
     said = _bant_lines(org_type, plan, rng, lead.company)
     factors = list(BANT_FACTORS)
     rng.shuffle(factors)
+    if plan.failed and rng.random() < UNASKED_SHARE:
+        plan.unasked = rng.choice(plan.failed)
+        factors.remove(plan.unasked)
     parts = [factors] if rng.random() < 0.5 else [factors[:2], factors[2:]]
     rows = []
     when = lead.created + timedelta(days=rng.randint(1, 6), minutes=rng.randint(0, 300))
