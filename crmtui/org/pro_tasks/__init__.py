@@ -33,7 +33,7 @@ from crmtui.org.pro_tasks import privacy, records, sales
 from crmtui.org.pro_tasks.common import ProCandidate, ProFacts, Sampler, as_answer
 from crmtui.org.pro_tasks.personas import persona
 from crmtui.org.pro_tasks.service import SERVICE_FACTORIES
-from crmtui.org.pro_tasks.texts import PRO_DOMAIN_DETAILS
+from crmtui.org.pro_tasks.texts import domain_details
 from crmtui.org.readings import (
     PRO_CONDITIONAL,
     SHORTCUT_FLOORS,
@@ -167,7 +167,12 @@ def gather_pro_facts(generated: GeneratedOrg) -> ProFacts:
 
 
 def build_pro_tasks(
-    generated: GeneratedOrg, *, seed: int, per_type: int, per_privacy: int
+    generated: GeneratedOrg,
+    *,
+    seed: int,
+    per_type: int,
+    per_privacy: int,
+    details: str = "full",
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """Build the 22 task types of a generated Pro org.
 
@@ -176,17 +181,25 @@ def build_pro_tasks(
         seed: Seed of every choice; the same org and seed give the same tasks.
         per_type: Instances per business task type (19 types).
         per_privacy: Instances per confidentiality task type (3 types).
+        details: The Domain Details every row carries in ``metadata.optional``: ``full``
+            (every convention the instances rest on) or ``short`` (about the real file's
+            length; :data:`~crmtui.org.pro_tasks.texts.PRO_DOMAIN_DETAILS_SHORT`).
 
     Returns:
         ``(rows, solutions)``: HF rows with contiguous idx from 0 in upstream block order,
         and ``str(idx)`` -> ``{"solver", "params", "evidence", "context", "detail", "facts"}``.
 
     Raises:
-        TaskBuildError: A count is not positive or the org cannot supply enough instances.
+        TaskBuildError: A count is not positive, ``details`` is unknown, or the org cannot
+            supply enough instances.
     """
     for count in (per_type, per_privacy):
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise TaskBuildError(f"instance counts must be positive integers, got {count!r}")
+    try:
+        optional = domain_details(details)
+    except ValueError as exc:
+        raise TaskBuildError(str(exc)) from None
     facts = gather_pro_facts(generated)
     sales = {obj: generated.tables.get(obj, []) for obj in PRO_READING_FIELDS}
     readings = OrgRows.from_tables(generated.tables, sales)
@@ -205,7 +218,7 @@ def build_pro_tasks(
                     "answer": as_answer(candidate.answer),
                     "task": task,
                     "persona": persona(task, facts.org_type, voices),
-                    "metadata": {"required": candidate.required, "optional": PRO_DOMAIN_DETAILS},
+                    "metadata": {"required": candidate.required, "optional": optional},
                     "reward_metric": reward_metric(task),
                     "query": candidate.query,
                 }

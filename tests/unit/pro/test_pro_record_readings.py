@@ -289,3 +289,23 @@ def test_met_budgets_and_timelines_often_sit_on_the_threshold(b2b: GeneratedOrg)
     months = [e["facts"]["months"] for e in entries if "Timeline" not in e["failed"]]
     assert sum(b == 5_000 for b in budgets) >= len(budgets) // 4
     assert sum(m == 6 for m in months) >= len(months) // 4
+
+
+def test_short_domain_details_are_the_real_files_length_and_change_nothing_else(
+    b2b: GeneratedOrg, b2b_tasks: Any
+) -> None:
+    """``details="short"`` puts about the real file's 950 characters in every row's
+    ``optional`` (the full text runs past 3,000) and leaves the questions and golds as they
+    are."""
+    from crmtui.org.pro_tasks import build_pro_tasks
+    from crmtui.org.task_facts import TaskBuildError
+
+    rows, _ = b2b_tasks
+    short, _ = build_pro_tasks(b2b, seed=7, per_type=10, per_privacy=8, details="short")
+    assert {len(r["metadata"]["optional"]) for r in rows} == {len(rows[0]["metadata"]["optional"])}
+    assert len(rows[0]["metadata"]["optional"]) > 3_000
+    assert all(700 <= len(r["metadata"]["optional"]) <= 1_100 for r in short)
+    strip = [{**r, "metadata": {**r["metadata"], "optional": ""}} for r in rows]
+    assert [{**r, "metadata": {**r["metadata"], "optional": ""}} for r in short] == strip
+    with pytest.raises(TaskBuildError, match="full or short"):
+        build_pro_tasks(b2b, seed=7, per_type=10, per_privacy=8, details="long")

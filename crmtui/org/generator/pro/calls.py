@@ -46,6 +46,8 @@ AT_THRESHOLD = 0.45
 #: Share of failing leads whose calls never take up one failing factor (the BANT article
 #: wants all four met in the calls, so a factor nobody discussed is not met).
 UNASKED_SHARE = 0.3
+#: The middle of the sales data in years from its start (subtopic drifts turn around it).
+YEARS_MID = (SALES_END - SALES_START).days / 365.25 / 2
 ACKS = (
     "Thanks, that's useful to know.",
     "Understood, I'll make a note of that.",
@@ -241,6 +243,15 @@ class Market:
     negative: dict[str, float]
     base: dict[str, float]
     slope: dict[str, float]
+    #: Per subtopic, how its share of negative remarks moves per year (so the most praised
+    #: or criticised subtopic of a period is often not the all-time one).
+    drift: dict[str, float] = field(default_factory=dict)
+
+    def negative_share(self, topic: str, day: date) -> float:
+        """The share of negative remarks on ``topic`` on ``day``."""
+        years = (day - SALES_START).days / 365.25
+        share = self.negative[topic] + self.drift.get(topic, 0.0) * (years - YEARS_MID)
+        return min(0.95, max(0.05, share))
 
     def competitor_weights(self, day: date) -> list[float]:
         """Each competitor's share of mentions on ``day`` (unnormalised)."""
@@ -253,11 +264,17 @@ def draw_market(rng: random.Random) -> Market:
     names = list(COMPETITORS)
     slopes = [rng.uniform(-0.1, 0.1) for _ in names]
     rising, fading = rng.sample(range(len(names)), 2)
-    slopes[rising], slopes[fading] = rng.uniform(0.25, 0.4), rng.uniform(-0.4, -0.25)
+    # Steep: the competitor of a period is often not the all-time one (issue #32).
+    slopes[rising], slopes[fading] = rng.uniform(0.5, 0.8), rng.uniform(-0.8, -0.5)
+    negative = {t: rng.uniform(0.1, 0.8) for t in TOPICS}
+    # Drawn apart from the org's stream (seeded by what was drawn), so the rest of the org is
+    # the same as without drifts.
+    local = random.Random(repr(sorted(negative.items())))
     return Market(
-        negative={t: rng.uniform(0.1, 0.8) for t in TOPICS},
+        negative=negative,
         base={c: rng.uniform(0.6, 1.6) for c in names},
         slope=dict(zip(names, slopes, strict=True)),
+        drift={t: local.choice((-1, 1)) * local.uniform(0.08, 0.2) for t in TOPICS},
     )
 
 
@@ -276,7 +293,8 @@ def sales_calls(
         lines = [f"Sales call about {c.company or c.first + ' ' + c.last}, by {deal.rep.name}."]
         lines.append(f"{rep}: Thanks for joining, {c.first}. How is the offer looking to you?")
         for topic in rng.sample(TOPICS, rng.randint(2, 3)):
-            sentiment = "negative" if rng.random() < market.negative[topic] else "positive"
+            negative = market.negative_share(topic, when.date())
+            sentiment = "negative" if rng.random() < negative else "positive"
             said = (REMARKS if c.company else CONSUMER_REMARKS)[(topic, sentiment)]
             lines.append(f"{c.first}: {rng.choice(said)}")
             lines.append(f"{rep}: {rng.choice(ACKS)}")
