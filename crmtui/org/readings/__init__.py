@@ -20,7 +20,8 @@ from typing import Any
 from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
 from crmtui.org.readings.insights import read_sales_insight
 from crmtui.org.readings.others import read_best_region, read_policy_violation
-from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
+from crmtui.org.readings.pro_products import read_pro_named_entity
+from crmtui.org.readings.products import read_monthly_trend, read_top_issue
 from crmtui.org.readings.records import (
     read_invalid_config,
     read_lead_qualification,
@@ -40,6 +41,7 @@ from crmtui.org.readings.types import Answers, Reading, answer_key, gold_key, hi
 __all__ = [
     "SHORTCUTS",
     "SHORTCUT_FLOORS",
+    "UNBUDGETED",
     "Answers",
     "PRO_CONDITIONAL",
     "OrgRows",
@@ -64,6 +66,7 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "named_entity_disambiguation": (
         ("noun_3_days", "a purchase of the same noun within 3 days"),
         ("month_30_days", "'a month' read as 30 days (month questions)"),
+        ("latest_fitting", "the latest fitting purchase, the date ignored (Pro orgs)"),
     ),
     "handle_time": (("keep_transferred", "transferred cases kept in the averages"),),
     "transfer_count": (("no_case_filter", "the 'more than N cases' filter ignored"),),
@@ -104,6 +107,9 @@ SHORTCUT_FLOORS: dict[tuple[str, str], float] = {
     ("invalid_config", "per_line"): 0.65,
     ("invalid_config", "no_companion"): 0.6,
 }
+#: Shortcuts ``tasks stats`` measures that the Pro builder does not budget: the data that
+#: would defeat them comes from the CRMArena generator (NED's purchases), not the Pro one.
+UNBUDGETED = frozenset({"latest_fitting"})
 #: CRMArena-Pro shortcuts that apply to some instances of their type only: their share is of
 #: the instances they apply to (and the Pro builder budgets them so).
 PRO_CONDITIONAL = frozenset({"missing_pass", "all_time"})
@@ -115,7 +121,7 @@ _READERS: dict[str, Reader] = {
     "best_region_identification": read_best_region,
     "top_issue_identification": read_top_issue,
     "monthly_trend_analysis": read_monthly_trend,
-    "named_entity_disambiguation": read_named_entity,
+    "named_entity_disambiguation": read_pro_named_entity,
     "policy_violation_identification": read_policy_violation,
     "sales_amount_understanding": read_sales_amount,
     "sales_cycle_understanding": read_sales_cycle,

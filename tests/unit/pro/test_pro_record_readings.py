@@ -309,3 +309,28 @@ def test_short_domain_details_are_the_real_files_length_and_change_nothing_else(
     assert [{**r, "metadata": {**r["metadata"], "optional": ""}} for r in short] == strip
     with pytest.raises(TaskBuildError, match="full or short"):
         build_pro_tasks(b2b, seed=7, per_type=10, per_privacy=8, details="long")
+
+
+def test_ned_latest_fitting_purchase_is_read_on_pro_orgs_only(
+    b2b: GeneratedOrg, b2b_tasks: Any
+) -> None:
+    """The Pro shortcut answers the latest fitting purchase up to today (or nothing); the
+    same instance read as a CRMArena org has no such shortcut."""
+    rows, solutions = b2b_tasks
+    pro = OrgRows.from_tables(b2b.tables, b2b.tables)
+    plain = OrgRows.from_tables(b2b.tables)
+    ned = [r for r in rows if r["task"] == "named_entity_disambiguation"]
+    assert ned
+    for row in ned:
+        solution = solutions[str(row["idx"])]
+        reading = read_instance(pro, row["task"], solution, row["query"])
+        assert reading is not None and "latest_fitting" in reading.shortcuts
+        purchases = {
+            p
+            for _, p in pro.purchases.get(
+                pro.contact_account.get(str(solution["params"]["contact_id"])) or "", []
+            )
+        }
+        assert set(reading.shortcuts["latest_fitting"]) <= purchases
+        crmarena = read_instance(plain, row["task"], solution, row["query"])
+        assert crmarena is not None and "latest_fitting" not in crmarena.shortcuts
