@@ -334,3 +334,17 @@ def test_ned_latest_fitting_purchase_is_read_on_pro_orgs_only(
         assert set(reading.shortcuts["latest_fitting"]) <= purchases
         crmarena = read_instance(plain, row["task"], solution, row["query"])
         assert crmarena is not None and "latest_fitting" not in crmarena.shortcuts
+
+
+def test_b2c_leads_speak_as_consumers_on_qualification_calls(b2c: GeneratedOrg) -> None:
+    """A b2c lead states its budget and timeline in the first person singular: a consumer,
+    not a buying team ('we plan to place the order')."""
+    calls = [
+        str(r.get("TranscriptBody__c") or r.get("Body__c") or "")
+        for r in b2c.tables["VoiceCallTranscript__c"]
+        if r.get("LeadId__c")
+    ]
+    text = "\n".join(calls)
+    assert "Qualification call" in text
+    for b2b_line in ("The budget we have", "We can spend", "We plan to place", "We'd be ready"):
+        assert b2b_line not in text

@@ -113,6 +113,12 @@ def _bant_lines(
             f"We can spend up to ${plan.budget:,} on this order.",
             f"Realistically {us} have ${plan.budget:,} for it.",
         )
+        if org_type == "b2b"
+        else (
+            f"My budget for this is ${plan.budget:,}.",
+            f"I can spend up to ${plan.budget:,} on it.",
+            f"Realistically I have ${plan.budget:,} for it.",
+        )
     )
     if plan.authority:
         authority = rng.choice(
@@ -167,6 +173,11 @@ def _bant_lines(
         (
             f"We plan to place the order in {months}.",
             f"We'd be ready to buy {months} from now.",
+        )
+        if b2b
+        else (
+            f"I'm planning to buy in {months}.",
+            f"I'd be ready to order {months} from now.",
         )
     )
     return {"Budget": budget, "Authority": authority, "Need": need, "Timeline": timeline}
