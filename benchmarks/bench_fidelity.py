@@ -2,10 +2,11 @@
 
 One scripted model (a 127.0.0.1 OpenAI-compatible server) sends the same replies, empty and
 malformed ones included, through upstream's NAACL and HEAD code (``crmtui upstream run``,
-unchanged) and through crmtui's presets, for react, tool_call and tool_call_flex (the scripts
-of ``tests/unit/upstream/test_fidelity.py``). For each configuration it prints how many agent
-requests carried identical tools and parameters, and whether observations, rewards, end
-reasons and ``crmtui report``'s cells agree, with each side's wall time.
+unchanged) and through crmtui's presets, for react, act, tool_call and tool_call_flex (the
+scripts and configurations of ``tests/unit/upstream/test_fidelity.py``; HEAD's react scored
+with ``head_as_is``). For each configuration it prints how many agent requests were
+identical (messages, tools and parameters), and whether observations, rewards, end reasons
+and ``crmtui report``'s cells agree, with each side's wall time.
 
 Needs ../shared/crmarena (upstream's harness snapshots) and the overlay folder the test makes
 (``.pytest_cache/d/upstream-overlay``: run ``tests/unit/upstream/test_fidelity.py`` once).
@@ -35,20 +36,16 @@ from tests.unit.upstream.test_cross_check import (  # noqa: E402
     _upstream_rows,
 )
 from tests.unit.upstream.test_fidelity import (  # noqa: E402
+    CONFIGS,
     _instances,
     _react_script,
     _requests_by_instance,
     _tool_script,
+    extracting,
+    scoring_for,
 )
 
 SHARED = ROOT.parent / "shared" / "crmarena"
-CONFIGS = [
-    ("naacl", "react"),
-    ("naacl", "tool_call"),
-    ("naacl", "tool_call_flex"),
-    ("head", "tool_call"),
-    ("head", "tool_call_flex"),
-]
 
 
 def _cells(folder: Path) -> dict[str, tuple[float | None, int]]:
@@ -74,7 +71,7 @@ def main() -> int:
         answer = "submit" if version == "naacl" else "respond"
 
         def scripts(s=strategy, a=answer):  # type: ignore[no-untyped-def]
-            if s == "react":
+            if s in ("react", "act"):
                 return _react_script(a, everything)
             return _tool_script(a, everything, s == "tool_call_flex")
 
@@ -87,9 +84,14 @@ def main() -> int:
         sent_up: list = []
         sent_ours: list = []
         began = time.perf_counter()
-        theirs = _upstream_rows(harness, out / "upstream", tasks, scripts(), args, sent_up)
+        theirs = _upstream_rows(
+            harness, out / "upstream", tasks, scripts(), args, sent_up, extracting
+        )
         middle = time.perf_counter()
-        ours = _crmtui_rows(out / "crmtui", tasks, scripts(), strategy, version, sent_ours, 6)
+        scoring = scoring_for(version, strategy)
+        ours = _crmtui_rows(
+            out / "crmtui", tasks, scripts(), strategy, version, sent_ours, 6, extracting, scoring
+        )
         ended = time.perf_counter()
         up, mine = _requests_by_instance(sent_up, tasks), _requests_by_instance(sent_ours, tasks)
         same_requests = sum(

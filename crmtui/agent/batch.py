@@ -87,8 +87,8 @@ class _Worker:
         self.scrubber = scrubber
         self.wall = wall
         self.monotonic = monotonic
-        self.schema_text = org.schema.render_prompt_text()
         self.strategy = config.strategy_object()
+        self.schema_text = self.strategy.schema_text(org.schema)
         self.local = threading.local()
         self._first: list[str] = []  # outcomes of the first attempts, in finishing order
         self._first_lock = threading.Lock()

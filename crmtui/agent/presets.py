@@ -66,7 +66,9 @@ PRESETS = ("crmtui", "naacl", "head", "upstream")
 OBSERVATION_CHOICES = ("crmtui", "naacl", "head")
 DATE_MODES = ("instance", "wallclock")
 #: Methods ``--scoring`` offers (``llm_extract`` is ``--llm-extract``).
-SCORING_CHOICES = ("strict", "paper", "toolenv", "head", "head_rules")
+SCORING_CHOICES = ("strict", "paper", "toolenv", "head", "head_rules", "head_as_is")
+#: Methods that call the extraction model (HEAD's evaluator as it is extracts with it too).
+EXTRACTING = ("llm_extract", "head_as_is")
 #: The extraction model upstream's Evaluator always used.
 UPSTREAM_EXTRACT_MODEL = "gpt-4o-2024-08-06"
 #: Upstream's Evaluator judges privacy_rejection rows with the same model.
@@ -238,7 +240,12 @@ def resolve(settings: Any) -> Resolved:
             f"unknown --scoring {scoring!r}: choose one of {', '.join(SCORING_CHOICES)}"
         )
     extract_model = getattr(settings, "extract_model", None)
-    if settings.llm_extract or extract_model:
+    if scoring == "head_as_is" and tool_call:
+        raise ConfigError(
+            "--scoring head_as_is is HEAD's react/act evaluator; HEAD's tool-calling "
+            "environment scores with toolenv"
+        )
+    if settings.llm_extract or (extract_model and scoring != "head_as_is"):
         if scoring is not None:
             option = "--llm-extract" if settings.llm_extract else "--extract-model"
             raise ConfigError(f"{option} is a scoring method itself (LLM); drop --scoring")
@@ -279,7 +286,7 @@ def resolve(settings: Any) -> Resolved:
         if value != base[name]:
             overrides.append(name)
         values[name] = value
-    llm = "llm_extract" in (values["scoring"], values["list_scoring"])
+    llm = values["scoring"] in EXTRACTING or values["list_scoring"] in EXTRACTING
     from crmtui.agent.strategies import make_strategy
 
     privacy_aware = bool(getattr(settings, "privacy_aware", False))

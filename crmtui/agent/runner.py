@@ -172,7 +172,7 @@ def run_instance(
     if schema_text is None:
         from crmtui.data.schema import builtin_schema
 
-        schema_text = builtin_schema().render_prompt_text()
+        schema_text = strategy.schema_text(builtin_schema())
     result = AgentResult(
         task_id=getattr(instance, "idx", None),
         task_type=getattr(instance, "task", ""),
@@ -216,6 +216,9 @@ def run_instance(
         """The user ended the conversation: score the last message when it was accepted."""
         if end.scored and end.answer is not None:
             submit(end.answer)
+            if raised := result.score_details.get("upstream_raised"):  # head_as_is
+                reason = {"source": "runner", "message": HARNESS_ERROR, "content": raised}
+                return finish({**reason, "upstream": True})
         else:
             result.answer = end.answer
         return finish(end.end_reason())
@@ -358,6 +361,11 @@ def run_instance(
         if action.kind == "respond":
             answer = _answer_text(action)
             reward = submit(answer)
+            if raised := result.score_details.get("upstream_raised"):
+                # HEAD's evaluator raised on this gold (head_as_is): upstream's exception row.
+                result.last_step = LastStep("respond", reply.content, tool)
+                reason = {"source": "runner", "message": HARNESS_ERROR, "content": raised}
+                return finish({**reason, "upstream": True})
             if action.tool_call is not None and not strategy.upstream:
                 # Keep the history valid for a follow-up request (e.g. a transcript export);
                 # upstream's trajectories end with the call itself.

@@ -246,7 +246,7 @@ class AgentSettings:
             instance: When given, a model client is built only for the extractor or judge
                 this instance needs (a CRMArena row never builds the judge's).
         """
-        from crmtui.agent.presets import RULES_JUDGE
+        from crmtui.agent.presets import EXTRACTING, RULES_JUDGE
         from crmtui.scoring.evaluator import ScoringPlan
 
         resolved = self.resolved
@@ -255,7 +255,7 @@ class AgentSettings:
         metric = getattr(instance, "reward_metric", None)
         extractor = judge = None
         wants_extractor = instance is None or (
-            metric == "exact_match" and plan.method_for(instance.answer) == "llm_extract"
+            metric == "exact_match" and plan.method_for(instance.answer) in EXTRACTING
         )
         if resolved.extract_model is not None and wants_extractor:
             from crmtui.agent.extract import LLMExtractor

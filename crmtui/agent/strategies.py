@@ -7,8 +7,10 @@
 * ``tool_call_flex`` (``--preset naacl|head`` only): upstream's helper tools plus its
   ``issue_soql_query`` and ``issue_sosl_query``, the schema in the prompt.
 
-Under ``naacl`` / ``head`` the helper tools' function schemas are upstream's own, read at run
-time from the user's copy of upstream's harness (:mod:`crmtui.agent.upstream_texts`).
+Under ``naacl`` / ``head`` every text the model receives is upstream's own, read at run time
+from the user's copy of upstream's harness: the helper tools' function schemas
+(:mod:`crmtui.agent.upstream_texts`) and the system prompts, schema section, reminders,
+observation prefix and invalid tool call message (:mod:`crmtui.agent.upstream_prompts`).
 
 ``observations`` says whose harness the model meets: ``crmtui`` (crmtui's observations and
 parsing), or ``naacl`` / ``head``, upstream's two harness versions reproduced: their reply
@@ -38,6 +40,7 @@ from crmtui.agent.prompts import (
     ACT_INSTRUCTIONS,
     ACT_REMINDER,
     EXTERNAL_AUDIENCE,
+    EXTERNAL_FACING_TASKS,
     INTERNAL_AUDIENCE,
     OBSERVATION_PREFIX,
     PRIVACY_RULES,
@@ -53,6 +56,7 @@ from crmtui.agent.prompts import (
 )
 from crmtui.agent.prompts_dialogue import ACT_DIALOGUE_INSTRUCTIONS, REACT_DIALOGUE_INSTRUCTIONS
 from crmtui.agent.tool_specs import TOOLSETS, with_answer_tool
+from crmtui.agent.upstream_prompts import UpstreamPrompts
 from crmtui.agent.upstream_tools import call_upstream_tool
 from crmtui.errors import ConfigError
 
@@ -117,6 +121,8 @@ class Strategy:
     observations: str = "crmtui"
     upstream_dir: str | None = None
     _specs: list[dict[str, Any]] | None = field(default=None, repr=False)
+    interactive: bool = False
+    _prompts: UpstreamPrompts | None = field(default=None, repr=False)
 
     @property
     def upstream(self) -> bool:
@@ -156,10 +162,50 @@ class Strategy:
             return self._specs
         return with_answer_tool(TOOLSETS[self.toolset], self.answer_action)
 
+    @property
+    def upstream_prompts(self) -> UpstreamPrompts:
+        """Upstream's texts for this version (read once from its harness folder).
+
+        Raises:
+            ConfigError: Upstream's harness folder cannot be found or read.
+        """
+        if self._prompts is None:
+            from crmtui.agent.upstream_prompts import upstream_prompts
+
+            self._prompts = upstream_prompts(self.observations, self.upstream_dir)
+        return self._prompts
+
+    def schema_text(self, schema: Any) -> str:
+        """The schema section of the system prompt for ``schema`` (a
+        :class:`~crmtui.data.schema.Schema`): upstream's layout under ``naacl`` / ``head``,
+        crmtui's otherwise.
+
+        Upstream reads the schema rows through ``datasets``, whose ``fields`` column is one
+        struct of every object's field names: each object lists its fields in that struct's
+        order (first seen across the objects, each object's fields alphabetical, as the
+        hub's rows and ``crmtui upstream run``'s hook give them), not alphabetically.
+        """
+        if not self.upstream:
+            text: str = schema.render_prompt_text()
+            return text
+        listed = [(obj.name, {f.name: f.description for f in obj.listed_fields}) for obj in schema]
+        order: dict[str, None] = {}
+        for _, fields in listed:
+            order.update(dict.fromkeys(fields))
+        objects = [
+            (name, [(k, fields[k]) for k in order if fields.get(k) is not None])
+            for name, fields in listed
+        ]
+        return self.upstream_prompts.schema_text(objects)
+
     def prompt_digest(self) -> str:
         """A short digest of every fixed text this strategy sends (instructions, reminders,
         tool specs, the observation prefix): it changes whenever the prompts do."""
         texts = [self._instructions, self._reminder, OBSERVATION_PREFIX, TOOL_REMINDER]
+        if self.upstream:
+            from crmtui.agent.upstream_prompts import describe
+
+            texts.append(json.dumps(describe(self.upstream_prompts), sort_keys=True))
         texts.append(json.dumps(self.tools, sort_keys=True))
         texts.append(str(self.single_user_message))
         texts += [INTERNAL_AUDIENCE, EXTERNAL_AUDIENCE]
@@ -172,6 +218,8 @@ class Strategy:
 
     def system_prompt(self, instance: InstanceLike, schema_text: str, *, aided: bool) -> str:
         """The full system prompt for ``instance``."""
+        if self.upstream:
+            return self._upstream_prompt(instance, schema_text, aided=aided).strip()
         with_schema = self.name != "tool_call" or self.toolset != "upstream"
         meta = instance.metadata
         return build_system_prompt(
@@ -191,9 +239,35 @@ class Strategy:
         ``query`` replaces the instance's query as the first user message (in the multi-turn
         mode, the user's opening message: the agent never sees the query itself).
         """
-        prompt = self.system_prompt(instance, schema_text, aided=aided)
         first = instance.query if query is None else query
+        if self.upstream:
+            raw = self._upstream_prompt(instance, schema_text, aided=aided)
+            if self.single_user_message:  # upstream strips neither part here
+                return [{"role": "user", "content": raw + "\n\n" + first}]
+            return [
+                {"role": "system", "content": raw.strip()},
+                {"role": "user", "content": first.strip()},
+            ]
+        prompt = self.system_prompt(instance, schema_text, aided=aided)
         return build_messages(prompt, first, single_user_message=self.single_user_message)
+
+    def _upstream_prompt(self, instance: InstanceLike, schema_text: str, *, aided: bool) -> str:
+        """Upstream's system prompt before its final strip (see :class:`UpstreamPrompts`)."""
+        prompts = self.upstream_prompts
+        name = prompts.template(
+            self.name,
+            external=getattr(instance, "task", None) in EXTERNAL_FACING_TASKS,
+            privacy_aware=self.privacy_aware,
+            interactive=self.interactive,
+        )
+        meta = instance.metadata
+        return prompts.system_prompt(
+            name,
+            schema_text=schema_text,
+            required=getattr(meta, "required", None),
+            optional=getattr(meta, "optional", None),
+            aided=aided,
+        )
 
     def parse(self, reply: ModelReply) -> Action:
         """The action a reply asks for."""
@@ -259,7 +333,10 @@ class Strategy:
         """The assistant message to keep in the history (only the first tool call survives)."""
         if not self.native_tools:
             return {"role": "assistant", "content": reply.content.strip()}
-        message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+        content = reply.content or None
+        if self.upstream:  # upstream keeps the message as the provider sent it: "" stays ""
+            content = None if reply.content_null else reply.content
+        message: dict[str, Any] = {"role": "assistant", "content": content}
         if reply.tool_calls:
             message["tool_calls"] = [reply.tool_calls[0].to_message()]
         return message
@@ -268,11 +345,20 @@ class Strategy:
         """Messages carrying an observation or tool result back to the model."""
         if action.tool_call is not None:
             call = action.tool_call
+            if self.upstream:  # upstream strips both
+                ids = {"tool_call_id": call.id.strip(), "name": call.name.strip()}
+                return [{"role": "tool", **ids, "content": text}]
             return [{"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text}]
-        return [{"role": "user", "content": OBSERVATION_PREFIX + text}]
+        prefix = self.upstream_prompts.observation_prefix if self.upstream else OBSERVATION_PREFIX
+        return [{"role": "user", "content": prefix + text}]
 
     def invalid_messages(self, action: Action) -> list[dict[str, Any]]:
         """Messages asking for a well-formed reply after an invalid one."""
+        if self.upstream:
+            prompts = self.upstream_prompts
+            if action.tool_call is not None:  # a tool call whose arguments are not JSON
+                return self.result_messages(action, prompts.invalid_tool_call)
+            return [{"role": "user", "content": prompts.reminder(self.name)}]
         if action.tool_call is not None:
             # Every tool call id needs an answer before the next request is accepted.
             text = f"{self._tool_reminder} Problem: {action.content}."
@@ -393,6 +479,7 @@ def make_strategy(
             privacy_aware,
             observations,
             upstream_dir,
+            interactive=interactive,
         )
     raise ConfigError(f"unknown strategy {name!r}: choose one of {', '.join(STRATEGIES)}")
 

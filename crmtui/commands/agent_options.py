@@ -183,10 +183,11 @@ def agent_options(func: F) -> F:
             default=None,
             help="Values for every setting left unset: crmtui's (default), or upstream "
             "run_tasks.py's: naacl (the paper's code, 17cbce8: <submit>) or head (current, "
-            "32b609a; upstream is its earlier name). Both: wallclock dates, paper scoring "
-            "for CRMArena rows (react/act; toolenv for tool calls; not HEAD's evaluator), LLM "
-            "extraction and judge for Pro rows, helper tools for tool_call with upstream's "
-            "own schemas, top_p 1.0, unbounded observations, upstream's observations. See "
+            "32b609a; upstream is its earlier name). Both: upstream's own prompts and tool "
+            "schemas, read from its harness (--upstream-dir), wallclock dates, paper scoring "
+            "for CRMArena rows (react/act; toolenv for tool calls; HEAD's own evaluator is "
+            "--scoring head_as_is), LLM extraction and judge for Pro rows, helper tools for "
+            "tool_call, top_p 1.0, unbounded observations, upstream's observations. See "
             "docs/fidelity.md.",
         ),
         click.option(
@@ -213,12 +214,13 @@ def agent_options(func: F) -> F:
         ),
         click.option(
             "--scoring",
-            type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules"]),
+            type=click.Choice(["strict", "paper", "toolenv", "head", "head_rules", "head_as_is"]),
             default=None,
             help="How an answer is scored (default: strict for CRMArena rows, head_rules for "
             "CRMArena-Pro rows; --preset naacl/head: paper for react/act, toolenv for "
-            "tool_call, LLM extraction for Pro). Given, it scores every row. See "
-            "docs/scoring.md.",
+            "tool_call, LLM extraction for Pro). head_as_is: HEAD's react/act evaluator as "
+            "it is (a string gold read as its characters, a null gold its exception row; "
+            "LLM extraction). Given, it scores every row. See docs/scoring.md.",
         ),
         click.option(
             "--max-observation",
@@ -239,9 +241,9 @@ def agent_options(func: F) -> F:
             "--upstream-dir",
             default=None,
             metavar="PATH",
-            help="Upstream's harness folder (a CRMArena clone) whose own tool schemas --preset "
-            "naacl/head send (default: CRMTUI_UPSTREAM_DIR, else the folders `crmtui upstream "
-            "setup` prepared).",
+            help="Upstream's harness folder (a CRMArena clone) whose own prompts and tool "
+            "schemas --preset naacl/head send (default: CRMTUI_UPSTREAM_DIR, else the folders "
+            "`crmtui upstream setup` prepared).",
         ),
         click.option(
             "--force",

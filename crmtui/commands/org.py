@@ -77,11 +77,28 @@ def _size(n_bytes: int) -> str:
     help="Org name (default: 'sample' for small/seed 7, else <scale>-<seed>; with --org-type: "
     "sample-b2b/sample-b2c, else <type>-<scale>-<seed>).",
 )
+@click.option(
+    "--domain-details",
+    type=click.Choice(("full", "short")),
+    default=None,
+    help="With --org-type: the Domain Details every task carries. full (default, about 3,300 "
+    "characters): also the case, purchase and sales conventions each instance rests on; "
+    "short: about the real file's 950 characters (quarters, seasons, past periods), so "
+    "some instances rest on conventions it leaves unstated.",
+)
 @click.option("--force", is_flag=True, help="Replace an existing org file.")
 def build(
-    seed: int, scale: str, out: Path | None, org_type: str | None, name: str | None, force: bool
+    seed: int,
+    scale: str,
+    out: Path | None,
+    org_type: str | None,
+    name: str | None,
+    domain_details: str | None,
+    force: bool,
 ) -> None:
     """Generate a synthetic CRMArena-like org and its tasks (Pro: --org-type)."""
+    if domain_details is not None and org_type is None:
+        raise ConfigError("--domain-details applies to CRMArena-Pro orgs only (add --org-type)")
     if org_type is not None:
         from crmtui.org.generator.pro.config import pro_scale
 
@@ -113,7 +130,13 @@ def build(
             bar.update(task, description=stage, completed=max(0.0, min(1.0, fraction)))
 
         result = build_org(
-            target, seed=seed, scale=scale, name=org_name, progress=on_progress, org_type=org_type
+            target,
+            seed=seed,
+            scale=scale,
+            name=org_name,
+            progress=on_progress,
+            org_type=org_type,
+            details=domain_details or "full",
         )
 
     kind = f", Pro {org_type}" if org_type else ""

@@ -56,6 +56,7 @@ def build_org(
     name: str | None = None,
     progress: Progress | None = None,
     org_type: str | None = None,
+    details: str = "full",
 ) -> BuildResult:
     """Generate an org, write it to ``out`` and build its tasks beside it.
 
@@ -67,6 +68,8 @@ def build_org(
         progress: Called with ``(stage label, fraction 0..1)`` as the build advances.
         org_type: ``b2b`` or ``b2c`` for a CRMArena-Pro org (scale ``small`` or ``full``);
             None for a CRMArena org.
+        details: A Pro org's Domain Details, ``full`` or ``short`` (see
+            :func:`crmtui.org.pro_tasks.build_pro_tasks`).
 
     Returns:
         Paths, row counts, elapsed seconds and the org digest.
@@ -124,7 +127,11 @@ def build_org(
 
         cfg = pro_scale(scale)
         rows, solutions = build_pro_tasks(
-            generated, seed=seed, per_type=cfg.per_type, per_privacy=cfg.per_privacy
+            generated,
+            seed=seed,
+            per_type=cfg.per_type,
+            per_privacy=cfg.per_privacy,
+            details=details,
         )
     report("Writing tasks", 0.9)
     tasks_path = out.with_suffix(".tasks.json")

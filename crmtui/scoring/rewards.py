@@ -24,6 +24,9 @@ Methods (``reward_metric == "exact_match"``):
   by :func:`crmtui.scoring.families.extract_by_rules`, compared sorted with the sorted gold
   list. Deterministic; the default for list gold (CRMArena-Pro), see
   :mod:`crmtui.scoring.evaluator`.
+* ``"head_as_is"``: HEAD's ChatEnv evaluator as it is, string and null gold included (it
+  scores a string gold by its characters and raises on a null one): see
+  :mod:`crmtui.scoring.head_as_is`.
 * ``"llm_extract"``: step (a), then the caller's :class:`AnswerExtractor` (implemented in
   ``crmtui.agent``) returns the extracted answers, compared sorted with the sorted gold list
   exactly as HEAD does. Not deterministic if the extractor is an LLM.
@@ -48,6 +51,7 @@ from typing import Any, Protocol
 
 from crmtui.scoring.errors import ScoringError
 from crmtui.scoring.families import extract_by_rules, family_for
+from crmtui.scoring.head_as_is import HEAD_AS_IS, head_as_is
 from crmtui.scoring.judge import LLM_JUDGE, RULES_JUDGE, Judge, RulesJudge, judge_input
 from crmtui.scoring.metrics import all_metrics
 
@@ -55,7 +59,7 @@ EXACT_MATCH = "exact_match"
 FUZZY_MATCH = "fuzzy_match"
 PRIVACY_REJECTION = "privacy_rejection"
 
-METHODS = ("strict", "paper", "toolenv", "head", "head_rules", "llm_extract")
+METHODS = ("strict", "paper", "toolenv", "head", "head_rules", "head_as_is", "llm_extract")
 DEFAULT_METHOD = "strict"
 #: Methods of ``privacy_rejection`` instances: the judge that decided.
 JUDGE_METHODS = (RULES_JUDGE, LLM_JUDGE)
@@ -179,6 +183,9 @@ def score(
         raise ScoringError(f"unknown scoring method {method!r} (choose from {', '.join(METHODS)})")
     if not isinstance(proposed, str):
         raise ScoringError(f"the proposed answer must be text, not {type(proposed).__name__}")
+    if method == HEAD_AS_IS and reward_metric in (EXACT_MATCH, FUZZY_MATCH):
+        reward, found = head_as_is(gold, reward_metric, proposed, extractor=extractor, task=task)
+        return Score(reward, method, found)
     golds = gold_list(gold)
     if reward_metric == PRIVACY_REJECTION:
         if judge is None and method == LLM_JUDGE:

@@ -120,6 +120,7 @@ def start_as_user(
         try:
             client = agent.client()
             execute = make_query_executor(org, agent.today(instance))
+            schema_text = strategy.schema_text(org.schema)  # may need upstream's harness
         except CrmtuiError as exc:
             model.end_now("runner", HARNESS_ERROR, str(exc))
             on_done({"source": "runner", "message": HARNESS_ERROR, "content": str(exc)}, None)
@@ -128,7 +129,7 @@ def start_as_user(
             client,
             execute,
             EpisodeOptions(
-                schema_text=org.schema.render_prompt_text(),
+                schema_text=schema_text,
                 max_turns=agent.max_turns,
                 time_limit_s=agent.time_limit_s,
                 aided=agent.aided,

@@ -4,7 +4,8 @@
 (:mod:`crmtui.agent.upstream_texts`). Where the real one is missing, tests get this one:
 the same file layout (``crm_sandbox/env/functions.py`` with ``<tool>.__info__ = {...}``
 literals, ``crm_sandbox/env/__init__.py`` with ``TOOLS`` and ``TOOLS_FULL``), holding
-crmtui's own tool descriptions, so the machinery runs but no upstream text is involved.
+crmtui's own tool descriptions, and ``crm_sandbox/agents`` with placeholder prompts
+(tests/fakes/upstream_prompts_fake.py), so the machinery runs but no upstream text is involved.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crmtui.agent.tool_specs import QUERY_TOOLS, UPSTREAM_TOOLS, with_answer_tool
+from tests.fakes.upstream_prompts_fake import write_fake_prompts
 
 
 def write_fake_harness(folder: Path, version: str) -> Path:
@@ -32,4 +34,5 @@ def write_fake_harness(folder: Path, version: str) -> Path:
     (env / "__init__.py").write_text(
         f"TOOLS = [{names}]\nTOOLS_FULL = TOOLS + [{extra}]\n", encoding="utf-8"
     )
+    write_fake_prompts(folder, version)  # the agents' prompts (placeholders)
     return folder

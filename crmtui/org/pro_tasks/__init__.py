@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -33,13 +33,21 @@ from crmtui.org.pro_tasks import privacy, records, sales
 from crmtui.org.pro_tasks.common import ProCandidate, ProFacts, Sampler, as_answer
 from crmtui.org.pro_tasks.personas import persona
 from crmtui.org.pro_tasks.service import SERVICE_FACTORIES
-from crmtui.org.pro_tasks.texts import PRO_DOMAIN_DETAILS
-from crmtui.org.readings import OrgRows, gold_key, hit, read_instance
+from crmtui.org.pro_tasks.texts import domain_details
+from crmtui.org.readings import (
+    PRO_CONDITIONAL,
+    SHORTCUT_FLOORS,
+    UNBUDGETED,
+    OrgRows,
+    gold_key,
+    hit,
+    read_instance,
+)
 from crmtui.org.readings.pro_rows import PRO_READING_FIELDS
 from crmtui.org.solvers.pro import pro_index
 from crmtui.org.task_facts import PoolExhausted, TaskBuildError, gather_facts
 from crmtui.org.task_stats import UPSTREAM_PRO_NONE_SHARE, margin
-from crmtui.org.tasks import ShortcutBudget, weakness
+from crmtui.org.tasks import SHORTCUT_SHARE, ShortcutBudget, weakness
 
 __all__ = ["NONE_SHARE", "PRO_TASK_ORDER", "build_pro_tasks", "none_count", "reward_metric"]
 
@@ -160,7 +168,12 @@ def gather_pro_facts(generated: GeneratedOrg) -> ProFacts:
 
 
 def build_pro_tasks(
-    generated: GeneratedOrg, *, seed: int, per_type: int, per_privacy: int
+    generated: GeneratedOrg,
+    *,
+    seed: int,
+    per_type: int,
+    per_privacy: int,
+    details: str = "full",
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """Build the 22 task types of a generated Pro org.
 
@@ -169,17 +182,25 @@ def build_pro_tasks(
         seed: Seed of every choice; the same org and seed give the same tasks.
         per_type: Instances per business task type (19 types).
         per_privacy: Instances per confidentiality task type (3 types).
+        details: The Domain Details every row carries in ``metadata.optional``: ``full``
+            (every convention the instances rest on) or ``short`` (about the real file's
+            length; :data:`~crmtui.org.pro_tasks.texts.PRO_DOMAIN_DETAILS_SHORT`).
 
     Returns:
         ``(rows, solutions)``: HF rows with contiguous idx from 0 in upstream block order,
         and ``str(idx)`` -> ``{"solver", "params", "evidence", "context", "detail", "facts"}``.
 
     Raises:
-        TaskBuildError: A count is not positive or the org cannot supply enough instances.
+        TaskBuildError: A count is not positive, ``details`` is unknown, or the org cannot
+            supply enough instances.
     """
     for count in (per_type, per_privacy):
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise TaskBuildError(f"instance counts must be positive integers, got {count!r}")
+    try:
+        optional = domain_details(details)
+    except ValueError as exc:
+        raise TaskBuildError(str(exc)) from None
     facts = gather_pro_facts(generated)
     sales = {obj: generated.tables.get(obj, []) for obj in PRO_READING_FIELDS}
     readings = OrgRows.from_tables(generated.tables, sales)
@@ -198,7 +219,7 @@ def build_pro_tasks(
                     "answer": as_answer(candidate.answer),
                     "task": task,
                     "persona": persona(task, facts.org_type, voices),
-                    "metadata": {"required": candidate.required, "optional": PRO_DOMAIN_DETAILS},
+                    "metadata": {"required": candidate.required, "optional": optional},
                     "reward_metric": reward_metric(task),
                     "query": candidate.query,
                 }
@@ -242,7 +263,49 @@ def shortcut_hits(task: str, candidate: ProCandidate, rows: OrgRows) -> dict[str
     if reading is None:
         return {}
     gold = gold_key(as_answer(candidate.answer))
-    return {code: hit(answers, gold) for code, answers in reading.shortcuts.items()}
+    return {
+        code: hit(answers, gold)
+        for code, answers in reading.shortcuts.items()
+        if code not in UNBUDGETED
+    }
+
+
+class ProShortcutBudget(ShortcutBudget):
+    """The shortcut budget with CRMArena-Pro's conditional shortcuts
+    (:data:`crmtui.org.readings.PRO_CONDITIONAL`): one that applies to some instances only
+    (a period question's window, a lead with a factor never discussed) stays within the
+    share of the instances it applied to so far, as ``tasks stats`` measures it."""
+
+    def __init__(self, task: str, per_type: int) -> None:
+        super().__init__(per_type)
+        #: Shortcuts held to a floor above the usual share (:data:`SHORTCUT_FLOORS`), with
+        #: the same margin below it as the usual share has below the 40% target.
+        self.floors = {
+            code: round((floor - 0.02) * per_type)
+            for (kind, code), floor in SHORTCUT_FLOORS.items()
+            if kind == task
+        }
+
+    def allows(self, hits: Mapping[str, float]) -> bool:
+        """Whether keeping a candidate with these shortcut hits stays within the budget."""
+        plain = {
+            code: share
+            for code, share in hits.items()
+            if code not in PRO_CONDITIONAL and code not in self.floors
+        }
+        if not super().allows(plain):
+            return False
+        for code, limit in self.floors.items():
+            share = hits.get(code, 0.0)
+            if share and self.passed.get(code, 0.0) + share > limit + 1e-9:
+                return False
+        for code, share in hits.items():
+            if code in PRO_CONDITIONAL and share:
+                after = self.passed.get(code, 0.0) + share
+                limit = SHORTCUT_SHARE * (self.applied[code] + 1)
+                if after > limit + 1e-9:
+                    return False
+        return True
 
 
 def _choose(
@@ -261,7 +324,7 @@ def _choose(
     products: Counter[Any] = Counter()
     product_cap = max(2, int(wanted * MAX_PRODUCT_SHARE))
     seen: set[Any] = set()
-    budget = ShortcutBudget(wanted)
+    budget = ProShortcutBudget(task, wanted)
     spares: dict[bool, list[tuple[ProCandidate, dict[str, float]]]] = {True: [], False: []}
     chosen: dict[int, ProCandidate] = {}
     # No-answer slots first: on some types every no-answer question passes a shortcut, so the

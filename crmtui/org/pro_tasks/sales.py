@@ -140,9 +140,12 @@ _KINDS = ("running club", "school", "gym", "sports shop", "tennis club", "tour c
 def sample_insight(facts: ProFacts, rng: random.Random, want_none: bool) -> ProCandidate | None:
     """One of four sales-insight questions: the top competitor or subtopic of a period, or the
     competitors or subtopics of one opportunity's calls."""
-    kind = rng.choice(
-        ("top_competitor", "top_topic", "opportunity_competitors", "opportunity_topics")
-    )
+    # Period questions are drawn more often: about half of the real file's are, and the
+    # shortcut budget turns away those whose period's top is the all-time one.
+    kind = rng.choices(
+        ("top_competitor", "top_topic", "opportunity_competitors", "opportunity_topics"),
+        (3, 3, 1, 1),
+    )[0]
     sentiment = rng.choice(("negative", "positive"))
     guide = texts.insight_guide()
     if kind in ("top_competitor", "top_topic"):

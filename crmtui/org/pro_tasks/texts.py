@@ -9,6 +9,8 @@ the org.
 
 from __future__ import annotations
 
+import re
+
 from crmtui.org.solvers.pro.vocab import ACTIVITIES, COMPETITORS, STAGE_GOALS, STAGES, TOPICS
 from crmtui.org.task_texts import DOMAIN_DETAILS
 
@@ -38,6 +40,45 @@ leads, opportunities and orders.
 sale belongs to the period in which its contract was signed.
 - Amounts are in US dollars; discounts are percentages."""
 )
+
+
+#: The short Domain Details (``crmtui org build --domain-details short``): about the real
+#: file's length (its rows carry about 950 characters), holding only what its text covers,
+#: quarters, seasons and "past N" periods, in crmtui's words. Some instances then rest on a
+#: convention the text no longer states (which purchases count, how a month is counted).
+PRO_DOMAIN_DETAILS_SHORT = """# Domain Details
+## Quarters of the Year
+- Q1: January 1 to March 31, both days included.
+- Q2: April 1 to June 30, both days included.
+- Q3: July 1 to September 30, both days included.
+- Q4: October 1 to December 31, both days included.
+## Seasons
+- Winter: December 1 to the end of February, both included; Winter 2021 starts on \
+2021-12-01.
+- Spring: March 1 to May 31, both days included.
+- Summer: June 1 to August 31, both days included.
+- Autumn/Fall: September 1 to November 30, both days included.
+## Time Periods
+- All dates and times are UTC.
+- Past N days, weeks, months or quarters: the period of that length that ends when today \
+begins; the past 2 quarters are the six months before today.
+- A month with significantly more cases than other months: the month with more cases than \
+every other month of the period."""
+#: The Domain Details variants a Pro task set can carry.
+DOMAIN_DETAILS_CHOICES = ("full", "short")
+
+
+def domain_details(kind: str) -> str:
+    """The Domain Details text of ``kind`` (``full`` or ``short``).
+
+    Raises:
+        ValueError: Another kind.
+    """
+    if kind == "full":
+        return PRO_DOMAIN_DETAILS
+    if kind == "short":
+        return PRO_DOMAIN_DETAILS_SHORT
+    raise ValueError(f"unknown Domain Details {kind!r} (choose full or short)")
 
 
 def signed_words(signed_field: str) -> str:
@@ -132,12 +173,13 @@ def insight_guide() -> str:
         "- Sales discussions are the voice call transcripts about an opportunity "
         "(VoiceCallTranscript__c with OpportunityId__c set); a discussion belongs to a period "
         "when its CreatedDate does.\n"
-        "- Count discussions: one that names a competitor, or makes remarks of one sentiment "
-        "about a subtopic, counts once for it, however often it does.\n"
+        "- Over a period, count discussions: one that names a competitor, or makes remarks of "
+        "one sentiment about a subtopic, counts once for it, however often it does.\n"
         f"- Competitors: {', '.join(COMPETITORS)}.\n"
         f"- Subtopics of sales discussions: {', '.join(TOPICS)}.\n"
-        "- When several competitors or subtopics are asked for, list them in alphabetical "
-        "order, separated by commas."
+        "- About one opportunity: list the competitor of every mention, or the subtopic of "
+        "every remark of the sentiment asked for, in the order its discussions make them "
+        "(oldest first), separated by commas; one made again is listed again."
     )
 
 
@@ -298,14 +340,37 @@ INSIGHT_TOPIC = (
     "offer?",
     "Which subject of our sales calls was discussed {adverb} most often {when}?",
 )
-INSIGHT_OPP_COMPETITORS = (
-    "Which competitors came up in the sales discussions of this opportunity?",
-    "Who are we competing against for this opportunity, according to its sales calls?",
-    "Which rivals did the customer mention in this opportunity's calls?",
+
+
+def _sentences(phrasings: tuple[str, ...]) -> tuple[str, ...]:
+    """Phrasings whose sentences start with a capital letter."""
+    return tuple(re.sub(r"(^|[.?] )([a-z])", lambda m: m[1] + m[2].upper(), t) for t in phrasings)
+
+
+INSIGHT_OPP_COMPETITORS = _sentences(
+    _phrasings(
+        ("", "Quick check. ", "Could you look into this? ", "Before our next call: "),
+        (
+            "which competitors came up in the sales discussions",
+            "who are we competing against, according to the sales calls",
+            "which rivals did the customer mention in the calls",
+            "which competing vendors were named in the sales conversations",
+            "which other suppliers did the customer bring up during the sales calls",
+        ),
+        (" of this opportunity?", " about this opportunity?", " for this deal so far?"),
+    )
 )
-INSIGHT_OPP_TOPICS = (
-    "Which subtopics drew {sentiment} remarks in this opportunity's sales discussions?",
-    "In the calls about this opportunity, which subtopics did the customer speak about {adverb}?",
-    "What subtopics of this opportunity's sales calls show a {sentiment} sentiment?",
+INSIGHT_OPP_TOPICS = _sentences(
+    _phrasings(
+        ("", "Quick check. ", "Could you look into this? ", "Before our next call: "),
+        (
+            "which subtopics drew {sentiment} remarks in the sales discussions",
+            "which subtopics did the customer speak about {adverb} in the calls",
+            "what subtopics of the sales calls show a {sentiment} sentiment",
+            "which aspects of our offer did the customer view {adverb} in the sales conversations",
+            "on which subtopics was the customer {sentiment} during the sales calls",
+        ),
+        (" of this opportunity?", " about this opportunity?", " for this deal so far?"),
+    )
 )
 ADVERB = {"positive": "positively", "negative": "negatively"}

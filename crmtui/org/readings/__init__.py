@@ -18,14 +18,20 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crmtui.org.readings.agents import read_case_routing, read_handle_time, read_transfer_count
+from crmtui.org.readings.insights import read_sales_insight
 from crmtui.org.readings.others import read_best_region, read_policy_violation
-from crmtui.org.readings.products import read_monthly_trend, read_named_entity, read_top_issue
+from crmtui.org.readings.pro_products import read_pro_named_entity
+from crmtui.org.readings.products import read_monthly_trend, read_top_issue
+from crmtui.org.readings.records import (
+    read_invalid_config,
+    read_lead_qualification,
+    read_quote_approval,
+)
 from crmtui.org.readings.rows import OrgRows, stamp
 from crmtui.org.readings.sales import (
     read_activity_priority,
     read_conversion_rate,
     read_lead_routing,
-    read_quote_approval,
     read_sales_amount,
     read_sales_cycle,
     read_wrong_stage,
@@ -34,7 +40,10 @@ from crmtui.org.readings.types import Answers, Reading, answer_key, gold_key, hi
 
 __all__ = [
     "SHORTCUTS",
+    "SHORTCUT_FLOORS",
+    "UNBUDGETED",
     "Answers",
+    "PRO_CONDITIONAL",
     "OrgRows",
     "Reading",
     "answer_key",
@@ -57,6 +66,7 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "named_entity_disambiguation": (
         ("noun_3_days", "a purchase of the same noun within 3 days"),
         ("month_30_days", "'a month' read as 30 days (month questions)"),
+        ("latest_fitting", "the latest fitting purchase, the date ignored (Pro orgs)"),
     ),
     "handle_time": (("keep_transferred", "transferred cases kept in the averages"),),
     "transfer_count": (("no_case_filter", "the 'more than N cases' filter ignored"),),
@@ -75,7 +85,34 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "activity_priority": (("all_not_started", "every Not Started task"),),
     "quote_approval": (("discount_article", "always the discount article"),),
+    "invalid_config": (
+        ("per_line", "each line held to the product's limit alone"),
+        ("at_limit", "a product at exactly its unit limit counts as over it"),
+        ("no_companion", "the companion rule ignored"),
+    ),
+    "lead_qualification": (
+        ("strict_thresholds", "strict thresholds (above the budget, under the months)"),
+        ("missing_pass", "a factor never discussed counts as met (leads missing one)"),
+    ),
+    "sales_insight_mining": (("all_time", "the period ignored (period questions)"),),
 }
+#: Shortcuts no data can hold to 40%, with the share they are held to instead. Invalid
+#: config's gold names one article and is None on 20% of instances (the real file's share).
+#: A None passes ``per_line`` and ``no_companion``; a quantity breach fools only ``per_line``
+#: and a companion breach only ``no_companion``, so the two pass at least 120% together;
+#: and since a quantity breach passes ``at_limit`` (the same article), ``per_line`` plus
+#: ``at_limit`` pass at least 100%. With ``at_limit`` at 40%, the best is ``per_line`` 60%
+#: and ``no_companion`` 60%; the floors leave the builder a little room.
+SHORTCUT_FLOORS: dict[tuple[str, str], float] = {
+    ("invalid_config", "per_line"): 0.65,
+    ("invalid_config", "no_companion"): 0.6,
+}
+#: Shortcuts ``tasks stats`` measures that the Pro builder does not budget: the data that
+#: would defeat them comes from the CRMArena generator (NED's purchases), not the Pro one.
+UNBUDGETED = frozenset({"latest_fitting"})
+#: CRMArena-Pro shortcuts that apply to some instances of their type only: their share is of
+#: the instances they apply to (and the Pro builder budgets them so).
+PRO_CONDITIONAL = frozenset({"missing_pass", "all_time"})
 
 Reader = Callable[[OrgRows, Mapping[str, Any], Mapping[str, Any]], Reading]
 _READERS: dict[str, Reader] = {
@@ -84,7 +121,7 @@ _READERS: dict[str, Reader] = {
     "best_region_identification": read_best_region,
     "top_issue_identification": read_top_issue,
     "monthly_trend_analysis": read_monthly_trend,
-    "named_entity_disambiguation": read_named_entity,
+    "named_entity_disambiguation": read_pro_named_entity,
     "policy_violation_identification": read_policy_violation,
     "sales_amount_understanding": read_sales_amount,
     "sales_cycle_understanding": read_sales_cycle,
@@ -93,6 +130,9 @@ _READERS: dict[str, Reader] = {
     "wrong_stage_rectification": read_wrong_stage,
     "activity_priority": read_activity_priority,
     "quote_approval": read_quote_approval,
+    "invalid_config": read_invalid_config,
+    "lead_qualification": read_lead_qualification,
+    "sales_insight_mining": read_sales_insight,
 }
 
 

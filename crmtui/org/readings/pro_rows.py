@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
@@ -25,7 +25,17 @@ PRO_READING_FIELDS: dict[str, tuple[str, ...]] = {
     "Contract": ("Id", "CompanySignedDate", "CustomerSignedDate"),
     "OpportunityLineItem": ("Id", "OpportunityId", "TotalPrice"),
     "Lead": ("Id", "OwnerId", "CreatedDate", "IsConverted", "ConvertedDate", "Status"),
-    "Quote": ("Id", "OpportunityId", "Status"),
+    "Quote": ("Id", "OpportunityId", "Status", "CreatedDate", "ExpirationDate"),
+    "QuoteLineItem": ("Id", "QuoteId", "Product2Id", "Quantity", "Discount"),
+    "Product2": ("Id", "Name"),
+    "VoiceCallTranscript__c": (
+        "Id",
+        "CreatedDate",
+        "LeadId__c",
+        "OpportunityId__c",
+        "TranscriptBody__c",
+        "Body__c",
+    ),
     "Task": ("Id", "WhatId", "Subject", "Status", "ActivityDate"),
     "Event": ("Id", "WhatId", "Subject", "StartDateTime"),
     "Territory2": ("Id", "Description"),
@@ -92,6 +102,31 @@ def stage_activities(text: str) -> dict[str, str]:
     return mapping
 
 
+@dataclass(frozen=True)
+class QuoteLineRow:
+    """A QuoteLineItem: its product, units and discount (percent)."""
+
+    id: str
+    product: str | None
+    quantity: Fraction
+    discount: Fraction
+
+
+@dataclass(frozen=True)
+class CallRow:
+    """A VoiceCallTranscript__c: when, about which lead or opportunity, and its text."""
+
+    id: str
+    created: datetime | None
+    lead: str | None
+    opportunity: str | None
+    text: str
+
+
+def _number(value: Any) -> Fraction:
+    return Fraction(str(value)) if value not in (None, "") else Fraction(0)
+
+
 @dataclass
 class ProRows:
     """Opportunities, contracts, leads, quotes, activities and territories, indexed."""
@@ -105,6 +140,14 @@ class ProRows:
     territory_agents: dict[str, set[str]]
     stage_of: dict[str, str]
     articles: dict[str, str]
+    #: Quote Id -> (CreatedDate, ExpirationDate).
+    quote_dates: dict[str, tuple[datetime | None, datetime | None]] = field(default_factory=dict)
+    #: Quote Id -> its lines.
+    quote_lines: dict[str, list[QuoteLineRow]] = field(default_factory=dict)
+    #: Product2 Id -> Name.
+    product_names: dict[str, str] = field(default_factory=dict)
+    #: Voice calls, as stored.
+    calls: list[CallRow] = field(default_factory=list)
 
     @classmethod
     def from_tables(cls, tables: Rows) -> ProRows:
@@ -181,6 +224,26 @@ class ProRows:
         for text in articles.values():
             if "Stages" in text.splitlines()[0]:
                 stage_of.update(stage_activities(text))
+        quote_lines: dict[str, list[QuoteLineRow]] = defaultdict(list)
+        for r in tables.get("QuoteLineItem", ()):
+            quote_lines[str(r.get("QuoteId"))].append(
+                QuoteLineRow(
+                    str(r["Id"]),
+                    r.get("Product2Id") or None,
+                    _number(r.get("Quantity")),
+                    _number(r.get("Discount")),
+                )
+            )
+        calls = [
+            CallRow(
+                str(r["Id"]),
+                stamp(r.get("CreatedDate")),
+                r.get("LeadId__c") or None,
+                r.get("OpportunityId__c") or None,
+                str(r.get("TranscriptBody__c") or r.get("Body__c") or ""),
+            )
+            for r in tables.get("VoiceCallTranscript__c", ())
+        ]
         return cls(
             opps=opps,
             signed=signed,
@@ -191,6 +254,15 @@ class ProRows:
             territory_agents=dict(agents),
             stage_of=stage_of,
             articles=articles,
+            quote_dates={
+                str(r["Id"]): (stamp(r.get("CreatedDate")), stamp(r.get("ExpirationDate")))
+                for r in tables.get("Quote", ())
+            },
+            quote_lines=dict(quote_lines),
+            product_names={
+                str(r["Id"]): str(r.get("Name") or "") for r in tables.get("Product2", ())
+            },
+            calls=calls,
         )
 
     def moments(self) -> list[datetime]:

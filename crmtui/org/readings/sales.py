@@ -1,5 +1,6 @@
 """Readings of the CRMArena-Pro sales types: sales amount (SAU), sales cycle (SCU), conversion
-rate (CRC), lead routing (LRO), wrong stage (WSR), activity priority (AP), quote approval (QAP).
+rate (CRC), lead routing (LRO), wrong stage (WSR), activity priority (AP); quote approval is in
+:mod:`crmtui.org.readings.records`.
 
 Each reader follows the policy text the instance states, on the org's raw rows
 (:class:`~crmtui.org.readings.pro_rows.ProRows`), and returns per named shortcut what a solver
@@ -190,13 +191,3 @@ def read_activity_priority(
         return (answer_key(ids),) if ids else ()
 
     return Reading(one(off), {"all_not_started": one([a.id for a in pending])})
-
-
-def read_quote_approval(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str, Any]) -> Reading:
-    """Whether a quote breaks an approval rule is read from the rules' wording, so there is
-    no careful reading here.
-
-    Shortcut ``discount_article``: always the article on discount limits.
-    """
-    article = _pro(rows).article_titled("quote approval", "discount")
-    return Reading(None, {"discount_article": (article,) if article else ()})

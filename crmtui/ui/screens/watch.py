@@ -185,6 +185,7 @@ class WatchScreen(Screen[None]):
         try:
             client = self.config.client()
             base = self.config.executor(self.org, self.config.today(inst))
+            schema_text = self.session.strategy.schema_text(self.org.schema)
         except CrmtuiError as exc:
             self.session.end_now("runner", HARNESS_ERROR, str(exc))
             self.post_message(AgentFailed(str(exc)))
@@ -202,7 +203,7 @@ class WatchScreen(Screen[None]):
             client,
             execute,
             EpisodeOptions(
-                schema_text=self.org.schema.render_prompt_text(),
+                schema_text=schema_text,
                 max_turns=self.config.max_turns,
                 time_limit_s=self.config.time_limit_s,
                 aided=self.config.aided,

@@ -99,3 +99,11 @@ def test_a_scale_pro_orgs_do_not_have_is_one_line(capsys: pytest.CaptureFixture[
     assert exit_info.value.code != 0
     err = capsys.readouterr().err
     assert err.startswith("Error: ") and "scales small and full" in err and "Traceback" not in err
+
+
+def test_domain_details_without_a_pro_org_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["org", "build", "--domain-details", "short"])
+    assert exit_info.value.code != 0
+    err = capsys.readouterr().err
+    assert err.startswith("Error: ") and "--org-type" in err and "Traceback" not in err

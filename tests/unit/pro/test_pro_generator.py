@@ -169,15 +169,27 @@ def test_bant_plans_agree_with_what_the_calls_say(b2b: GeneratedOrg) -> None:
     leads = {str(r["Id"]): r for r in b2b.tables["Lead"]}
     bant = b2b.truth["pro"]["bant"]
     assert any(not e["failed"] for e in bant.values()) and any(e["failed"] for e in bant.values())
+    unasked = 0
     for lead_id, entry in bant.items():
         text = "\n".join(calls[c] for c in entry["call_ids"])
-        assert f"${entry['facts']['budget']:,}" in text
-        assert f"{entry['facts']['months']} month" in text or "one month" in text
+        # A failing factor may never come up (the article counts it as not met); the others
+        # are stated.
+        asked = {"Budget": "budget", "Timeline": "hoping to buy", "Authority": "sign off"}
+        if entry["unasked"] is not None:
+            unasked += 1
+            assert entry["unasked"] in entry["failed"]
+        for factor, question in asked.items():
+            assert (question in text) == (factor != entry["unasked"]), (lead_id, factor)
+        if entry["unasked"] != "Budget":
+            assert f"${entry['facts']['budget']:,}" in text
+        if entry["unasked"] != "Timeline":
+            assert f"{entry['facts']['months']} month" in text or "one month" in text
         # One failing factor, or two (about a tenth of the real file's answered rows), in
         # BANT order and never the same twice.
         assert len(entry["failed"]) <= 2
         assert entry["failed"] == sorted(set(entry["failed"]), key=BANT_FACTORS.index)
         assert leads[lead_id]["IsConverted"] == "0"
+    assert unasked >= 1
 
 
 def test_nothing_done_is_dated_after_the_data_ends(pro_org: GeneratedOrg) -> None:

@@ -318,11 +318,15 @@ def test_insights_count_sales_calls_once_per_competitor_and_subtopic() -> None:
     assert negative.answer == "Pricing and discounts"
     assert negative.detail["scores"] == {"Delivery and lead times": 1, "Pricing and discounts": 2}
     assert top_topic(tables, *Q1, "positive").answer == "Product quality and durability"
+    # One opportunity's lists keep the calls' order and repeats, as the real file's answers.
     assert (
-        opportunity_competitors(tables, "006a").answer == "Alpine Crest Gear, Northwind Athletics"
+        opportunity_competitors(tables, "006a").answer == "Northwind Athletics, Alpine Crest Gear"
     )
     assert opportunity_topics(tables, "006b", "negative").answer == (
-        "Delivery and lead times, Pricing and discounts"
+        "Pricing and discounts, Delivery and lead times, Delivery and lead times"
+    )
+    assert opportunity_topics(tables, "006a", "negative").answer == (
+        "Pricing and discounts, Pricing and discounts, Delivery and lead times"
     )
     assert opportunity_topics(tables, "006a", "positive").answer is None
     with pytest.raises(SolverError, match="sentiment"):

@@ -108,11 +108,15 @@ def test_llm_extract_uses_the_extractor_after_step_a() -> None:
 def test_fuzzy_match_rewards_f1_in_every_method() -> None:
     gold = "reset router then modem"
     for method in METHODS:
-        result = score(gold, "fuzzy_match", "Reset the router first.", method)
+        # head_as_is scores a string gold against its first character, as HEAD's evaluator
+        # does (tests/unit/scoring/test_head_as_is.py); a list gold's first item as all.
+        given = [gold] if method == "head_as_is" else gold
+        result = score(given, "fuzzy_match", "Reset the router first.", method)
         assert result.reward == pytest.approx(4 / 7)
         assert result.details["metric"] == "fuzzy_match"
         assert result.details["metrics"]["f1"] == pytest.approx(4 / 7)
     assert score([gold, "ignored"], "fuzzy_match", gold).reward == 1.0
+    assert score(gold, "fuzzy_match", "Reset the router first.", "head_as_is").reward == 0.0
 
 
 @pytest.mark.parametrize(

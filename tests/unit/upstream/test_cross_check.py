@@ -115,8 +115,9 @@ def _upstream_rows(
     scripts: dict,
     args: list[str],
     sink: list | None = None,
+    extractor: Any = None,
 ):
-    with RoutingFake(scripts) as fake:
+    with RoutingFake(scripts, extractor) as fake:
         outcome = run_upstream(
             harness,
             org=open_org_or_sample(None),
@@ -141,9 +142,13 @@ def _crmtui_rows(
     preset: str = "naacl",
     sink: list | None = None,
     max_turns: int = 8,
+    extractor: Any = None,
+    scoring: str | None = None,
 ):
-    with RoutingFake(scripts) as fake:
+    with RoutingFake(scripts, extractor) as fake:
         config = BatchConfig(
+            scoring=scoring,
+            extract_api_base=fake.base_url,
             model=f"openai/{MODEL}",
             strategy=strategy,
             preset=preset,

@@ -2,21 +2,25 @@
 
 One scripted model plays through upstream's own harness (../shared/crmarena, run unchanged by
 ``crmtui upstream run``; skipped when absent) and through ``crmtui run --preset naacl|head``.
-Compared per instance: the tool schemas and request parameters of every request (byte for
-byte, as JSON), the observations, rewards and end reasons, including replies upstream
-survives (an empty text, an answer that normalises to nothing under HEAD's ToolEnv), and
-how ``crmtui report`` counts each run (upstream's exception rows included).
+Compared per instance: every agent request's messages (system prompt, reminders,
+observations, tool messages: every text byte for byte), tool schemas and parameters, the
+observations, rewards and end reasons, including replies upstream survives (an empty text,
+an empty answer, an answer that normalises to nothing, arguments that are not JSON), and how
+``crmtui report`` counts each run (upstream's exception rows included). HEAD's react runs
+with ``--scoring head_as_is``: HEAD's evaluator on CRMArena's string and null gold.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from crmtui.agent.upstream_prompts import read_prompts
 from crmtui.data.instances import TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.org.sample import sample_tasks_path
@@ -30,8 +34,17 @@ from tests.unit.upstream.test_cross_check import (
 )
 from tests.unit.upstream.test_upstream_run import MODULES, _overlay
 
-#: Request fields that must be equal (the messages' prompt texts are crmtui's own words).
-PARAMETERS = ("tools", "top_p", "temperature", "max_tokens")
+#: Request fields that must be equal. Compared as JSON with sorted keys: the texts byte for
+#: byte, not the order of keys inside a message (litellm writes a tool call's keys in its own
+#: order; no provider reads meaning into it).
+PARAMETERS = ("messages", "tools", "top_p", "temperature", "max_tokens")
+
+#: Every configuration upstream's code can run (HEAD's act stops with an AttributeError
+#: before its first instance: see docs/fidelity.md).
+CONFIGS = [
+    ("naacl", "react"), ("naacl", "act"), ("naacl", "tool_call"), ("naacl", "tool_call_flex"),
+    ("head", "react"), ("head", "tool_call"), ("head", "tool_call_flex"),
+]  # fmt: skip
 
 
 def _instances() -> dict[int, Any]:
@@ -39,9 +52,14 @@ def _instances() -> dict[int, Any]:
 
 
 def _react_script(answer: str, everything: dict[int, Any]) -> dict[Any, list[Reply]]:
-    mta, bri, kqa = everything[10], everything[80], everything[0]
+    mta, bri, kqa, tii = everything[10], everything[80], everything[0], everything[22]
     return {
         kqa: [text(f"<{answer}>The</{answer}>")],  # normalises to nothing: an exception row
+        tii: [  # a null gold: HEAD's evaluator raises on it (head_as_is), the paper's scores
+            text("<execute>SELECT Id FROM Issue__c WHERE Name = 'none'</execute>"),
+            text("<execute>SELECT Nme FROM Issue__c</execute>"),  # an error observation
+            text(f"<thought>Nothing.</thought><{answer}>None</{answer}>"),
+        ],
         mta: [
             text(""),  # an empty text: upstream reminds and goes on
             text("<execute>SELECT Id FROM Case ORDER BY Id LIMIT 1</execute>"),
@@ -104,8 +122,18 @@ def upstream_env(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
 
+def extracting(body: dict[str, Any]) -> Reply:
+    """The scripted extraction model (HEAD's evaluator and crmtui's llm_extract): it states
+    the answer it was given as the one item it extracts (crmtui's extractor wraps the answer
+    in an ``<answer>`` block, upstream's sends it bare)."""
+    said = str(body["messages"][-1].get("content") or "")
+    wrapped = re.search(r"<answer>\s*(.*?)\s*</answer>", said, re.DOTALL)
+    return text(json.dumps({"extracted_answers": [wrapped.group(1) if wrapped else said.strip()]}))
+
+
 def _requests_by_instance(requests: list[dict[str, Any]], tasks: TaskSet) -> dict[int, list]:
-    """Each agent request's compared fields, grouped by the instance it belongs to."""
+    """Each agent request's compared fields, grouped by the instance it belongs to
+    (extraction requests, which part of the issue leaves to the scorer, are not agent's)."""
     grouped: dict[int, list] = {t.idx: [] for t in tasks}
     for body in requests:
         users = [m for m in body.get("messages", []) if m.get("role") == "user"]
@@ -113,7 +141,9 @@ def _requests_by_instance(requests: list[dict[str, Any]], tasks: TaskSet) -> dic
         prompt = " ".join(str(m.get("content") or "") for m in body.get("messages", [])[:2])
         for t in tasks:
             if first.endswith(t.query.strip()) and t.metadata.required.strip() in prompt:
-                grouped[t.idx].append({k: json.dumps(body.get(k)) for k in PARAMETERS})
+                grouped[t.idx].append(
+                    {k: json.dumps(body.get(k), sort_keys=True) for k in PARAMETERS}
+                )
                 break
     return grouped
 
@@ -133,14 +163,31 @@ def _compare(theirs: dict, ours: dict, their_requests: dict, our_requests: dict)
         assert their_requests[idx], idx
 
 
+def scoring_for(version: str, strategy: str) -> str | None:
+    """HEAD's react is compared with HEAD's own evaluator (its ChatEnv scores that way)."""
+    return "head_as_is" if (version, strategy) == ("head", "react") else None
+
+
 def _both(harness: Path, tmp_path: Path, tasks: TaskSet, scripts, strategy: str, version: str):
     args = ["--agent_strategy", strategy, "--max_turns", "6"]
     if version == "head":
         args += ["--org_type", "original"]
     upstream: list[dict[str, Any]] = []
     crmtui: list[dict[str, Any]] = []
-    theirs = _upstream_rows(harness, tmp_path / "upstream", tasks, scripts(), args, upstream)
-    ours = _crmtui_rows(tmp_path / "crmtui", tasks, scripts(), strategy, version, crmtui, 6)
+    theirs = _upstream_rows(
+        harness, tmp_path / "upstream", tasks, scripts(), args, upstream, extracting
+    )
+    ours = _crmtui_rows(
+        tmp_path / "crmtui",
+        tasks,
+        scripts(),
+        strategy,
+        version,
+        crmtui,
+        6,
+        extracting,
+        scoring_for(version, strategy),
+    )
     return (
         theirs,
         ours,
@@ -149,18 +196,14 @@ def _both(harness: Path, tmp_path: Path, tasks: TaskSet, scripts, strategy: str,
     )
 
 
-@pytest.mark.parametrize(
-    ("version", "strategy"),
-    [("naacl", "react"), ("naacl", "tool_call"), ("naacl", "tool_call_flex"),
-     ("head", "tool_call"), ("head", "tool_call_flex")],
-)  # fmt: skip
+@pytest.mark.parametrize(("version", "strategy"), CONFIGS)
 def test_same_requests_rewards_and_end_reasons(
     shared_dir: Path, upstream_env: None, tmp_path: Path, version: str, strategy: str
 ) -> None:
     harness = _harness(shared_dir, version)
     everything = _instances()
     answer = "submit" if version == "naacl" else "respond"
-    if strategy == "react":
+    if strategy in ("react", "act"):
 
         def scripts() -> dict[Any, list[Reply]]:
             return _react_script(answer, everything)
@@ -182,12 +225,24 @@ def test_same_requests_rewards_and_end_reasons(
     ]
     assert cells[0] == cells[1] and reports[0].excluded == reports[1].excluded
     assert cells[0]["knowledge_qa"][1] == 1  # counted, not set apart as an error
-    if version == "naacl":
+    if version == "naacl" or strategy in ("react", "act"):
         assert theirs[0]["agent_info"]["content"] == "Error: Hypothesis is empty."
     sent = [r for rs in our_requests.values() for r in rs]
     assert all(json.loads(r["top_p"]) == 1.0 for r in sent)
-    if strategy != "react":
+    if strategy.startswith("tool_call"):
         assert all(json.loads(r["tools"]) for r in sent)
+    else:  # the reminder after an empty reply is upstream's, read from its harness
+        reminder = read_prompts(harness, version).reminder(strategy)
+        assert any(json.loads(r["messages"])[-1]["content"] == reminder for r in sent)
+    if (version, strategy) == ("head", "react"):
+        # HEAD's evaluator raises on the null gold: its exception row, a harness error in
+        # report for both; the string gold "CA" is compared with its characters: wrong.
+        assert (
+            theirs[22]["agent_info"]["content"] == "Error: 'NoneType' object is not subscriptable"
+        )
+        assert theirs[80]["reward"] == 0 and reports[0].rows[0].accuracy
+    elif strategy in ("react", "act"):
+        assert theirs[22]["reward"] == 1 and theirs[80]["reward"] == 1
 
 
 #: Drives upstream HEAD's own InteractiveChatEnv.step (its user, connector and scorer stubbed)

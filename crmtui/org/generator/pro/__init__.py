@@ -79,7 +79,7 @@ def generate_pro(seed: int = 7, scale: str = "small", org_type: str = "b2b") -> 
         data_end) plus ``truth["pro"]``::
 
             {"org_type", "company", "sales_start", "sales_end",
-             "bant": {lead_id: {"failed", "call_ids", "facts", "article_id"}},
+             "bant": {lead_id: {"failed", "call_ids", "facts", "article_id", "unasked"}},
              "plants": {"wrong_stage": [opp ids], "activity_priority": [opp ids],
                         "invalid_config": [quote ids], "quote_approval": [quote ids]},
              "cck": [{"question", "article_id", "about"}],
@@ -264,6 +264,7 @@ def _lead_calls(
             "call_ids": plan.call_ids,
             "facts": plan.facts(),
             "article_id": None,
+            "unasked": plan.unasked,
         }
     for lead in leads:
         if lead.id not in chosen and rng.random() < 0.1:

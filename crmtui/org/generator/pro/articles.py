@@ -53,7 +53,8 @@ def bant_text(org_type: str) -> str:
     months = BANT_MONTHS[org_type]
     return (
         "A lead is qualified when all four BANT criteria are met in its calls; each criterion "
-        "that is not met is a reason the lead is not qualified.\n"
+        "that is not met is a reason the lead is not qualified. A criterion the calls never "
+        "take up is not met.\n"
         f"- Budget: the lead states a budget of at least ${BANT_BUDGET[org_type]:,}.\n"
         "- Authority: the person on the call can approve the purchase themselves.\n"
         "- Need: the lead describes a concrete need our products meet.\n"

@@ -1,13 +1,14 @@
 """Voice call transcripts: qualification calls with leads and sales calls about deals.
 
-Qualification calls state the four BANT facts of a lead (a budget in dollars, who signs off,
-what they need, in how many months they mean to buy), with the numbers close to the org's
-thresholds on either side, so the lead-qualification task needs the BANT article read and
-applied, not guessed from tone. Sales calls carry customer remarks on subtopics (each remark a
-line of :data:`~crmtui.org.solvers.pro.vocab.REMARKS`) and mentions of competitors. Latent
-patterns: each subtopic leans positive or negative by its own share, and each competitor's
-share of mentions drifts over the years (one rising, another fading), so which competitor
-dominates depends on the period asked about.
+Qualification calls state the BANT facts of a lead (a budget in dollars, who signs off, what
+they need, in how many months they mean to buy), with the numbers close to the org's
+thresholds on either side and often exactly on them, so the lead-qualification task needs the
+BANT article read and applied, not guessed from tone; now and then a factor the lead fails
+never comes up (not met, by the article). Sales calls carry customer remarks on subtopics
+(each remark a line of :data:`~crmtui.org.solvers.pro.vocab.REMARKS`) and mentions of
+competitors. Latent patterns: each subtopic leans positive or negative by its own share, and
+each competitor's share of mentions drifts over the years (one rising, another fading), so
+which competitor dominates depends on the period asked about.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ BANT_MONTHS = {"b2b": 6, "b2c": 3}
 FAIL_WEIGHTS = {"Budget": 26, "Authority": 34, "Need": 22, "Timeline": 18}
 #: Share of failing leads that fail two factors.
 TWO_FACTOR_SHARE = 0.12
+#: How often a met budget or timeline sits exactly on its threshold ("at least", "within"
+#: count it as met; a reading with strict thresholds fails the lead).
+AT_THRESHOLD = 0.45
+#: Share of failing leads whose calls never take up one failing factor (the BANT article
+#: wants all four met in the calls, so a factor nobody discussed is not met).
+UNASKED_SHARE = 0.3
+#: The middle of the sales data in years from its start (subtopic drifts turn around it).
+YEARS_MID = (SALES_END - SALES_START).days / 365.25 / 2
 ACKS = (
     "Thanks, that's useful to know.",
     "Understood, I'll make a note of that.",
@@ -57,6 +66,8 @@ class CallPlan:
     authority: bool
     need: bool
     call_ids: list[str] = field(default_factory=list)
+    #: A failing factor the calls never take up (None: all four come up).
+    unasked: str | None = None
 
     def facts(self) -> dict[str, object]:
         """The facts as plain values (what a simulated lead would know about itself)."""
@@ -84,8 +95,11 @@ def plan_bant(org_type: str, rng: random.Random, qualified: bool) -> CallPlan:
     if "Budget" in failed:
         budget = least - step * rng.choice((1, 1, 2, 3, 5, 10))
     else:
-        budget = least if rng.random() < 0.2 else least + step * rng.randint(1, 30)
-    months = most + rng.choice((1, 1, 2, 3)) if "Timeline" in failed else rng.randint(1, most)
+        budget = least if rng.random() < AT_THRESHOLD else least + step * rng.randint(1, 30)
+    if "Timeline" in failed:
+        months = most + rng.choice((1, 1, 2, 3))
+    else:
+        months = most if rng.random() < AT_THRESHOLD else rng.randint(1, most)
     return CallPlan(failed, budget, months, "Authority" not in failed, "Need" not in failed)
 
 
@@ -98,6 +112,12 @@ def _bant_lines(
             f"The budget we have for this is ${plan.budget:,}.",
             f"We can spend up to ${plan.budget:,} on this order.",
             f"Realistically {us} have ${plan.budget:,} for it.",
+        )
+        if org_type == "b2b"
+        else (
+            f"My budget for this is ${plan.budget:,}.",
+            f"I can spend up to ${plan.budget:,} on it.",
+            f"Realistically I have ${plan.budget:,} for it.",
         )
     )
     if plan.authority:
@@ -154,6 +174,11 @@ def _bant_lines(
             f"We plan to place the order in {months}.",
             f"We'd be ready to buy {months} from now.",
         )
+        if b2b
+        else (
+            f"I'm planning to buy in {months}.",
+            f"I'd be ready to order {months} from now.",
+        )
     )
     return {"Budget": budget, "Authority": authority, "Need": need, "Timeline": timeline}
 
@@ -167,10 +192,14 @@ def qualification_calls(
     ids: Ids,
     body_field: str,
 ) -> list[Row]:
-    """One or two calls in which ``lead`` states its BANT facts."""
+    """One or two calls in which ``lead`` states its BANT facts (all but, now and then, one
+    it fails: that factor never comes up)."""
     said = _bant_lines(org_type, plan, rng, lead.company)
     factors = list(BANT_FACTORS)
     rng.shuffle(factors)
+    if plan.failed and rng.random() < UNASKED_SHARE:
+        plan.unasked = rng.choice(plan.failed)
+        factors.remove(plan.unasked)
     parts = [factors] if rng.random() < 0.5 else [factors[:2], factors[2:]]
     rows = []
     when = lead.created + timedelta(days=rng.randint(1, 6), minutes=rng.randint(0, 300))
@@ -225,6 +254,15 @@ class Market:
     negative: dict[str, float]
     base: dict[str, float]
     slope: dict[str, float]
+    #: Per subtopic, how its share of negative remarks moves per year (so the most praised
+    #: or criticised subtopic of a period is often not the all-time one).
+    drift: dict[str, float] = field(default_factory=dict)
+
+    def negative_share(self, topic: str, day: date) -> float:
+        """The share of negative remarks on ``topic`` on ``day``."""
+        years = (day - SALES_START).days / 365.25
+        share = self.negative[topic] + self.drift.get(topic, 0.0) * (years - YEARS_MID)
+        return min(0.95, max(0.05, share))
 
     def competitor_weights(self, day: date) -> list[float]:
         """Each competitor's share of mentions on ``day`` (unnormalised)."""
@@ -237,11 +275,17 @@ def draw_market(rng: random.Random) -> Market:
     names = list(COMPETITORS)
     slopes = [rng.uniform(-0.1, 0.1) for _ in names]
     rising, fading = rng.sample(range(len(names)), 2)
-    slopes[rising], slopes[fading] = rng.uniform(0.25, 0.4), rng.uniform(-0.4, -0.25)
+    # Steep: the competitor of a period is often not the all-time one (issue #32).
+    slopes[rising], slopes[fading] = rng.uniform(0.5, 0.8), rng.uniform(-0.8, -0.5)
+    negative = {t: rng.uniform(0.1, 0.8) for t in TOPICS}
+    # Drawn apart from the org's stream (seeded by what was drawn), so the rest of the org is
+    # the same as without drifts.
+    local = random.Random(repr(sorted(negative.items())))
     return Market(
-        negative={t: rng.uniform(0.1, 0.8) for t in TOPICS},
+        negative=negative,
         base={c: rng.uniform(0.6, 1.6) for c in names},
         slope=dict(zip(names, slopes, strict=True)),
+        drift={t: local.choice((-1, 1)) * local.uniform(0.08, 0.2) for t in TOPICS},
     )
 
 
@@ -260,7 +304,8 @@ def sales_calls(
         lines = [f"Sales call about {c.company or c.first + ' ' + c.last}, by {deal.rep.name}."]
         lines.append(f"{rep}: Thanks for joining, {c.first}. How is the offer looking to you?")
         for topic in rng.sample(TOPICS, rng.randint(2, 3)):
-            sentiment = "negative" if rng.random() < market.negative[topic] else "positive"
+            negative = market.negative_share(topic, when.date())
+            sentiment = "negative" if rng.random() < negative else "positive"
             said = (REMARKS if c.company else CONSUMER_REMARKS)[(topic, sentiment)]
             lines.append(f"{c.first}: {rng.choice(said)}")
             lines.append(f"{rep}: {rng.choice(ACKS)}")

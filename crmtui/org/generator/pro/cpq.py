@@ -22,6 +22,10 @@ TIERS = {
     "b2c": [(1, Fraction(5)), (2, Fraction(10)), (4, Fraction(15))],
 }
 VALIDITY_DAYS = {"b2b": 30, "b2c": 14}
+#: Share of planted quantity breaches spread over lines of the product each within the limit.
+SPLIT_SHARE = 1.0
+#: Share of a compliant quote's limited products quoted at exactly their limit.
+AT_LIMIT_SHARE = 0.5
 
 EXCLUSIVE_REASONS = (
     "a supplier agreement forbids selling the two on one order",
@@ -117,8 +121,9 @@ def comply(lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Lin
             seen.add(b)
     for line in out:
         limit = rules.limits.get(line.product_id)
-        # Clipped to the limit, or now and then placed exactly on it.
-        if limit is not None and (line.quantity > limit or rng.random() < 0.1):
+        # Clipped to the limit, or often placed exactly on it (a reading that takes ">=" for
+        # "more than" then finds a breach that is not there).
+        if limit is not None and (line.quantity > limit or rng.random() < AT_LIMIT_SHARE):
             line.quantity = limit
         cap = rules.cap(Fraction(line.quantity))
         if line.discount > cap or rng.random() < 0.1:
@@ -145,6 +150,16 @@ def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -
         limit = rules.limits[line.product_id]
         line.quantity = limit + rng.choice((1, 1, 2, 3, max(1, limit // 10), max(2, limit // 5)))
         line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
+        if rng.random() < SPLIT_SHARE:
+            # Lines of the product, each within the limit, over it together: the limit is
+            # per quote, so only adding the lines up shows the breach.
+            parts = -(-line.quantity // limit)
+            shares = [line.quantity // parts + (k < line.quantity % parts) for k in range(parts)]
+            line.quantity = shares[0]
+            line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
+            for units in shares[1:]:
+                cap = rules.cap(Fraction(units))
+                lines.append(Line(line.product_id, units, min(line.discount, cap)))
     elif kind == "exclusive":
         a, b = rng.choice(rules.exclusive)
         for pid in (a, b):
@@ -155,6 +170,7 @@ def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -
         lines = [x for x in lines if x.product_id != b]
         if a not in present:
             lines.append(Line(a, _units(lines, rng), Fraction(0)))
+        _at_a_limit(lines, rules, rng)
     elif kind == "discount":
         line = rng.choice(lines)
         cap = rules.cap(Fraction(line.quantity))
@@ -166,6 +182,22 @@ def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -
         if kind != "quantity" and most is not None:
             line.quantity = min(line.quantity, most)
     return lines
+
+
+def _at_a_limit(lines: list[Line], rules: QuoteRules, rng: random.Random) -> None:
+    """Put one product of ``lines`` at exactly its unit limit (adding one, mostly, when none
+    has a limit): the breach is another rule's, and a reading of ">=" for "more than" names
+    the quantity article too."""
+    limited = [x for x in lines if x.product_id in rules.limits]
+    if not limited:
+        options = [p for p in rules.limits if p not in _partners(rules)]
+        if not options or rng.random() >= AT_LIMIT_SHARE + 0.3:
+            return
+        limited = [Line(rng.choice(options), 1, Fraction(0))]
+        lines.append(limited[0])
+    line = rng.choice(limited)
+    line.quantity = rules.limits[line.product_id]
+    line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
 
 
 def _partners(rules: QuoteRules) -> set[str]:

@@ -192,7 +192,12 @@ def _deal(
 EXACT_CLOSE_SHARE = 0.25
 #: Share of territories with a rep who revises quotes (see ``_revise_quotes``), and the most
 #: earlier versions one deal's quote gets.
-REVISED_TERRITORIES = 0.9
+REVISED_TERRITORIES = 1.0
+#: How often each configuration rule is the one an invalid-config quote breaks. Quantity
+#: (mostly over two lines, each within the limit) and companion breaches are the ones a
+#: careless reading misses (a limit per line, the companion rule skipped); a quote breaks one
+#: rule only, so no quote can defeat both, and pairs stay for variety (issue #32).
+CONFIG_WEIGHTS = {"quantity": 50, "exclusive": 5, "companion": 45}
 MAX_REVISIONS = 4
 
 
@@ -257,8 +262,9 @@ def _write_deal(
     valid = cpq.validity_days(rules, rng, broken=False)
     if kind in ("invalid_config", "quote_approval"):
         family = CONFIG_KINDS if kind == "invalid_config" else PRICING_KINDS
+        weights = [CONFIG_WEIGHTS[k] for k in family] if kind == "invalid_config" else None
         for _ in range(20):
-            rule = rng.choice(family)
+            rule = rng.choices(family, weights)[0]
             planted = lines if rule == "validity" else cpq.plant(rule, lines, rules, rng)
             days = cpq.validity_days(rules, rng, broken=rule == "validity")
             if planted is not None and _breaks(rules, planted, days) == [rule]:

@@ -7,7 +7,8 @@ about one subtopic with a positive or negative sentiment (the remarks are listed
 competitor twice, or makes two negative remarks on one subtopic, counts once.
 
 Period questions rank over the calls created in ``[start, end)``; opportunity questions list,
-alphabetically and comma separated, what that opportunity's calls hold. Answers are text, as
+comma separated, each mention or remark of that opportunity's calls in the order they are
+made, repeats kept (as the real file's answers do). Answers are text, as
 upstream's ``fuzzy_match`` tasks are.
 """
 
@@ -90,11 +91,28 @@ def _calls(index: ProIndex, opportunity_id: str) -> list[Call]:
     return index.calls_by_opp.get(opportunity_id, [])
 
 
+def competitor_mentions(call: Call) -> list[str]:
+    """The competitors the call names, one entry per line naming one, in line order."""
+    return [name for line in call.body.splitlines() for name in COMPETITORS if name in line]
+
+
+def remark_topics(call: Call, sentiment: str) -> list[str]:
+    """The subtopic of each of the call's remarks with ``sentiment``, in line order."""
+    found = []
+    for line in call.body.splitlines():
+        label = REMARK_LABELS.get(line.partition(": ")[2].strip())
+        if label is not None and label[1] == sentiment:
+            found.append(label[0])
+    return found
+
+
 def opportunity_competitors(tables: Tables | ProIndex, opportunity_id: str) -> SolverResult:
-    """The competitors named in the opportunity's calls, alphabetically (None: no one)."""
+    """The competitors named in the opportunity's calls, one entry per mention in the order
+    the calls make them, oldest call first, repeats kept (the real file's shape; None: no
+    one)."""
     index = pro_index(tables)
     calls = _calls(index, opportunity_id)
-    named = sorted({name for call in calls for name in competitors_named(call)})
+    named = [name for call in calls for name in competitor_mentions(call)]
     evidence = [call.id for call in calls if competitors_named(call)]
     return SolverResult(", ".join(named) or None, evidence_list(evidence), {"items": named})
 
@@ -102,10 +120,11 @@ def opportunity_competitors(tables: Tables | ProIndex, opportunity_id: str) -> S
 def opportunity_topics(
     tables: Tables | ProIndex, opportunity_id: str, sentiment: str
 ) -> SolverResult:
-    """The subtopics with ``sentiment`` remarks in the opportunity's calls, alphabetically."""
+    """The subtopics of the opportunity's calls' ``sentiment`` remarks, one entry per remark
+    in the order the calls make them, oldest call first, repeats kept."""
     _check(sentiment)
     index = pro_index(tables)
     calls = _calls(index, opportunity_id)
-    topics = sorted({t for call in calls for t, s in remarks_made(call) if s == sentiment})
+    topics = [topic for call in calls for topic in remark_topics(call, sentiment)]
     evidence = [c.id for c in calls if any(s == sentiment for _, s in remarks_made(c))]
     return SolverResult(", ".join(topics) or None, evidence_list(evidence), {"items": topics})
