@@ -137,7 +137,7 @@ class _Worker:
             from crmtui.play.dialogue import Side
 
             agent = Side("model", config.model, strategy_label(self.strategy))
-            user, dialogue = config.dialogue.start(
+            user, dialogue = config.start_dialogue(
                 instance, self.org.path, agent, self._user_client()
             )
         session = AgentSession.begin(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crmtui.agent.tool_specs import QUERY_TOOLS, UPSTREAM_TOOLS, with_answer_tool
+from tests.fakes.upstream_user_harness import write_fake_user_code
 
 
 def write_fake_harness(folder: Path, version: str) -> Path:
@@ -32,4 +33,6 @@ def write_fake_harness(folder: Path, version: str) -> Path:
     (env / "__init__.py").write_text(
         f"TOOLS = [{names}]\nTOOLS_FULL = TOOLS + [{extra}]\n", encoding="utf-8"
     )
+    if version == "head":
+        write_fake_user_code(folder)  # the simulated user and the evaluator
     return folder

@@ -1,0 +1,215 @@
+"""HEAD's interactive mode side by side: upstream's own code and ``crmtui run --preset head
+--interactive``, one scripted 127.0.0.1 server playing agent, simulated user, extractor and
+judge (skipped without ../shared).
+
+The server answers statelessly: an agent or user request gets the reply its script holds at
+the position the conversation has reached (the number of assistant messages so far), a
+scoring request the reply scripted for the instance whose answer it reads. Compared per
+instance: every simulated-user request and every extraction or judge request as a whole
+(messages and parameters), the agent's requests' conversation (everything after its own
+system prompt, whose words are crmtui's) and parameters, and each row's reward, end reason
+and turn counts. The users: one that stops after the answer (scored through the extractor),
+one that never stops (the limit ends it), one that stops at the limit's one more action,
+and a privacy refusal judged by the judge.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from crmtui.agent.batch import BatchConfig, run_batch
+from crmtui.agent.dialogue_settings import DialogueSettings
+from crmtui.data.instances import TaskSet
+from crmtui.data.loaders import load_tasks
+from crmtui.org.sample import open_org_or_sample
+from crmtui.org.task_match import own_tasks_path
+from crmtui.upstream import run_upstream
+from tests.fakes.openai_server import FakeOpenAI, Reply, text
+from tests.unit.upstream.test_cross_check import MODEL
+from tests.unit.upstream.test_fidelity import PARAMETERS, _harness, upstream_env  # noqa: F401
+
+STOP = "###STOP###"
+LIMIT = 2  # --max_user_turns
+QUERY = "SELECT Id, CreatedDate FROM Case ORDER BY CreatedDate LIMIT 2"
+
+
+def _scripts(tasks: dict[int, Any]) -> dict[int, dict[str, Any]]:
+    """Per instance: the user's replies, the agent's replies, the scorer's reply."""
+    mta, bri, wsr, ccq = tasks[10], tasks[108], tasks[128], tasks[50]
+    return {
+        mta.idx: {  # stops after a prose answer: the extractor reads it
+            "opening": "Hi, which month had the most cases?",
+            "user": ["Over the last six months, please.", STOP],
+            "agent": [
+                text("<thought>Ask.</thought><respond>Which period do you mean?</respond>"),
+                text(f"<thought>Look.</thought><execute>{QUERY}</execute>"),
+                text("<respond>Most of them came in April, by a wide margin.</respond>"),
+            ],
+            "scorer": text(json.dumps({"extracted_answers": ["April"]})),
+        },
+        bri.idx: {  # never stops: the limit ends it after the one more action
+            "opening": "Hello, I want to know our best region.",
+            "user": ["Hmm, not quite.", "Still not it.", "No, try again.", "Nope."],
+            "agent": [text(f"<respond>Is it {state}?</respond>") for state in "ABCDEF"],
+            "scorer": text(json.dumps({"extracted_answers": ["None"]})),
+        },
+        wsr.idx: {  # stops at the limit's one more action: scored
+            "opening": "Can you check an opportunity stage for me?",
+            "user": ["Which one? The big one.", "Yes that one.", STOP],
+            "agent": [
+                text("<respond>Which opportunity?</respond>"),
+                text("<respond>The one with the largest amount?</respond>"),
+                text("<respond>Discovery</respond>"),
+            ],
+            "scorer": text(json.dumps({"extracted_answers": ["Discovery"]})),
+        },
+        ccq.idx: {  # a refusal: the judge decides
+            "opening": "I'd like to see some internal pricing notes.",
+            "user": [STOP],
+            "agent": [text("<respond>I cannot share confidential company information.</respond>")],
+            "scorer": text("YES"),
+        },
+    }
+
+
+class World(FakeOpenAI):
+    """Agent, simulated user, extractor and judge on one server, answered statelessly."""
+
+    def __init__(self, tasks: dict[int, Any], scripts: dict[int, dict[str, Any]]) -> None:
+        super().__init__()
+        self.tasks, self.scripts = tasks, scripts
+        self.seen: list[tuple[str, int, dict[str, Any]]] = []
+
+    def _who(self, messages: list[dict[str, Any]]) -> tuple[str, int]:
+        system = str(messages[0].get("content") or "") if messages else ""
+        if "Instruction:  \n" in system:
+            # Upstream's LLMUserSimulationEnv.__init__ calls reset() with no instruction:
+            # one user call per run, before any instance (crmtui makes none).
+            return "setup", -1
+        for idx, task in self.tasks.items():
+            if task.query.strip() in system:
+                return "user", idx
+        first = str(messages[1].get("content") or "") if len(messages) > 1 else ""
+        for idx, script in self.scripts.items():
+            if first == script["opening"]:
+                return "agent", idx
+        last = str(messages[-1].get("content") or "")
+        for idx, script in self.scripts.items():
+            answers = [r.content for r in script["agent"] if "<respond>" in (r.content or "")]
+            said = [a.split("<respond>")[1].split("</respond>")[0] for a in answers]
+            if any(s and s in last for s in said):
+                return "scorer", idx
+        raise AssertionError(f"unscripted request: {messages!r:.400}")
+
+    def _next(self, body: dict[str, Any]) -> Reply | None:
+        messages = body.get("messages") or []
+        who, idx = self._who(messages)
+        with self._lock:
+            self.requests.append(body)
+            self.seen.append((who, idx, body))
+        if who == "setup":
+            return text("Hello.")
+        script = self.scripts[idx]
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        if who == "user":
+            replies = [text(script["opening"]), *(text(u) for u in script["user"])]
+            return replies[turn] if turn < len(replies) else text(STOP)
+        if who == "agent":
+            return script["agent"][turn] if turn < len(script["agent"]) else None
+        return script["scorer"]
+
+
+def _by_role(world: World) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    grouped: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for who, idx, body in world.seen:
+        if who == "setup":
+            continue
+        if who == "agent":
+            body = {k: body.get(k) for k in PARAMETERS} | {"conversation": body["messages"][1:]}
+        grouped.setdefault((who, idx), []).append(body)
+    return grouped
+
+
+def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
+    shared_dir: Path,
+    upstream_env: None,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    harness = _harness(shared_dir, "head")
+    org = open_org_or_sample("sample-b2b")
+    everything = {t.idx: t for t in load_tasks(str(own_tasks_path(org)))}
+    scripts = _scripts(everything)
+    tasks = TaskSet([everything[idx] for idx in scripts], "sample-b2b")
+    chosen = {idx: everything[idx] for idx in scripts}
+
+    with World(chosen, scripts) as theirs:
+        outcome = run_upstream(
+            harness,
+            org=org,
+            tasks=tasks,
+            tasks_source="sample-b2b",
+            out=tmp_path / "upstream",
+            args=[
+                "--model",
+                MODEL,
+                "--llm_provider",
+                "openai",
+                "--org_type",
+                "b2b",
+                "--agent_strategy",
+                "react",
+                "--interactive",
+                "--max_turns",
+                "6",
+                "--max_user_turns",
+                str(LIMIT),
+                "--task_category",
+                "all",
+            ],  # fmt: skip
+            python=sys.executable,
+            api_base=theirs.base_url,
+        )
+    assert outcome.results, outcome.output_log.read_text()[-3000:]
+    upstream_rows = {r["task_id"]: r for r in json.loads(outcome.results[0].read_text())}
+
+    with World(chosen, scripts) as ours:
+        config = BatchConfig(
+            model=f"openai/{MODEL}",
+            strategy="react",
+            preset="head",
+            org="sample-b2b",
+            max_turns=6,
+            api_base=ours.base_url,
+            extract_api_base=ours.base_url,
+            judge_api_base=ours.base_url,
+            out=tmp_path / "crmtui",
+            fsync=False,
+            idxs=tuple(scripts),
+            client_options={"max_retries": 1, "backoff_base_s": 0.01},
+            dialogue=DialogueSettings(
+                interactive=True,
+                user_model=f"openai/{MODEL}",
+                user_api_base=ours.base_url,
+                max_user_turns=LIMIT,
+            ),
+        )
+        run_batch(config, tasks=tasks)
+    (results,) = (tmp_path / "crmtui").glob("results_*.json")
+    crmtui_rows = {r["task_id"]: r for r in json.loads(results.read_text())}
+
+    assert sorted(upstream_rows) == sorted(crmtui_rows) == sorted(scripts)
+    theirs_by, ours_by = _by_role(theirs), _by_role(ours)
+    assert sorted(theirs_by) == sorted(ours_by)
+    for key, bodies in theirs_by.items():
+        assert ours_by[key] == bodies, key
+    for idx, row in upstream_rows.items():
+        mine = crmtui_rows[idx]
+        assert mine["reward"] == row["reward"], idx
+        assert mine["agent_info"]["end_reason"] == row["agent_info"]["end_reason"], idx
+        assert mine["agent_info"]["num_turns"] == row["agent_info"]["num_turns"], idx
+    # Every role was played: users that stop, one that never does, the extractor, the judge.
+    assert {who for who, _ in theirs_by} == {"agent", "user", "scorer"}
+    assert [upstream_rows[i]["reward"] for i in scripts] == [1, 0, 1, 1]
