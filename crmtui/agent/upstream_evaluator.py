@@ -95,6 +95,10 @@ def read_extraction(content: str | None) -> list[str]:
         return list(parsed)  # upstream sorts the string: its characters
     if not isinstance(parsed, list):
         raise ValueError(f"'{type(parsed).__name__}' object is not a list")
+    try:
+        sorted(parsed)  # upstream sorts them: text beside a number or a null raises
+    except TypeError as exc:
+        raise ValueError(str(exc)) from None
     return ["None" if item is None else str(item) for item in parsed]
 
 
