@@ -15,6 +15,7 @@ and a privacy refusal judged by the judge.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -26,6 +27,8 @@ from crmtui.data.instances import TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.org.sample import open_org_or_sample
 from crmtui.org.task_match import own_tasks_path
+from crmtui.record import load, verify
+from crmtui.review.report import report_folder
 from crmtui.upstream import run_upstream
 from tests.fakes.openai_server import FakeOpenAI, Reply, text
 from tests.unit.upstream.test_cross_check import MODEL
@@ -210,6 +213,26 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
         assert mine["reward"] == row["reward"], idx
         assert mine["agent_info"]["end_reason"] == row["agent_info"]["end_reason"], idx
         assert mine["agent_info"]["num_turns"] == row["agent_info"]["num_turns"], idx
+    # Imported, upstream's run is dialogues too: the same conversations, verified, and
+    # report shows the two runs side by side in the same multi-turn columns.
+    assert outcome.recordings and not outcome.problems, outcome.problems
+    said: dict[str, dict[int, list[tuple[str, str, bool]]]] = {}
+    for who, folder in (("upstream", tmp_path / "upstream"), ("crmtui", tmp_path / "crmtui")):
+        for path in sorted((folder / "recordings").rglob("*.jsonl")):
+            assert verify(path).ok, (who, path, verify(path).problem)
+            recording = load(path)
+            assert recording.header["dialogue"]["one_more_action"] is True
+            said.setdefault(who, {})[recording.header["instance"]["idx"]] = [
+                (e.type, e.payload["text"], bool(e.payload.get("stop")))
+                for e in recording.events
+                if e.type in ("user_message", "agent_message")
+            ]
+    assert said["upstream"] == said["crmtui"]
+    assert said["upstream"][108][-1] == ("user_message", "No, try again.", False)
+    assert said["upstream"][10][-1] == ("user_message", STOP, True)
+    reports = [report_folder(tmp_path / who) for who in ("upstream", "crmtui")]
+    rows = [[dataclasses.astuple(r)[2:] for r in report.dialogue_kinds] for report in reports]
+    assert rows[0] == rows[1] and rows[0] and not reports[0].rows
     # Every role was played: users that stop, one that never does, the extractor, the judge.
     assert {who for who, _ in theirs_by} == {"agent", "user", "scorer"}
     assert [upstream_rows[i]["reward"] for i in scripts] == [1, 0, 1, 1]
