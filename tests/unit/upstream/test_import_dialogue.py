@@ -107,3 +107,16 @@ def test_single_turn_rows_stay_single_turn(results: Path, tmp_path: Path) -> Non
     report = import_results(results, tmp_path / "rec", dialogue={"interactive": False})
     for path in report.written:
         assert "dialogue" not in load(path).header and verify(path).ok
+
+
+def test_import_upstream_takes_the_runs_limit(results: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from crmtui.cli import cli
+
+    out = tmp_path / "rec"
+    argv = ["import-upstream", str(results), "--out", str(out), "--max-user-turns", "2"]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    limits = {load(p).header["dialogue"]["max_user_turns"] for p in out.rglob("*.jsonl")}
+    assert limits == {2}
