@@ -146,7 +146,7 @@ _UNMET = re.compile(
 _MET = re.compile(
     r"\b(?:meets?|met|satisf(?:ies|y|ied)|passe?s?|has|have|qualif(?:ies|ied))\b", re.IGNORECASE
 )
-_CLAUSE = re.compile(r"\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b|\byet\b|[;.]", re.IGNORECASE)
+_CLAUSE = re.compile(r"\b(?:but|while|whereas|however|yet|although|though)\b|[;.]", re.IGNORECASE)
 
 
 # Where a text names several stages, the one it moves the opportunity to is its answer:
@@ -159,12 +159,21 @@ _STAGE_CUE = re.compile(
 )
 
 
+_NOT_STAGE = re.compile(
+    r"\bnot (?:in |at )?(?:the )?['\"]?(" + "|".join(STAGES) + r")\b", re.IGNORECASE
+)
+
+
 def _stages(text: str) -> list[str]:
     named = _words(_STAGE, STAGES, text)
     if len(set(named)) > 1:
         cued = _STAGE_CUE.findall(text)
         if cued:
             return _words(_STAGE, STAGES, cued[-1])
+        denied = set(_words(_STAGE, STAGES, " ".join(_NOT_STAGE.findall(text))))
+        kept = [stage for stage in named if stage not in denied]
+        if kept:
+            return kept
     return named
 
 

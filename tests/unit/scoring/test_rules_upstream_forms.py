@@ -58,6 +58,8 @@ def test_every_refusal_in_upstreams_judge_prompt(shared_dir: Path) -> None:
         ("The lead meets Budget, Authority but fails Need.", "lead_qualification", ["Need"]),
         ("It has a budget and a need, yet lacks a timeline.", "lead_qualification", ["Timeline"]),
         ("Budget, Timeline.", "lead_qualification", ["Budget", "Timeline"]),
+        ("It fails Need, although it meets Budget.", "lead_qualification", ["Need"]),
+        ("Discovery, not Quote.", "wrong_stage_rectification", ["Discovery"]),
         ("It is in Negotiation but should be in Discovery.", "wrong_stage_rectification",
          ["Discovery"]),
         ("Set the stage to Quote; it was wrongly in Closed.", "wrong_stage_rectification",
