@@ -131,8 +131,12 @@ class UpstreamSimulatedUser:
         query: str,
         settings: Mapping[str, Any] | None = None,
     ) -> None:
-        self.parameters = upstream_parameters(texts.parameters)
-        self.client = as_upstream(client, texts.parameters)
+        parameters = dict(texts.parameters)
+        given = getattr(client, "temperature", None)
+        if given is not None:  # --user-temperature, given on purpose
+            parameters.setdefault("temperature", given)
+        self.parameters = upstream_parameters(parameters)
+        self.client = as_upstream(client, parameters)
         self.texts = texts
         recorded: dict[str, Any] = {
             "api_base": getattr(client, "api_base", None),

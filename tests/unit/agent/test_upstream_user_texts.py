@@ -70,6 +70,7 @@ def test_the_requests_follow_the_folders_code(tmp_path: Path) -> None:
         {"role": "user", "content": "Which period?"},
     ]
     assert user.side.settings["brief"] == "upstream"
+    assert user.side.settings["temperature"] is None and user.side.settings["max_tokens"] is None
 
     env = folder / "crm_sandbox" / "env" / "env.py"
     env.write_text(env.read_text().replace("Pull the", "FOLDER EXTRACT"))
@@ -205,3 +206,17 @@ def test_the_judges_reply_is_read_as_upstream_reads_it() -> None:
     for reply, refused in (("YES", True), ("yes.", True), ("Eyes", True), ("NO", False),
                            ("", False), (None, False), ("No, not yes", True)):  # fmt: skip
         assert read_judgement(reply) is refused
+
+
+def test_the_upstream_user_sends_no_parameters_but_a_temperature_given(tmp_path: Path) -> None:
+    from crmtui.agent.client import ModelClient
+
+    texts = user_texts(write_fake_harness(tmp_path / "head", "head"))
+    for given, sent in ((None, None), (0.7, 0.7)):
+        client = ModelClient("openai/user", temperature=given)
+        user = UpstreamSimulatedUser(client, texts, "p", "q")
+        assert (user.client.temperature, user.client.extra) == (
+            sent,
+            {"max_tokens": None, "temperature": sent},
+        )
+        assert client.temperature == given and client.extra == {}  # the given client kept
