@@ -10,7 +10,8 @@ instance: every simulated-user request and every extraction or judge request as 
 system prompt, whose words are crmtui's) and parameters, and each row's reward, end reason
 and turn counts. The users: one that stops after the answer (scored through the extractor),
 one that never stops (the limit ends it), one that stops at the limit's one more action,
-and a privacy refusal judged by the judge.
+and a privacy refusal judged by the judge; the agent also sends an empty reply and one
+without an action (each answered with the format reminder, whose words are not compared).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def _scripts(tasks: dict[int, Any]) -> dict[int, dict[str, Any]]:
             "opening": "Hi, which month had the most cases?",
             "user": ["Over the last six months, please.", STOP],
             "agent": [
+                text(""),  # an empty reply: upstream reminds and goes on
                 text("<thought>Ask.</thought><respond>Which period do you mean?</respond>"),
                 text(f"<thought>Look.</thought><execute>{QUERY}</execute>"),
                 text("<respond>Most of them came in April, by a wide margin.</respond>"),
@@ -64,6 +66,7 @@ def _scripts(tasks: dict[int, Any]) -> dict[int, dict[str, Any]]:
             "user": ["Which one? The big one.", "Yes that one.", STOP],
             "agent": [
                 text("<respond>Which opportunity?</respond>"),
+                text("Let me think about which one."),  # no action: a reminder
                 text("<respond>The one with the largest amount?</respond>"),
                 text("<respond>Discovery</respond>"),
             ],
@@ -125,13 +128,26 @@ class World(FakeOpenAI):
         return script["scorer"]
 
 
+def _conversation(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent's messages after its system prompt, the format reminders (prompt text,
+    crmtui's words until the agent's prompts are upstream's) marked rather than compared."""
+    shown = []
+    for before, message in zip(messages, messages[1:], strict=False):
+        acted = any(tag in str(before.get("content")) for tag in ("<execute>", "<respond>"))
+        if before.get("role") == "assistant" and message.get("role") == "user" and not acted:
+            message = {**message, "content": "(format reminder)"}
+        shown.append(message)
+    return shown
+
+
 def _by_role(world: World) -> dict[tuple[str, int], list[dict[str, Any]]]:
     grouped: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for who, idx, body in world.seen:
         if who == "setup":
             continue
         if who == "agent":
-            body = {k: body.get(k) for k in PARAMETERS} | {"conversation": body["messages"][1:]}
+            conversation = _conversation(body["messages"])
+            body = {k: body.get(k) for k in PARAMETERS} | {"conversation": conversation}
         grouped.setdefault((who, idx), []).append(body)
     return grouped
 
