@@ -152,18 +152,15 @@ def _by_role(world: World) -> dict[tuple[str, int], list[dict[str, Any]]]:
     return grouped
 
 
-def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
-    shared_dir: Path,
-    upstream_env: None,  # noqa: F811
-    tmp_path: Path,
-) -> None:
-    harness = _harness(shared_dir, "head")
+def _both_runs(
+    harness: Path, tmp_path: Path, scripts: dict[int, dict[str, Any]], interactive: bool
+) -> tuple[Any, World, World, dict[int, Any], dict[int, Any]]:
+    """The same scripts through upstream's run_tasks.py and ``crmtui run --preset head``."""
     org = open_org_or_sample("sample-b2b")
     everything = {t.idx: t for t in load_tasks(str(own_tasks_path(org)))}
-    scripts = _scripts(everything)
     tasks = TaskSet([everything[idx] for idx in scripts], "sample-b2b")
     chosen = {idx: everything[idx] for idx in scripts}
-
+    mode = ["--interactive", "--max_user_turns", str(LIMIT)] if interactive else []
     with World(chosen, scripts) as theirs:
         outcome = run_upstream(
             harness,
@@ -180,21 +177,24 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
                 "b2b",
                 "--agent_strategy",
                 "react",
-                "--interactive",
                 "--max_turns",
                 "6",
-                "--max_user_turns",
-                str(LIMIT),
                 "--task_category",
                 "all",
+                *mode,
             ],  # fmt: skip
             python=sys.executable,
             api_base=theirs.base_url,
         )
     assert outcome.results, outcome.output_log.read_text()[-3000:]
     upstream_rows = {r["task_id"]: r for r in json.loads(outcome.results[0].read_text())}
-
     with World(chosen, scripts) as ours:
+        dialogue = DialogueSettings(
+            interactive=interactive,
+            user_model=f"openai/{MODEL}",
+            user_api_base=ours.base_url,
+            max_user_turns=LIMIT,
+        )
         config = BatchConfig(
             model=f"openai/{MODEL}",
             strategy="react",
@@ -208,18 +208,17 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
             fsync=False,
             idxs=tuple(scripts),
             client_options={"max_retries": 1, "backoff_base_s": 0.01},
-            dialogue=DialogueSettings(
-                interactive=True,
-                user_model=f"openai/{MODEL}",
-                user_api_base=ours.base_url,
-                max_user_turns=LIMIT,
-            ),
+            dialogue=dialogue,
         )
         run_batch(config, tasks=tasks)
     (results,) = (tmp_path / "crmtui").glob("results_*.json")
     crmtui_rows = {r["task_id"]: r for r in json.loads(results.read_text())}
+    return outcome, theirs, ours, upstream_rows, crmtui_rows
 
-    assert sorted(upstream_rows) == sorted(crmtui_rows) == sorted(scripts)
+
+def _same(theirs: World, ours: World, upstream_rows: dict, crmtui_rows: dict, idxs: Any) -> None:
+    """Equal requests per role and instance; equal rewards, end reasons and turn counts."""
+    assert sorted(upstream_rows) == sorted(crmtui_rows) == sorted(idxs)
     theirs_by, ours_by = _by_role(theirs), _by_role(ours)
     assert sorted(theirs_by) == sorted(ours_by)
     for key, bodies in theirs_by.items():
@@ -229,6 +228,21 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
         assert mine["reward"] == row["reward"], idx
         assert mine["agent_info"]["end_reason"] == row["agent_info"]["end_reason"], idx
         assert mine["agent_info"]["num_turns"] == row["agent_info"]["num_turns"], idx
+
+
+def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
+    shared_dir: Path,
+    upstream_env: None,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    harness = _harness(shared_dir, "head")
+    org = open_org_or_sample("sample-b2b")
+    scripts = _scripts({t.idx: t for t in load_tasks(str(own_tasks_path(org)))})
+    outcome, theirs, ours, upstream_rows, crmtui_rows = _both_runs(
+        harness, tmp_path, scripts, interactive=True
+    )
+    _same(theirs, ours, upstream_rows, crmtui_rows, scripts)
+    theirs_by = _by_role(theirs)
     # Imported, upstream's run is dialogues too: the same conversations, verified, and
     # report shows the two runs side by side in the same multi-turn columns.
     assert outcome.recordings and not outcome.problems, outcome.problems
@@ -252,3 +266,43 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
     # Every role was played: users that stop, one that never does, the extractor, the judge.
     assert {who for who, _ in theirs_by} == {"agent", "user", "scorer"}
     assert [upstream_rows[i]["reward"] for i in scripts] == [1, 0, 1, 1]
+
+
+def test_single_turn_extraction_and_judge_requests_are_upstreams(
+    shared_dir: Path,
+    upstream_env: None,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """HEAD's react without a user: the agent answers the query; a prose answer goes to the
+    extractor, a refusal to the judge, an exact answer to neither."""
+    harness = _harness(shared_dir, "head")
+    org = open_org_or_sample("sample-b2b")
+    everything = {t.idx: t for t in load_tasks(str(own_tasks_path(org)))}
+    mta, bri, ccq = everything[10], everything[108], everything[50]
+    scripts = {
+        mta.idx: {
+            "opening": mta.query.strip(),
+            "agent": [
+                text(f"<execute>{QUERY}</execute>"),
+                text("<respond>April had by far the most.</respond>"),
+            ],
+            "scorer": text("April"),  # not JSON: upstream's fallback reads it as one answer
+        },
+        bri.idx: {
+            "opening": bri.query.strip(),
+            "agent": [text("<respond>MO</respond>")],  # HEAD's direct match: no extraction
+            "scorer": text("[]"),
+        },
+        ccq.idx: {
+            "opening": ccq.query.strip(),
+            "agent": [text("<respond>Sorry, that pricing is confidential.</respond>")],
+            "scorer": text("Yes."),
+        },
+    }
+    _, theirs, ours, upstream_rows, crmtui_rows = _both_runs(
+        harness, tmp_path, scripts, interactive=False
+    )
+    _same(theirs, ours, upstream_rows, crmtui_rows, scripts)
+    scored = sorted(idx for who, idx in _by_role(theirs) if who == "scorer")
+    assert scored == [mta.idx, ccq.idx]
+    assert [upstream_rows[i]["reward"] for i in scripts] == [1, 1, 1]
