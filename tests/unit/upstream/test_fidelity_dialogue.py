@@ -29,6 +29,7 @@ from crmtui.data.loaders import load_tasks
 from crmtui.org.sample import open_org_or_sample
 from crmtui.org.task_match import own_tasks_path
 from crmtui.record import load, verify
+from crmtui.review.compare import compare
 from crmtui.review.report import report_folder
 from crmtui.upstream import run_upstream
 from tests.fakes.openai_server import FakeOpenAI, Reply, text
@@ -247,10 +248,12 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
     # report shows the two runs side by side in the same multi-turn columns.
     assert outcome.recordings and not outcome.problems, outcome.problems
     said: dict[str, dict[int, list[tuple[str, str, bool]]]] = {}
+    loaded: dict[str, dict[int, Any]] = {}
     for who, folder in (("upstream", tmp_path / "upstream"), ("crmtui", tmp_path / "crmtui")):
         for path in sorted((folder / "recordings").rglob("*.jsonl")):
             assert verify(path).ok, (who, path, verify(path).problem)
             recording = load(path)
+            loaded.setdefault(who, {})[recording.header["instance"]["idx"]] = recording
             assert recording.header["dialogue"]["one_more_action"] is True
             said.setdefault(who, {})[recording.header["instance"]["idx"]] = [
                 (e.type, e.payload["text"], bool(e.payload.get("stop")))
@@ -260,6 +263,11 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
     assert said["upstream"] == said["crmtui"]
     assert said["upstream"][108][-1] == ("user_message", "No, try again.", False)
     assert said["upstream"][10][-1] == ("user_message", STOP, True)
+    for idx in scripts:  # compare lines the two conversations up, turn by turn
+        both = compare([loaded["upstream"][idx], loaded["crmtui"][idx]])
+        assert both.conversation and all(
+            row.cells[0] == row.cells[1] for row in both.conversation
+        ), idx
     reports = [report_folder(tmp_path / who) for who in ("upstream", "crmtui")]
     rows = [[dataclasses.astuple(r)[2:] for r in report.dialogue_kinds] for report in reports]
     assert rows[0] == rows[1] and rows[0] and not reports[0].rows
