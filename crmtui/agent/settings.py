@@ -246,6 +246,19 @@ class AgentSettings:
             instance, org_path, agent, client, self.resolved.preset, self.upstream_dir
         )
 
+    def evaluator_digest(self) -> str | None:
+        """A digest of upstream's extraction and judge requests these settings send (part of
+        a resumed run's check, as they change rewards); None where crmtui's are used."""
+        from crmtui.agent.presets import RULES_JUDGE
+
+        resolved = self.resolved
+        models = resolved.extract_model is not None or resolved.judge != RULES_JUDGE
+        if not (self.upstream_evaluator and models):
+            return None
+        from crmtui.agent.upstream_user_texts import evaluator_texts
+
+        return evaluator_texts(self.upstream_dir).digest()
+
     @property
     def upstream_evaluator(self) -> bool:
         """Whether the extractor and judge send upstream HEAD's own requests (``--preset

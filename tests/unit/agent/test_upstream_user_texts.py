@@ -220,3 +220,19 @@ def test_the_upstream_user_sends_no_parameters_but_a_temperature_given(tmp_path:
             {"max_tokens": None, "temperature": sent},
         )
         assert client.temperature == given and client.extra == {}  # the given client kept
+
+
+def test_the_evaluator_requests_are_part_of_the_resume_check(tmp_path: Path) -> None:
+    folder = write_fake_harness(tmp_path / "head", "head")
+    head = AgentSettings(model="openai/gpt-4o", preset="head", upstream_dir=str(folder))
+    assert head.evaluator_digest() == evaluator_texts(folder).digest()
+    assert AgentSettings(model="openai/gpt-4o").evaluator_digest() is None
+    rules = AgentSettings(
+        model="openai/gpt-4o", preset="head", upstream_dir=str(folder), scoring="head_rules"
+    )
+    assert rules.evaluator_digest() is not None  # the judge is still upstream's model
+    other = write_fake_harness(tmp_path / "other", "head")
+    env = other / "crm_sandbox" / "env" / "env.py"
+    env.write_text(env.read_text().replace("Pull the", "Pick the"))
+    changed = AgentSettings(model="openai/gpt-4o", preset="head", upstream_dir=str(other))
+    assert changed.evaluator_digest() != head.evaluator_digest()
