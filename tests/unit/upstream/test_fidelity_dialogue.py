@@ -24,6 +24,7 @@ from typing import Any
 
 from crmtui.agent.batch import BatchConfig, run_batch
 from crmtui.agent.dialogue_settings import DialogueSettings
+from crmtui.agent.upstream_user_texts import user_texts
 from crmtui.data.instances import TaskSet
 from crmtui.data.loaders import load_tasks
 from crmtui.org.sample import open_org_or_sample
@@ -85,20 +86,22 @@ def _scripts(tasks: dict[int, Any]) -> dict[int, dict[str, Any]]:
 class World(FakeOpenAI):
     """Agent, simulated user, extractor and judge on one server, answered statelessly."""
 
-    def __init__(self, tasks: dict[int, Any], scripts: dict[int, dict[str, Any]]) -> None:
+    def __init__(
+        self, tasks: dict[int, Any], scripts: dict[int, dict[str, Any]], greeting: str
+    ) -> None:
         super().__init__()
-        self.tasks, self.scripts = tasks, scripts
+        self.tasks, self.scripts, self.greeting = tasks, scripts, greeting
         self.seen: list[tuple[str, int, dict[str, Any]]] = []
 
     def _who(self, messages: list[dict[str, Any]]) -> tuple[str, int]:
         system = str(messages[0].get("content") or "") if messages else ""
-        if "Instruction:  \n" in system:
-            # Upstream's LLMUserSimulationEnv.__init__ calls reset() with no instruction:
-            # one user call per run, before any instance (crmtui makes none).
-            return "setup", -1
         for idx, task in self.tasks.items():
             if task.query.strip() in system:
                 return "user", idx
+        if len(messages) == 2 and messages[1] == {"role": "user", "content": self.greeting}:
+            # Upstream's LLMUserSimulationEnv.__init__ calls reset() with no instruction:
+            # one user call per run, before any instance (crmtui makes none).
+            return "setup", -1
         first = str(messages[1].get("content") or "") if len(messages) > 1 else ""
         for idx, script in self.scripts.items():
             if first == script["opening"]:
@@ -161,8 +164,9 @@ def _both_runs(
     everything = {t.idx: t for t in load_tasks(str(own_tasks_path(org)))}
     tasks = TaskSet([everything[idx] for idx in scripts], "sample-b2b")
     chosen = {idx: everything[idx] for idx in scripts}
+    greeting = user_texts(harness).greeting  # read from the harness, as crmtui reads it
     mode = ["--interactive", "--max_user_turns", str(LIMIT)] if interactive else []
-    with World(chosen, scripts) as theirs:
+    with World(chosen, scripts, greeting) as theirs:
         outcome = run_upstream(
             harness,
             org=org,
@@ -189,7 +193,7 @@ def _both_runs(
         )
     assert outcome.results, outcome.output_log.read_text()[-3000:]
     upstream_rows = {r["task_id"]: r for r in json.loads(outcome.results[0].read_text())}
-    with World(chosen, scripts) as ours:
+    with World(chosen, scripts, greeting) as ours:
         dialogue = DialogueSettings(
             interactive=interactive,
             user_model=f"openai/{MODEL}",
