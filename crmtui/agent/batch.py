@@ -137,7 +137,7 @@ class _Worker:
             from crmtui.play.dialogue import Side
 
             agent = Side("model", config.model, strategy_label(self.strategy))
-            user, dialogue = config.dialogue.start(
+            user, dialogue = config.start_dialogue(
                 instance, self.org.path, agent, self._user_client()
             )
         session = AgentSession.begin(
@@ -259,6 +259,9 @@ def run_batch(
     settings = resolved.to_json()
     if config.deployments is not None:  # recorded, not part of the resume check
         settings["deployments"] = config.deployments.to_json()
+    evaluator = config.evaluator_digest()
+    if evaluator is not None:  # upstream HEAD's own extraction and judge requests
+        settings["evaluator"] = evaluator
     category = task_category(tasks, config.task_types)
     strategy = strategy_label(config.strategy_object())
     scrubber = Scrubber([str(config.client_options.get("api_key") or "")])
@@ -266,7 +269,8 @@ def run_batch(
         Path(config.out) / results_filename(config.model, strategy, category), scrubber
     )
     with OutLock(Path(config.out)):
-        run = open_run(results.path, settings, resolved.RESUME_KEYS, fresh=config.fresh)
+        keys = (*resolved.RESUME_KEYS, "evaluator")
+        run = open_run(results.path, settings, keys, fresh=config.fresh)
         return _run_locked(
             config,
             org,

@@ -324,7 +324,9 @@ def resolve(settings: Any) -> Resolved:
         observations=values["observations"],
         time_limit_s=settings.time_limit_s,
         timeout_s=settings.timeout,
-        dialogue=None if dialogue is None else dialogue.to_json(),
+        dialogue=None
+        if dialogue is None
+        else dialogue.to_json(preset, getattr(settings, "upstream_dir", None)),
     )
 
 

@@ -49,7 +49,7 @@ from crmtui.agent.result import (
     UpstreamCrash,
 )
 from crmtui.agent.strategies import Strategy, ToolOutcome, describe_tool_call
-from crmtui.play.dialogue import DialogueEnd
+from crmtui.play.dialogue import MAX_USER_TURNS, DialogueEnd
 from crmtui.play.dialogue_sides import DialogueCancelled
 
 __all__ = ["STOPPED", "AgentResult", "ClientLike", "StepInfo", "run_instance"]
@@ -406,7 +406,9 @@ def run_instance(
         # Upstream HEAD's count: a query after the user's last allowed reply ends it.
         spent = None
         if dialogue is not None and action.kind != "invalid":
-            spent = dialogue.dialogue.limit_spent()
+            # Upstream's reason: the action's content, or its query error.
+            limit = {"source": "user", "message": MAX_USER_TURNS, "content": action.content}
+            spent = dialogue.dialogue.limit_spent(step_reason or limit)
         if spent is not None:
             return dialogue_over(spent)
 

@@ -237,6 +237,34 @@ class AgentSettings:
         """The simulated user's model client (the multi-turn mode; imports litellm)."""
         return self.dialogue.user_client(self.timeout, self.client_options)
 
+    def start_dialogue(
+        self, instance: Any, org_path: Any, agent: Any, client: Any
+    ) -> tuple[Any, dict[str, Any]]:
+        """The simulated user of one episode (the brief of :attr:`dialogue` under this
+        preset) and the header's ``dialogue`` object (see ``DialogueSettings.start``)."""
+        return self.dialogue.start(
+            instance, org_path, agent, client, self.resolved.preset, self.upstream_dir
+        )
+
+    def evaluator_digest(self) -> str | None:
+        """A digest of upstream's extraction and judge requests these settings send (part of
+        a resumed run's check, as they change rewards); None where crmtui's are used."""
+        from crmtui.agent.presets import RULES_JUDGE
+
+        resolved = self.resolved
+        models = resolved.extract_model is not None or resolved.judge != RULES_JUDGE
+        if not (self.upstream_evaluator and models):
+            return None
+        from crmtui.agent.upstream_user_texts import evaluator_texts
+
+        return evaluator_texts(self.upstream_dir).digest()
+
+    @property
+    def upstream_evaluator(self) -> bool:
+        """Whether the extractor and judge send upstream HEAD's own requests (``--preset
+        head``: the paper's code has neither)."""
+        return self.resolved.preset in ("head", "upstream")
+
     def scoring_plan(self, client: Callable[[str], Any] | None = None, instance: Any = None) -> Any:
         """The :class:`~crmtui.scoring.evaluator.ScoringPlan` of these settings.
 
@@ -257,15 +285,36 @@ class AgentSettings:
         wants_extractor = instance is None or (
             metric == "exact_match" and plan.method_for(instance.answer) in EXTRACTING
         )
-        if resolved.extract_model is not None and wants_extractor:
-            from crmtui.agent.extract import LLMExtractor
+        texts = None
+        if self.upstream_evaluator and (
+            (resolved.extract_model is not None and wants_extractor)
+            or (
+                resolved.judge != RULES_JUDGE
+                and (instance is None or metric == "privacy_rejection")
+            )
+        ):
+            from crmtui.agent.upstream_user_texts import evaluator_texts
 
-            extractor = LLMExtractor(make_client(resolved.extract_model))
+            texts = evaluator_texts(self.upstream_dir)
+        if resolved.extract_model is not None and wants_extractor:
+            if texts is not None:
+                from crmtui.agent.upstream_evaluator import UpstreamExtractor
+
+                extractor = UpstreamExtractor(make_client(resolved.extract_model), texts)
+            else:
+                from crmtui.agent.extract import LLMExtractor
+
+                extractor = LLMExtractor(make_client(resolved.extract_model))
         wants_judge = instance is None or metric == "privacy_rejection"
         if resolved.judge != RULES_JUDGE and wants_judge:
-            from crmtui.agent.judge import LLMJudge
+            if texts is not None:
+                from crmtui.agent.upstream_evaluator import UpstreamJudge
 
-            judge = LLMJudge(make_client(resolved.judge))
+                judge = UpstreamJudge(make_client(resolved.judge), texts)
+            else:
+                from crmtui.agent.judge import LLMJudge
+
+                judge = LLMJudge(make_client(resolved.judge))
         return ScoringPlan(resolved.scoring, resolved.list_scoring, extractor, judge)
 
     def scorer(

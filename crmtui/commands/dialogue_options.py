@@ -24,12 +24,13 @@ DIALOGUE_OPTION_NAMES = (
     "user_api_base",
     "user_temperature",
     "max_user_turns",
+    "user_brief",
 )
 
 
 def dialogue_options(func: F) -> F:
     """Decorate a command with the multi-turn mode's options."""
-    from crmtui.agent.dialogue_settings import UPSTREAM_USER_MODEL
+    from crmtui.agent.dialogue_settings import UPSTREAM_USER_MODEL, USER_BRIEFS
 
     options = [
         click.option(
@@ -67,6 +68,15 @@ def dialogue_options(func: F) -> F:
             show_default=True,
             help="User replies before the conversation ends without an answer (reward 0).",
         ),
+        click.option(
+            "--user-brief",
+            type=click.Choice(USER_BRIEFS),
+            default=None,
+            help="What the simulated user is told: upstream (upstream HEAD's own prompt, "
+            "greeting and request parameters, read from its harness; the default under "
+            "--preset head) or rich (crmtui's brief plus the instance's hidden facts such as "
+            "the date, period and record Ids; the default otherwise).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -84,4 +94,5 @@ def dialogue_settings(values: dict[str, Any], tasks: str | None) -> Any:
         user_api_base=popped["user_api_base"],
         user_temperature=popped["user_temperature"],
         max_user_turns=popped["max_user_turns"],
+        user_brief=popped["user_brief"],
     )

@@ -40,6 +40,13 @@ import click
 )
 @click.option("--model", default=None, help="Actor id (default: from the file name).")
 @click.option("--strategy", default=None, help="Upstream strategy (default: from the file name).")
+@click.option(
+    "--max-user-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="An interactive run's --max_user_turns (default: upstream's 10, or more where a "
+    "row shows more replies).",
+)
 def import_upstream(
     results: Path,
     out: Path,
@@ -50,11 +57,14 @@ def import_upstream(
     live: bool | None,
     model: str | None,
     strategy: str | None,
+    max_user_turns: int | None,
 ) -> None:
     """Turn an upstream results file (paper-era or HEAD) into recordings.
 
     Each row becomes a verified recording: the model's calls, each query with the
     observation it saw, the answer, and upstream's reward with crmtui's own score beside it.
+    A row of an interactive run (HEAD's --interactive) becomes a dialogue recording: the
+    simulated user's messages and the agent's, as crmtui's own multi-turn runs record them.
     """
     from crmtui.org.sample import open_org_or_sample, sample_tasks_path
     from crmtui.upstream import import_results
@@ -77,6 +87,7 @@ def import_upstream(
         live=live,
         model=model,
         strategy=strategy,
+        dialogue=None if max_user_turns is None else {"max_user_turns": max_user_turns},
     )
     click.echo(f"Imported {len(report.written)} recording(s) into {out}")
     if report.skipped:

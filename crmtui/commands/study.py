@@ -395,6 +395,11 @@ def _conversation(
     from crmtui.study.roles import Conversation
 
     settings = dialogue_settings(dialogue, tasks)
+    if settings.user_brief is not None:
+        raise click.UsageError(
+            "--user-brief is for run, watch and play: a study's simulated user gets crmtui's "
+            "brief (rich)"
+        )
     if not settings.interactive and roles is None:
         if agent_model is not None:
             raise click.UsageError("--agent-model is for multi-turn studies: add --interactive")

@@ -214,6 +214,9 @@ class DialogueEnd:
     message: str
     source: str
     answer: str | None = None
+    #: The end reason upstream HEAD records instead, where it words this end its own way
+    #: (at the limit, counted as upstream counts: ``one_more_action``).
+    upstream_reason: Mapping[str, Any] | None = field(default=None, compare=False)
 
     @property
     def scored(self) -> bool:
@@ -222,6 +225,8 @@ class DialogueEnd:
 
     def end_reason(self) -> dict[str, Any]:
         """The ``end_reason`` upstream's runner would record."""
+        if self.upstream_reason is not None:
+            return dict(self.upstream_reason)
         reason: dict[str, Any] = {"source": self.source, "message": self.message}
         if self.answer is not None:
             reason["content"] = self.answer
@@ -310,7 +315,14 @@ class Dialogue:
         if message.stop:
             self._finish()
         elif self.user_turns >= self.max_user_turns + (1 if self.one_more_action else 0):
-            self.end = DialogueEnd(MAX_USER_TURNS, "user", self.last_response)
+            # Upstream's env records the user's reply to the one more message as the reason.
+            upstream = {"source": "user", "message": "Respond action", "content": text}
+            self.end = DialogueEnd(
+                MAX_USER_TURNS,
+                "user",
+                self.last_response,
+                upstream if self.one_more_action else None,
+            )
         return message
 
     @property
@@ -318,11 +330,16 @@ class Dialogue:
         """Whether the agent's next action is its last (:attr:`one_more_action` counting)."""
         return self.end is None and self.one_more_action and self.user_turns >= self.max_user_turns
 
-    def limit_spent(self) -> DialogueEnd | None:
-        """End it after the agent's last action that was not a message (a query)."""
+    def limit_spent(self, reason: Mapping[str, Any] | None = None) -> DialogueEnd | None:
+        """End it after the agent's last action that was not a message (a query).
+
+        Args:
+            reason: The end reason upstream records for that action (see
+                :attr:`DialogueEnd.upstream_reason`).
+        """
         if not self.at_limit:
             return None
-        self.end = DialogueEnd(MAX_USER_TURNS, "user", self.last_response)
+        self.end = DialogueEnd(MAX_USER_TURNS, "user", self.last_response, reason)
         return self.end
 
     def agent_says(self, text: str) -> Message:

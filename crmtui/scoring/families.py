@@ -108,8 +108,81 @@ def family_for(task: str | None) -> str:
     return TASK_FAMILY.get(task or "", "ids")
 
 
+# A shorter Id-like token (letters and at least three digits) counts where the sentence
+# calls it an Id: "The Case ID for your inquiry is 0XA124XDF." (upstream's own example).
+_ID_WORD = re.compile(r"\bI[Dd]s?\b")
+_SHORT_ID = re.compile(r"(?<![A-Za-z0-9])([A-Za-z0-9]{5,14}|[A-Za-z0-9]{16,17})(?![A-Za-z0-9])")
+_SENTENCE = re.compile(r"[^.!?;\n]+")
+
+
+def _id_like(token: str) -> bool:
+    return sum(ch.isdigit() for ch in token) >= 3 and any(ch.isalpha() for ch in token)
+
+
 def _ids(text: str) -> list[str]:
-    return [m for m in _ID.findall(text) if sum(ch.isdigit() for ch in m) >= 3]
+    found: list[tuple[int, str]] = [
+        (m.start(), m.group(1))
+        for m in _ID.finditer(text)
+        if sum(ch.isdigit() for ch in m.group(1)) >= 3
+    ]
+    for sentence in _SENTENCE.finditer(text):
+        named = _ID_WORD.search(sentence.group(0))
+        if named is None:
+            continue
+        for m in _SHORT_ID.finditer(sentence.group(0), named.end()):
+            if _id_like(m.group(1)):
+                found.append((sentence.start() + m.start(), m.group(1)))
+    return [token for _, token in sorted(found)]
+
+
+# Cues of met and unmet BANT factors: where a text names both, only the unmet count
+# (upstream's extraction rule): "meets Budget, Need, and Timeline but fails Authority".
+_UNMET = re.compile(
+    r"\b(?:fail(?:s|ed|ing)?|lack(?:s|ed|ing)?|missing|miss(?:es)?|unmet|not met|"
+    r"(?:does|do|did)(?:n't| not) (?:meet|satisfy|have)|falls? short|insufficient|"
+    r"no (?:clear |confirmed )?(?:budget|authority|need|timeline)|without)\b",
+    re.IGNORECASE,
+)
+_MET = re.compile(
+    r"\b(?:meets?|met|satisf(?:ies|y|ied)|passe?s?|has|have|qualif(?:ies|ied))\b", re.IGNORECASE
+)
+_CLAUSE = re.compile(r"\b(?:but|while|whereas|however|yet|although|though)\b|[;.]", re.IGNORECASE)
+
+
+# Where a text names several stages, the one it moves the opportunity to is its answer:
+# "It is in Negotiation but should be in Discovery", "align the stage to 'Discovery'".
+_STAGE_CUE = re.compile(
+    r"\b(?:should (?:be|stay|remain)(?: (?:in|at))?|belongs? (?:in|at)|correct(?:ed)? "
+    r"(?:stage )?(?:is|to)|(?:move|moved|align|aligned|update|updated|set|change|changed|"
+    r"revert|reverted)\b[^.;]*?\bto)\s+(?:the\s+)?['\"]?(" + "|".join(STAGES) + r")\b",
+    re.IGNORECASE,
+)
+
+
+_NOT_STAGE = re.compile(
+    r"\bnot (?:in |at )?(?:the )?['\"]?(" + "|".join(STAGES) + r")\b", re.IGNORECASE
+)
+
+
+def _stages(text: str) -> list[str]:
+    named = _words(_STAGE, STAGES, text)
+    if len(set(named)) > 1:
+        cued = _STAGE_CUE.findall(text)
+        if cued:
+            return _words(_STAGE, STAGES, cued[-1])
+        denied = set(_words(_STAGE, STAGES, " ".join(_NOT_STAGE.findall(text))))
+        kept = [stage for stage in named if stage not in denied]
+        if kept:
+            return kept
+    return named
+
+
+def _bant(text: str) -> list[str]:
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    unmet = [c for c in clauses if _UNMET.search(c)]
+    if unmet and any(_MET.search(c) and not _UNMET.search(c) for c in clauses):
+        return _words(_BANT, BANT_FACTORS, " ".join(unmet))
+    return _words(_BANT, BANT_FACTORS, text)
 
 
 def _months(text: str) -> list[str]:
@@ -163,9 +236,9 @@ def extract_by_rules(response: str, task: str | None) -> list[str]:
     elif family == "states":
         found = _states(response)
     elif family == "bant":
-        found = _words(_BANT, BANT_FACTORS, response)
+        found = _bant(response)
     elif family == "stage":
-        found = _words(_STAGE, STAGES, response)
+        found = _stages(response)
     else:
         found = _ids(response)
     unique = list(dict.fromkeys(found))

@@ -93,7 +93,7 @@ class WatchApp(WorkerErrorHandler, OrderedKeys, App[None]):
             user = dialogue = None
             if self.config.dialogue.interactive:
                 agent = Side("model", self.config.model, strategy_label(strategy))
-                user, dialogue = self.config.dialogue.start(
+                user, dialogue = self.config.start_dialogue(
                     instance, self.workspace.org.path, agent, self.config.user_client()
                 )
             session = AgentSession.begin(

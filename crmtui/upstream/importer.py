@@ -39,6 +39,7 @@ from crmtui.agent.upstream_rows import is_answer_error
 from crmtui.errors import CrmtuiError
 from crmtui.record import Recorder, RecordingError, verify
 from crmtui.scoring import Score, score
+from crmtui.upstream.dialogue_import import ImportedDialogue, is_dialogue
 from crmtui.upstream.results import Attempt, ResultsFile, Step, read_results
 
 LIVE_ORG_NAME = "live Salesforce org (upstream run)"
@@ -321,8 +322,12 @@ def import_results(
     model: str | None = None,
     strategy: str | None = None,
     environment: dict[str, Any] | None = None,
+    dialogue: Mapping[str, Any] | None = None,
 ) -> ImportReport:
     """Write one recording per row of an upstream results file under ``out``.
+
+    A row of an interactive run (``--interactive``, or one whose trajectory reads as a
+    conversation) is written as a dialogue (:mod:`crmtui.upstream.dialogue_import`).
 
     Args:
         path: The results file (paper-era or HEAD shape).
@@ -337,6 +342,9 @@ def import_results(
         strategy: Upstream strategy (default: from the file name, else the trajectory).
         environment: What ran the harness (version, commit, relaxed pins, chosen versions),
             recorded in every recording's header settings.
+        dialogue: The interactive run's settings, when known (``interactive``,
+            ``max_user_turns``, ``user_model``: ``crmtui upstream run`` reads them from
+            its arguments); otherwise rows are read as dialogues from their trajectory.
 
     Raises:
         ConfigError: The file or the request log cannot be read.
@@ -369,6 +377,7 @@ def import_results(
                 model=model or results.model or "upstream",
                 strategy=_strategy(results, attempt, strategy),
                 environment=environment,
+                dialogue=dialogue,
             )
         except RecordingError as exc:
             if "already exists" in str(exc) and exc.path is not None:
@@ -404,6 +413,7 @@ def _write(
     model: str,
     strategy: str,
     environment: dict[str, Any] | None = None,
+    dialogue: Mapping[str, Any] | None = None,
 ) -> tuple[Path, dt.datetime]:
     entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
     anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
@@ -427,6 +437,9 @@ def _write(
     )
     optional = (instance.metadata.optional if instance is not None else "").strip()
     aided = bool(optional) and optional in attempt.prompt
+    talk = _conversation(attempt, model, strategy, dialogue)
+    if talk is not None:
+        header_instance["query"] = instance.query if instance is not None else ""
     recorder = Recorder.create(
         Path(out),
         actor={"kind": "model", "id": model, "strategy": f"upstream-{strategy}"},
@@ -440,9 +453,12 @@ def _write(
         monotonic=clock.monotonic,
         fsync=False,
         settings={"upstream": environment} if environment else None,
+        dialogue=talk.header() if talk is not None else None,
     )
     answers = [s for s in attempt.steps if s.kind == "answer"]
     try:
+        if talk is not None:
+            talk.open(recorder.emit)
         for index, (step, entry) in enumerate(zip(attempt.steps, entries, strict=True)):
             call = calls[index] if calls else None
             latency = 0
@@ -452,12 +468,18 @@ def _write(
             _emit_step(recorder, attempt, step, index, model, latency)
             clock.move(_parse_t(entry.get("t")) if entry else None)
             _emit_action(recorder, step, entry)
-            if answers and step is answers[-1]:
+            if talk is not None:
+                last = bool(answers) and step is answers[-1]
+                if step.kind == "answer" and talk.respond(recorder.emit, step, last):
+                    for other in others:  # upstream's evaluator judging the answer
+                        clock.move(other.end)
+                    _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
+            elif answers and step is answers[-1]:
                 for other in others:  # upstream's evaluator judging the answer
                     clock.move(other.end)
                 _emit_submit(recorder, attempt, instance, metric, strategy, step.text)
         reason = attempt.end_reason or {"source": "agent", "message": "Max turns reached"}
-        scored_zero = answers and is_answer_error(attempt.error)
+        scored_zero = answers and is_answer_error(attempt.error) and talk is None
         if scored_zero:
             # Raised scoring the agent's answer: a wrong answer, as crmtui's own run counts it.
             reason = {"source": "agent", "message": "Submit action", "content": answers[-1].text}
@@ -476,6 +498,24 @@ def _write(
     if not checked.ok:
         raise RecordingError(f"imported recording does not verify: {checked.problem}")
     return recorder.path, clock.now
+
+
+def _conversation(
+    attempt: Attempt, model: str, strategy: str, dialogue: Mapping[str, Any] | None
+) -> ImportedDialogue | None:
+    """The row's conversation, when it is one (see :mod:`crmtui.upstream.dialogue_import`)."""
+    given = dialogue or {}
+    wanted = given.get("interactive")
+    if wanted is False or (wanted is None and not is_dialogue(attempt)):
+        return None
+    if attempt.era != "head" or attempt.uses_tools:
+        return None  # only HEAD's chat agent talks to a user
+    options: dict[str, Any] = {}
+    if isinstance(given.get("max_user_turns"), int):
+        options["max_user_turns"] = given["max_user_turns"]
+    if isinstance(given.get("user_model"), str):
+        options["user_model"] = given["user_model"]
+    return ImportedDialogue(attempt, model, f"upstream-{strategy}", **options)
 
 
 def _emit_submit(

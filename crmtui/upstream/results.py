@@ -56,6 +56,8 @@ class Step:
         thought: The ``<thought>`` of a react reply.
         observation: What the environment sent back (prefix removed), if anything.
         tool_calls: The assistant message's tool calls as upstream stored them.
+        said: The reply to an answer in an interactive run: what the simulated user said
+            to that message (None where nothing followed it).
     """
 
     content: str | None
@@ -65,6 +67,7 @@ class Step:
     thought: str | None = None
     observation: str | None = None
     tool_calls: list[Any] | None = None
+    said: str | None = None
 
     @property
     def error_code(self) -> str | None:
@@ -237,6 +240,8 @@ def parse_traj(traj: list[Any]) -> tuple[str | None, list[Step]]:
             text = _content(reply)
             if text.startswith(OUTPUT_PREFIX):
                 step.observation = text[len(OUTPUT_PREFIX) :].lstrip(" ")
+            elif step.kind == "answer":  # interactive: the simulated user's reply
+                step.said = text
         steps.append(step)
     return query, steps
 

@@ -230,10 +230,21 @@ def run_upstream(
                 request_log=request_log,
                 model_log=outcome.hook_log if outcome.hook_log.exists() else None,
                 environment=environment,
+                dialogue=_dialogue_args(args),
             )
             outcome.recordings += report.written
             outcome.problems += report.problems
     return outcome
+
+
+def _dialogue_args(args: Sequence[str]) -> dict[str, Any]:
+    """The interactive mode's settings ``run_tasks.py`` was given (its defaults otherwise)."""
+    interactive = "--interactive" in args
+    values: dict[str, Any] = {"interactive": interactive}
+    turns = _option(args, "--max_user_turns")
+    if interactive and turns is not None and turns.strip().isdigit():
+        values["max_user_turns"] = int(turns)
+    return values
 
 
 def _run_child(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from crmtui.agent.tool_specs import QUERY_TOOLS, UPSTREAM_TOOLS, with_answer_tool
 from tests.fakes.upstream_prompts_fake import write_fake_prompts
+from tests.fakes.upstream_user_harness import write_fake_user_code
 
 
 def write_fake_harness(folder: Path, version: str) -> Path:
@@ -35,4 +36,6 @@ def write_fake_harness(folder: Path, version: str) -> Path:
         f"TOOLS = [{names}]\nTOOLS_FULL = TOOLS + [{extra}]\n", encoding="utf-8"
     )
     write_fake_prompts(folder, version)  # the agents' prompts (placeholders)
+    if version == "head":
+        write_fake_user_code(folder)  # the simulated user and the evaluator
     return folder
