@@ -156,17 +156,26 @@ class UpstreamSimulatedUser:
         """A model user ends only by saying ``###STOP###``."""
         return False
 
-    def opening(self, cancel: threading.Event | None = None) -> UserReply:
-        """The opening message: the model answers upstream's greeting."""
-        return self._say(self._greeting, cancel)
+    def opening(
+        self, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """The opening message: the model answers upstream's greeting within ``timeout``."""
+        return self._say(self._greeting, cancel, timeout)
 
-    def reply(self, agent_text: str, cancel: threading.Event | None = None) -> UserReply:
-        """The model's reply to the agent's message."""
-        return self._say(agent_text, cancel)
+    def reply(
+        self, agent_text: str, cancel: threading.Event | None = None, timeout: float | None = None
+    ) -> UserReply:
+        """The model's reply to the agent's message, within ``timeout`` seconds (retries
+        included): the time left in the agent's time limit."""
+        return self._say(agent_text, cancel, timeout)
 
-    def _say(self, agent_text: str, cancel: threading.Event | None) -> UserReply:
+    def _say(
+        self, agent_text: str, cancel: threading.Event | None, timeout: float | None
+    ) -> UserReply:
         self.messages.append({"role": "user", "content": agent_text})
         extra: dict[str, Any] = {"cancel": cancel} if cancel is not None else {}
+        if timeout is not None:  # the time limit's rest; not a request parameter upstream sends
+            extra["timeout"] = timeout
         reply = self.client.complete(self.messages, None, **extra)
         if reply.content_null:
             # Upstream's env tests "###STOP###" in None and raises.
