@@ -1,4 +1,5 @@
-"""The click group behind ``crmtui``: its subcommands (:data:`crmtui.cli.COMMANDS`) load on use.
+"""The click group behind ``crmtui``: its subcommands (:data:`crmtui.commands.COMMANDS`) load
+on use.
 
 :func:`crmtui.cli.main` imports this module only for a command line it does not run itself
 (every one but a plain ``crmtui query``); ``crmtui.cli.cli`` is this module's :data:`cli`.
@@ -12,7 +13,7 @@ import importlib.util
 import click
 
 from crmtui import __version__
-from crmtui.cli import COMMANDS
+from crmtui.commands import COMMANDS
 
 
 def _available(name: str) -> bool:
