@@ -326,7 +326,7 @@ def write_org(
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OrgError(f"cannot create directory for {target}: {exc.strerror or exc}") from exc
-    import secrets  # here: ~2 ms of every start that only opens orgs
+    import secrets  # here: a start that only opens orgs does without it
 
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:

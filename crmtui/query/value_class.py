@@ -1,8 +1,8 @@
 """Value classes for the engine's plans, results and budgets, without :mod:`dataclasses`.
 
-A stored plan run by ``crmtui query`` takes about 60 ms of CPU in all, and importing
-``dataclasses`` (it loads ``inspect``, ``ast`` and ``dis``) and generating the methods of the
-five classes a query needs took about 15 ms of it (docs/performance.md). These classes keep
+Importing ``dataclasses`` (it loads ``inspect``, ``ast`` and ``dis``) and generating the
+methods of the five classes a query needs took a quarter of a stored plan's whole run by
+``crmtui query`` (docs/performance.md). These classes keep
 what the dataclasses gave: equality over the compared fields, a field-by-field ``repr``, and
 for the frozen ones a hash and no assignment. Each class writes its own ``__init__``.
 """

@@ -81,9 +81,9 @@ LOST_CHECK_S = 0.25
 INLINE_TURNS = 8
 #: Delay between two looks at whether the app has settled, once the turns are spent.
 RETRY_S = 0.002
-#: The module of TextArea, not imported here: it loads tree-sitter, ~12 ms of a cold start
-#: before the picker, which has no TextArea (docs/performance.md). No TextArea can exist
-#: before its module is loaded.
+#: The module of TextArea, not imported here: it loads tree-sitter, a noticeable part of a
+#: cold start before the picker, which has no TextArea (docs/performance.md). No TextArea
+#: can exist before its module is loaded.
 _TEXT_AREA_MODULE = "textual.widgets._text_area"
 #: The most characters handed on together (the screen is drawn between two such runs).
 TYPING_RUN = 64
