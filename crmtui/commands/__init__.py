@@ -1,6 +1,8 @@
 """The CLI's subcommands, one module each, imported by :mod:`crmtui.cli` only when invoked.
 
 Each command is a few lines over a library call; the top layer with :mod:`crmtui.cli`.
+:data:`COMMANDS` names them all (the click group, :mod:`.group`, lists and loads them from it);
+this package itself imports nothing.
 """
 
 from __future__ import annotations
