@@ -121,7 +121,7 @@ async def at_play(pilot: Any) -> Any:
             await until(pilot, lambda: at(PickerScreen))
         # Keys only once the list holds its rows and has the focus: on a loaded machine an
         # Enter sent earlier reaches nothing, and the scene would wait for ever.
-        await until(pilot, lambda: _picker_ready(app, row))
+        await until(pilot, lambda row=row: _picker_ready(app, row))
         await pilot.press(*["down"] * row, "enter")
         await until(pilot, lambda: not at(PickerScreen))
     raise AssertionError("no instance opened to play")
