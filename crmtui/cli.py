@@ -4,106 +4,40 @@ Subcommands live in ``crmtui/commands/<name>.py`` and are imported only when inv
 ``crmtui --help`` stays fast (no textual, datasets or litellm import). Every
 :class:`~crmtui.errors.CrmtuiError` becomes one line on stderr and a non-zero exit; so does
 anything else (an internal error, with its traceback in a crash log).
+
+The click group (:data:`cli`) lives in :mod:`crmtui.commands.group`, loaded on first use:
+:func:`main` runs a plain ``crmtui query`` without click (:mod:`crmtui.commands.query_run`),
+whose start-up is most of a one-line query's time (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import importlib
 import os
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import click
-
-from crmtui import __version__, exit_codes
+from crmtui import exit_codes
+from crmtui.commands import COMMANDS as COMMANDS  # re-exported: name -> (module, attr, help)
 from crmtui.crash import DEBUG_ENV  # set to 1 to see an internal error's traceback
 from crmtui.errors import ConfigError, CrmtuiError
 from crmtui.sanitise import printable
 
-# name -> (module, attribute, one-line help). Help is duplicated here so that listing
-# commands does not import them.
-COMMANDS: dict[str, tuple[str, str, str]] = {
-    "play": ("crmtui.commands.play", "play", "Solve instances yourself in the TUI (default)."),
-    "tasks": (
-        "crmtui.commands.tasks",
-        "tasks",
-        "List, show and measure CRMArena instances.",
-    ),
-    "org": ("crmtui.commands.org", "org", "Build, import and inspect org databases."),
-    "query": ("crmtui.commands.query", "query", "Run a SOQL or SOSL query against an org."),
-    "verify": ("crmtui.commands.verify", "verify", "Check a recording's hash chain."),
-    "watch": ("crmtui.commands.watch", "watch", "Watch an LLM agent solve an instance live."),
-    "run": ("crmtui.commands.run", "run", "Run an LLM agent over many instances, headless."),
-    "replay": ("crmtui.commands.replay", "replay", "Step through a recorded session."),
-    "compare": ("crmtui.commands.compare", "compare", "Compare two sessions step by step."),
-    "report": ("crmtui.commands.report", "report", "Accuracy, time and cost per actor."),
-    "export": ("crmtui.commands.export", "export", "Export recordings as a dataset."),
-    "study": ("crmtui.commands.study", "study", "Run a human-baseline study with annotators."),
-    "serve": ("crmtui.commands.serve", "serve", "Serve a study to annotators' web browsers."),
-    "serve-rest": (
-        "crmtui.commands.serve_rest",
-        "serve_rest",
-        "Serve an org as a local, read-only Salesforce REST API.",
-    ),
-    "upstream": (
-        "crmtui.commands.upstream",
-        "upstream",
-        "Run upstream's own harness, unchanged, against a local org.",
-    ),
-    "import-upstream": (
-        "crmtui.commands.import_upstream",
-        "import_upstream",
-        "Turn an upstream results file into recordings.",
-    ),
-}
+if TYPE_CHECKING:
+    from crmtui.commands.group import LazyGroup as LazyGroup
+    from crmtui.commands.group import cli as cli
 
 
-def _available(name: str) -> bool:
-    module = COMMANDS[name][0]
-    return importlib.util.find_spec(module) is not None
+def __getattr__(name: str) -> Any:
+    # The click group, loaded on first use (PEP 562): see the module docs.
+    if name not in ("cli", "LazyGroup"):
+        raise AttributeError(f"module 'crmtui.cli' has no attribute {name!r}")
+    from crmtui.commands import group
 
-
-class LazyGroup(click.Group):
-    """A click group that imports each subcommand module on first use."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in COMMANDS if _available(name)]
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS or not _available(cmd_name):
-            return None
-        module_name, attr, _ = COMMANDS[cmd_name]
-        return getattr(importlib.import_module(module_name), attr)
-
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
-
-
-@click.group(cls=LazyGroup, invoke_without_command=True)
-@click.version_option(__version__, prog_name="crmtui")
-@click.pass_context
-def cli(ctx: click.Context) -> None:
-    """crmtui: play, watch, record and compare work on the CRMArena benchmark, offline.
-
-    Run without a command to open the play screen on the built-in sample org.
-    """
-    # Every table and panel a command prints through Rich draws control and bidi characters
-    # visibly (the net under the commands' own printable() calls), installed when Rich is
-    # imported: commands that print plainly (`crmtui query`, `verify`...) never load it.
-    from crmtui.sanitise import install_rich_guard_on_import
-
-    install_rich_guard_on_import()
-    if ctx.invoked_subcommand is None:
-        play = cli.get_command(ctx, "play")
-        if play is None:
-            click.echo(ctx.get_help())
-            return
-        ctx.invoke(play)
+    value = getattr(group, name)
+    globals()[name] = value
+    return value
 
 
 def check_arguments(argv: list[str]) -> None:
@@ -174,30 +108,56 @@ def _main(argv: list[str] | None) -> Any:
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         check_arguments(args)
+        if args[:1] == ["query"]:
+            from crmtui.commands.query_run import read_args, run_query
+
+            plain = read_args(args[1:])
+            if plain is not None:  # else click reads it (--help, a usage error...)
+                run_query(**plain)
+                return None
+        from crmtui.commands.group import cli
+
         return cli.main(args=args, prog_name="crmtui", standalone_mode=False)
     except CrmtuiError as exc:
         # The message may quote an org's, a task's or a recording's text: shown escaped.
-        click.echo(f"Error: {printable(exc.user_message())}", err=True)
-        sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(exit_codes.INTERRUPTED)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
+        _echo_err(f"Error: {printable(exc.user_message())}")
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        _echo_err("Interrupted.")
         sys.exit(exit_codes.INTERRUPTED)
     except OSError as exc:
         if os.environ.get(DEBUG_ENV) or exc.errno not in ENVIRONMENT_ERRNOS:
             _internal(exc)
         # A full disk or a read-only folder is the machine's state, not a bug: no crash log.
-        click.echo(f"Error: {printable(describe_os_error(exc))}", err=True)
+        _echo_err(f"Error: {printable(describe_os_error(exc))}")
         sys.exit(exit_codes.ERROR)
     except Exception as exc:
+        _click_exit(exc)
         _internal(exc)
+
+
+def _click_exit(exc: Exception) -> None:
+    """Exit as click's own exceptions ask (a usage error, Abort, ``ctx.exit``); else return.
+
+    Only click raises them, so click is loaded whenever one is raised.
+    """
+    click = sys.modules.get("click")
+    if click is None:
+        return
+    if isinstance(exc, click.exceptions.Abort):
+        _echo_err("Aborted.")
+        sys.exit(exit_codes.INTERRUPTED)
+    if isinstance(exc, click.ClickException):
+        exc.show()
+        sys.exit(exc.exit_code)
+    if isinstance(exc, click.exceptions.Exit):
+        sys.exit(exc.exit_code)
+
+
+def _echo_err(line: str) -> None:
+    """One line on standard error, flushed (what ``click.echo(..., err=True)`` did)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def _internal(exc: BaseException) -> NoReturn:
@@ -206,10 +166,9 @@ def _internal(exc: BaseException) -> NoReturn:
         raise exc
     from crmtui.crash import internal_error
 
-    click.echo(
+    _echo_err(
         f"Error: {printable(internal_error(exc).user_message())} "
-        f"(set {DEBUG_ENV}=1 to see the traceback)",
-        err=True,
+        f"(set {DEBUG_ENV}=1 to see the traceback)"
     )
     sys.exit(exit_codes.ERROR)
 

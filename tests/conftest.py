@@ -50,7 +50,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="run tests marked slow")
 
 
+#: Files whose tests take the longest (the monkey's scenes run 20-60 s each): they run first,
+#: so that the suite's last minutes are short tests spread over every worker rather than one
+#: long test on one core while the other waits (the order changes nothing else: every test
+#: builds its own state).
+LONGEST_FIRST = (
+    "tests/ui/test_monkey.py",
+    "tests/ui/test_input_integrity.py",
+    "tests/ui/test_no_soql_solves.py",
+    "tests/ui/test_workbench_solves.py",
+    "tests/ui/test_play_flow.py",
+    "tests/ui/test_one_submission.py",
+    "tests/ui/test_study_gates.py",
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    return LONGEST_FIRST.index(path) if path in LONGEST_FIRST else len(LONGEST_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_rank)  # stable: the rest keeps its order
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: pass --run-slow to run")

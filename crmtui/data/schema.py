@@ -20,7 +20,6 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -466,5 +465,7 @@ def infer_field_type(
 @cache
 def builtin_schema() -> Schema:
     """crmtui's own 16-object CRMArena schema (types, key prefixes, our descriptions)."""
+    from importlib import resources  # here: opening a stored schema does without it
+
     text = resources.files("crmtui.data").joinpath("builtin_schema.json").read_text("utf-8")
     return Schema.from_json(json.loads(text))

@@ -19,9 +19,12 @@ the digest of ~100k rows around a tenth of a second.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded when a digest is computed: opening an org reads the stored one
+    import hashlib
 
 # Tables that belong to crmtui or SQLite rather than to the org's data.
 INTERNAL_PREFIXES: tuple[str, ...] = ("sqlite_", "_crmtui_", "_fts_")
@@ -104,6 +107,8 @@ def compute_digest(conn: sqlite3.Connection, tables: Iterable[str] | None = None
         tables: Tables to include; defaults to every non-internal table.
     """
     names = sorted(tables) if tables is not None else data_tables(conn)
+    import hashlib
+
     hasher = hashlib.sha256(b"crmtui-org-digest-v1\n")
     for name in names:
         table_digest_into(hasher, conn, name)

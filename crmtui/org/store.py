@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -31,39 +30,18 @@ from crmtui import paths
 from crmtui.data.schema import Schema, SObject
 from crmtui.errors import CrmtuiError, OrgError
 from crmtui.org.digest import compute_digest, data_tables, quote_ident
+from crmtui.org.files import (  # re-exported: the org format's constants live there
+    FORMAT_VERSION as FORMAT_VERSION,
+)
+from crmtui.org.files import META_TABLE as META_TABLE
+from crmtui.org.files import SQLITE_HEADER as SQLITE_HEADER
+from crmtui.org.files import check_sqlite_file as check_sqlite_file
+from crmtui.org.files import connect_readonly as connect_readonly
 from crmtui.org.layout import infer_schema
 
-FORMAT_VERSION = "1"
-META_TABLE = "_crmtui_meta"
 FTS_PREFIX = "_fts_"
-SQLITE_HEADER = b"SQLite format 3\x00"
 DATE_TYPES = frozenset({"date", "datetime"})
 SEARCHABLE_TYPES = frozenset({"string", "textarea", "email", "phone", "picklist"})
-
-
-def check_sqlite_file(path: Path) -> None:
-    """Raise :class:`OrgError` unless ``path`` is an existing, non-empty SQLite file."""
-    if not path.exists():
-        raise OrgError(f"org file not found: {path}")
-    if not path.is_file():
-        raise OrgError(f"org path is not a file: {path}")
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise OrgError(f"cannot read org file {path}: {exc.strerror or exc}") from exc
-    if not header:
-        raise OrgError(f"org file is empty: {path}")
-    if header != SQLITE_HEADER:
-        raise OrgError(f"not an SQLite database: {path}")
-
-
-def connect_readonly(path: Path) -> sqlite3.Connection:
-    """Open ``path`` read-only; writes through the connection fail with an error."""
-    try:
-        return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise OrgError(f"cannot open org {path}: {exc}") from exc
 
 
 @dataclass(frozen=True)
@@ -348,6 +326,8 @@ def write_org(
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OrgError(f"cannot create directory for {target}: {exc.strerror or exc}") from exc
+    import secrets  # here: a start that only opens orgs does without it
+
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         # Made here first so that a read-only or full disk is named (SQLite would only say

@@ -26,10 +26,10 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
 from types import TracebackType
 
 from crmtui.query.errors import QueryError
+from crmtui.query.value_class import FrozenValue
 
 #: Default time limit of one query, in seconds (console, agents and ``crmtui query``).
 DEFAULT_TIMEOUT_S = 30.0
@@ -44,9 +44,8 @@ TIMEOUT_MESSAGE = "Your query request was running for too long."
 CANCELLED_MESSAGE = "Your query request was cancelled before it finished."
 
 
-@dataclass(frozen=True)
-class QueryBudget:
-    """Limits for one query.
+class QueryBudget(FrozenValue):
+    """Limits for one query (a frozen value class, not a dataclass: see ``.value_class``).
 
     Attributes:
         timeout_s: Seconds the query may run (None: no limit).
@@ -54,9 +53,19 @@ class QueryBudget:
         cancel: Set it, from any thread, to stop the query.
     """
 
-    timeout_s: float | None = DEFAULT_TIMEOUT_S
-    max_cells: int | None = DEFAULT_MAX_CELLS
-    cancel: threading.Event | None = None
+    FIELDS = ("timeout_s", "max_cells", "cancel")
+
+    timeout_s: float | None
+    max_cells: int | None
+    cancel: threading.Event | None
+
+    def __init__(
+        self,
+        timeout_s: float | None = DEFAULT_TIMEOUT_S,
+        max_cells: int | None = DEFAULT_MAX_CELLS,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        self._set(timeout_s=timeout_s, max_cells=max_cells, cancel=cancel)
 
 
 #: No limits at all (tests, benchmarks, and callers that enforce their own).

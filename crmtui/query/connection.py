@@ -10,10 +10,12 @@ import contextlib
 import sqlite3
 import threading
 import weakref
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from crmtui.data.schema import Schema
 from crmtui.query.budget import install
+
+if TYPE_CHECKING:  # loaded on use: running a stored plan needs no schema objects
+    from crmtui.data.schema import Schema
 
 
 class OrgLike(Protocol):
@@ -44,7 +46,8 @@ def _close_quietly(conn: sqlite3.Connection) -> None:
         conn.close()
 
 
-def _prepare(conn: sqlite3.Connection) -> sqlite3.Connection:
+def prepare(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """Make ``conn`` an engine connection: it refuses writes, and queries obey the budget."""
     # Defence in depth on top of the read-only URI: SQLite refuses any write.
     conn.execute("PRAGMA query_only = ON")
     # Every query runs under the thread's budget (time limit, cancel): see .budget.
@@ -60,16 +63,18 @@ def schema_and_connection(org: Any) -> tuple[Schema, sqlite3.Connection]:
     (the caller's connection is used as is).
     """
     if isinstance(org, tuple) and len(org) == 2:
+        from crmtui.data.schema import Schema
+
         conn, schema = org
         if isinstance(conn, Schema):
             conn, schema = schema, conn
-        return schema, _prepare(conn)
+        return schema, prepare(conn)
     conns = _thread_connections()
     key = id(org)
     entry = conns.get(key)
     if entry is not None and entry[0]() is org:
         return org.schema, entry[1]
-    conn = _prepare(org.connect())
+    conn = prepare(org.connect())
 
     # Defaults bind everything the callback needs: at interpreter exit it may run after this
     # module's globals are already gone.

@@ -1,9 +1,14 @@
-""":class:`QueryResult`: records shaped like the Salesforce REST API via simple_salesforce."""
+""":class:`QueryResult`: records shaped like the Salesforce REST API via simple_salesforce.
+
+A value class (:mod:`crmtui.query.value_class`), not a dataclass: ``crmtui query`` loads it
+for every query, and ``dataclasses`` costs more than a small query.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from crmtui.query.value_class import ValueClass
 
 API_VERSION = "v60.0"
 
@@ -41,8 +46,7 @@ def _walk(record: dict[str, Any], dotted: str) -> Any:
     return value
 
 
-@dataclass
-class QueryResult:
+class QueryResult(ValueClass):
     """The result of a SOQL or SOSL query.
 
     Attributes:
@@ -58,16 +62,53 @@ class QueryResult:
         is_count: Whether this is a ``SELECT COUNT()`` result (count only in total_size).
     """
 
+    FIELDS = (
+        "kind",
+        "records",
+        "total_size",
+        "done",
+        "columns",
+        "elapsed_ms",
+        "compile_ms",
+        "sql",
+        "object",
+        "is_count",
+    )
+
     kind: Literal["soql", "sosl"]
     records: list[dict[str, Any]]
     total_size: int
-    done: bool = True
-    columns: list[str] = field(default_factory=list)
-    elapsed_ms: float = 0.0
-    compile_ms: float = 0.0
-    sql: str = ""
-    object: str | None = None
-    is_count: bool = False
+    done: bool
+    columns: list[str]
+    elapsed_ms: float
+    compile_ms: float
+    sql: str
+    object: str | None
+    is_count: bool
+
+    def __init__(
+        self,
+        kind: Literal["soql", "sosl"],
+        records: list[dict[str, Any]],
+        total_size: int,
+        done: bool = True,
+        columns: list[str] | None = None,
+        elapsed_ms: float = 0.0,
+        compile_ms: float = 0.0,
+        sql: str = "",
+        object: str | None = None,  # noqa: A002 - the sObject, as Salesforce names it
+        is_count: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.records = records
+        self.total_size = total_size
+        self.done = done
+        self.columns = [] if columns is None else columns
+        self.elapsed_ms = elapsed_ms
+        self.compile_ms = compile_ms
+        self.sql = sql
+        self.object = object
+        self.is_count = is_count
 
     def to_salesforce(self) -> dict[str, Any]:
         """The JSON body simple_salesforce returns (``query_all`` / ``search``)."""

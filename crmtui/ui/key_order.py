@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -49,7 +50,7 @@ from typing import Any
 from textual import events, messages
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 #: Events that always wait their turn: what a person types or pastes.
 ORDERED = (events.Key, events.Paste)
@@ -80,10 +81,21 @@ LOST_CHECK_S = 0.25
 INLINE_TURNS = 8
 #: Delay between two looks at whether the app has settled, once the turns are spent.
 RETRY_S = 0.002
-#: Widgets whose printable keys may follow each other without the app settling in between.
-TEXT_FIELDS = (Input, TextArea)
+#: The module of TextArea, not imported here: it loads tree-sitter, a noticeable part of a
+#: cold start before the picker, which has no TextArea (docs/performance.md). No TextArea
+#: can exist before its module is loaded.
+_TEXT_AREA_MODULE = "textual.widgets._text_area"
 #: The most characters handed on together (the screen is drawn between two such runs).
 TYPING_RUN = 64
+
+
+def is_text_field(node: object) -> bool:
+    """Whether ``node`` is an Input or a TextArea: widgets whose printable keys may follow
+    each other without the app settling in between."""
+    if isinstance(node, Input):
+        return True
+    text_area = sys.modules.get(_TEXT_AREA_MODULE)
+    return text_area is not None and isinstance(node, text_area.TextArea)
 
 
 class OrderedKeys:
@@ -271,7 +283,7 @@ class OrderedKeys:
                 and message.is_printable
                 and message._stop_propagation
                 and node is app.focused
-                and isinstance(node, TEXT_FIELDS)
+                and is_text_field(node)
             )
             self._key_done(message, typed_into=node if typed else None)
 

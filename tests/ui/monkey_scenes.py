@@ -119,9 +119,23 @@ async def at_play(pilot: Any) -> Any:
         if not at(PickerScreen):
             await pilot.press("escape")  # a read-only view: back to the list
             await until(pilot, lambda: at(PickerScreen))
+        # Keys only once the list holds its rows and has the focus: on a loaded machine an
+        # Enter sent earlier reaches nothing, and the scene would wait for ever.
+        await until(pilot, lambda row=row: _picker_ready(app, row))
         await pilot.press(*["down"] * row, "enter")
         await until(pilot, lambda: not at(PickerScreen))
     raise AssertionError("no instance opened to play")
+
+
+def _picker_ready(app: Any, row: int) -> bool:
+    """The picker is on screen with at least ``row + 1`` rows and its list focused."""
+    from crmtui.ui.screens.picker import PickerScreen
+
+    screen = app.screen
+    if not isinstance(screen, PickerScreen) or not screen.is_mounted:
+        return True  # something else is up (a question): the caller's loop handles it
+    table = screen.query_one("#picker-table")
+    return table.row_count > row and app.focused is table
 
 
 async def at_read_only(pilot: Any) -> None:

@@ -30,6 +30,7 @@ LATER = (
     "crmtui.agent.client",
     "textual.drivers.web_driver",
     "rich._emoji_codes",
+    "textual.widgets._text_area",  # and tree-sitter with it: the picker has no TextArea
     "litellm",
     "datasets",
 )

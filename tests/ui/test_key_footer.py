@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.css.stylesheet import Stylesheet
+from textual.widgets import Label
 from textual.widgets._footer import FooterKey
 
 from crmtui.factory import build_play_app
@@ -9,6 +17,7 @@ from crmtui.play.cells import ValueRef
 from crmtui.ui.screens.viewer import ValueViewerScreen
 from crmtui.ui.widgets.footer import KeyFooter
 from tests.ui.test_play_flow import _open_first, _wait
+from tests.waiting import until
 
 SIZE = (160, 48)
 
@@ -50,3 +59,45 @@ async def test_footer_skips_rebuilds_for_modals_and_follows_focus(
         await pilot.press("f3")
         await _wait(pilot, lambda: bool(rebuilds) and _current(footer))
         assert rebuilds and _shown(footer) != before
+
+
+class _Keys(App[None]):
+    BINDINGS = [
+        Binding("a", "bell", "Alpha"),
+        Binding("b", "focus_next", "Beta"),
+        Binding("c", "focus_previous", "Gamma"),
+    ]
+
+    def __init__(self, compact: bool) -> None:
+        super().__init__()
+        self.compact = compact
+
+    def compose(self) -> ComposeResult:
+        yield Label("keys")
+        yield KeyFooter(compact=self.compact)
+
+
+@pytest.mark.parametrize("compact", [False, True])
+async def test_footer_keys_are_styled_once_in_the_footers_style(monkeypatch, compact):
+    # A key made compact and switched to its footer's style on mount was restyled once or
+    # twice more (the class on, then off) before it could be drawn.
+    styled: Counter[FooterKey] = Counter()
+    original = Stylesheet.apply
+
+    def apply(self: Stylesheet, node: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(node, FooterKey):
+            styled[node] += 1
+        return original(self, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", apply)
+    app = _Keys(compact)
+    async with app.run_test(size=(80, 10)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await until(pilot, lambda: {"Alpha", "Beta", "Gamma"} <= _shown(footer), seconds=30)
+        await pilot.pause(0.05)
+        keys = list(footer.query(FooterKey))
+        # Textual binds every key but the command palette's to the footer's style.
+        bound = [key for key in keys if not key.has_class("-command-palette")]
+        assert len(bound) == 3 and {key.compact for key in bound} == {compact}
+        assert all(key.has_class("-compact") == key.compact for key in keys)
+        assert [styled[key] for key in bound] == [1, 1, 1]

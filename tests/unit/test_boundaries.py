@@ -126,6 +126,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
+        "crmtui.query.value_class",
         "crmtui.query.lark_setup",
         "crmtui.query.errors",
         "crmtui.query.boundary",

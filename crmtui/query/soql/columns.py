@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from crmtui.query.boundary import check_text, guarded
@@ -80,7 +80,7 @@ def _narrowed(
     picked = ", ".join(f"c{cell}" for cell in cells)
     narrowed = f"WITH q({names}) AS ({sql}) SELECT {picked} FROM q"
     moved = [
-        replace(o, col=at[o.col], rel_id_cols=tuple(at[c] for c in o.rel_id_cols)) for o in outs
+        o.replaced(col=at[o.col], rel_id_cols=tuple(at[c] for c in o.rel_id_cols)) for o in outs
     ]
     return narrowed, moved
 

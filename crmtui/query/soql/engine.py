@@ -14,7 +14,7 @@ from crmtui.query.budget import QueryBudget, applied
 from crmtui.query.connection import schema_and_connection
 from crmtui.query.results import QueryResult
 from crmtui.query.soql.compiler import compile_query
-from crmtui.query.soql.executor import execute_plan
+from crmtui.query.soql.executor import run_compiled
 from crmtui.query.soql.parser import parse, unwrap_fence
 from crmtui.query.soql.plan import CompiledQuery
 
@@ -106,17 +106,4 @@ def execute_soql(
         schema, conn = schema_and_connection(org)
         start = time.perf_counter()
         plan = compile_soql(schema, text, today=today, fences=fences)
-        compiled = time.perf_counter()
-        records, total = execute_plan(conn, plan)
-        done = time.perf_counter()
-    return QueryResult(
-        kind="soql",
-        records=records,
-        total_size=total,
-        columns=list(plan.columns),
-        elapsed_ms=(done - compiled) * 1000,
-        compile_ms=(compiled - start) * 1000,
-        sql=plan.sql,
-        object=plan.object,
-        is_count=plan.kind == "count",
-    )
+        return run_compiled(conn, plan, (time.perf_counter() - start) * 1000)

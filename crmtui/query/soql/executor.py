@@ -5,10 +5,12 @@ from __future__ import annotations
 import gc
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from crmtui.query.budget import check
+from crmtui.query.results import QueryResult
 from crmtui.query.soql.plan import ChildPlan, CompiledQuery
 from crmtui.query.soql.shaping import bind
 
@@ -91,3 +93,25 @@ def execute_plan(conn: sqlite3.Connection, plan: CompiledQuery) -> tuple[list[di
     finally:
         if paused:
             gc.enable()
+
+
+def run_compiled(conn: sqlite3.Connection, plan: CompiledQuery, compile_ms: float) -> QueryResult:
+    """Run ``plan`` (see :func:`execute_plan`) and wrap its records in a :class:`QueryResult`.
+
+    Args:
+        compile_ms: What getting the plan took (parse + compile, or reading a stored one).
+    """
+    start = time.perf_counter()
+    records, total = execute_plan(conn, plan)
+    elapsed_ms = (time.perf_counter() - start) * 1000
+    return QueryResult(
+        kind="soql",
+        records=records,
+        total_size=total,
+        columns=list(plan.columns),
+        elapsed_ms=elapsed_ms,
+        compile_ms=compile_ms,
+        sql=plan.sql,
+        object=plan.object,
+        is_count=plan.kind == "count",
+    )

@@ -1,16 +1,19 @@
-"""Compiled query plans: what the executor runs and how it shapes rows into records."""
+"""Compiled query plans: what the executor runs and how it shapes rows into records.
+
+Frozen value classes (:mod:`crmtui.query.value_class`), not dataclasses: a stored plan run
+by ``crmtui query`` loads this module, and ``dataclasses`` costs more than the query.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from crmtui.query.soql.values import Converter
+from crmtui.query.value_class import FrozenValue
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(FrozenValue):
     """One output value of a record.
 
     Attributes:
@@ -23,6 +26,8 @@ class Output:
         identity: Whether ``conv`` can be skipped.
     """
 
+    FIELDS = ("key", "rel_names", "rel_types", "rel_id_cols", "col", "conv", "identity")
+
     key: str
     rel_names: tuple[str, ...]
     rel_types: tuple[str, ...]
@@ -31,9 +36,28 @@ class Output:
     conv: Converter
     identity: bool
 
+    def __init__(
+        self,
+        key: str,
+        rel_names: tuple[str, ...],
+        rel_types: tuple[str, ...],
+        rel_id_cols: tuple[int, ...],
+        col: int,
+        conv: Converter,
+        identity: bool,
+    ) -> None:
+        self._set(
+            key=key,
+            rel_names=rel_names,
+            rel_types=rel_types,
+            rel_id_cols=rel_id_cols,
+            col=col,
+            conv=conv,
+            identity=identity,
+        )
 
-@dataclass(frozen=True)
-class ChildPlan:
+
+class ChildPlan(FrozenValue):
     """A child-relationship subquery run once for all parent ids.
 
     The SQL's first parameter is a JSON array of parent ids. Row column 0 is the lookup to
@@ -41,19 +65,32 @@ class ChildPlan:
     first), which is what the output indexes refer to.
     """
 
+    FIELDS = ("rel_name", "object", "sql", "params", "outputs", "shaper")
+    UNCOMPARED = ("shaper",)
+
     rel_name: str
     object: str
     sql: str
     params: tuple[Any, ...]
     outputs: tuple[Output, ...]
     #: ``shaping.bind`` shaper for ``outputs``, built once by the compiler.
-    shaper: Callable[..., list[dict[str, Any]]] | None = field(
-        default=None, compare=False, repr=False
-    )
+    shaper: Callable[..., list[dict[str, Any]]] | None
+
+    def __init__(
+        self,
+        rel_name: str,
+        object: str,  # noqa: A002 - the sObject, named as everywhere in the engine
+        sql: str,
+        params: tuple[Any, ...],
+        outputs: tuple[Output, ...],
+        shaper: Callable[..., list[dict[str, Any]]] | None = None,
+    ) -> None:
+        self._set(
+            rel_name=rel_name, object=object, sql=sql, params=params, outputs=outputs, shaper=shaper
+        )
 
 
-@dataclass(frozen=True)
-class CompiledQuery:
+class CompiledQuery(FrozenValue):
     """A compiled SOQL statement.
 
     Attributes:
@@ -69,13 +106,36 @@ class CompiledQuery:
         child_plans: The child plans among ``items`` (records), in order.
     """
 
+    FIELDS = ("kind", "object", "sql", "params", "items", "columns", "shaper", "child_plans")
+    UNCOMPARED = ("shaper",)
+
     kind: Literal["records", "aggregate", "count"]
     object: str
     sql: str
     params: tuple[Any, ...]
     items: tuple[Output | ChildPlan, ...]
     columns: tuple[str, ...]
-    shaper: Callable[..., list[dict[str, Any]]] | None = field(
-        default=None, compare=False, repr=False
-    )
-    child_plans: tuple[ChildPlan, ...] = ()
+    shaper: Callable[..., list[dict[str, Any]]] | None
+    child_plans: tuple[ChildPlan, ...]
+
+    def __init__(
+        self,
+        kind: Literal["records", "aggregate", "count"],
+        object: str,  # noqa: A002 - the sObject, named as everywhere in the engine
+        sql: str,
+        params: tuple[Any, ...],
+        items: tuple[Output | ChildPlan, ...],
+        columns: tuple[str, ...],
+        shaper: Callable[..., list[dict[str, Any]]] | None = None,
+        child_plans: tuple[ChildPlan, ...] = (),
+    ) -> None:
+        self._set(
+            kind=kind,
+            object=object,
+            sql=sql,
+            params=params,
+            items=items,
+            columns=columns,
+            shaper=shaper,
+            child_plans=child_plans,
+        )

@@ -70,6 +70,19 @@ _CONVERTERS: dict[str, Converter] = {
 }
 
 
+#: Every converter a compiled plan may hold, by a stable name: the plan store
+#: (:mod:`crmtui.query.soql.plan_store`) writes these names, never code.
+CONVERTERS_BY_NAME: dict[str, Converter] = {
+    "text": _text,
+    "bool": bool,
+    "boolean": _boolean,
+    "int": _integer,
+    "double": _double,
+    "date": _date,
+    "datetime": _datetime,
+}
+
+
 def boolean_sql(sql: str) -> str:
     """SQL normalising a stored boolean (``1/0/true/false`` in any case) to 1, 0 or NULL.
 

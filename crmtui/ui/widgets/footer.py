@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -22,6 +24,21 @@ class KeyFooter(Footer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple[Any, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, made in the style they would take once mounted.
+
+        A :class:`FooterKey` starts compact without the ``-compact`` class; when mounted,
+        its watcher adds the class and its binding to the footer's ``compact`` switches it
+        to the footer's style: up to two restyles per key that the start waited for. Made
+        in that style already, both are no-ops. (The command palette's key is not bound to
+        the footer in Textual, stays compact and is left as Textual makes it.)
+        """
+        for widget in super().compose():  # grouped keys are yielded too (inside their group)
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
         """Rebuild after the next refresh if ``screen`` is ours, on top, and its keys changed."""

@@ -268,3 +268,14 @@ def org(request: pytest.FixtureRequest, fts_org_path: Path, scan_org_path: Path)
     from crmtui.org.store import Org
 
     return Org.open(fts_org_path if request.param == "fts" else scan_org_path)
+
+
+@pytest.fixture(scope="session")
+def built_org_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A crmtui-built org (the small sample's generator, seed 7): its schema is stored in the
+    file, so ``crmtui query`` keeps its plans (tests copy it before changing it)."""
+    from crmtui.org.build import build_org
+
+    out = tmp_path_factory.mktemp("built-org") / "built.db"
+    build_org(out, seed=7, scale="small", name="built")
+    return out
