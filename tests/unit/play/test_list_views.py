@@ -289,3 +289,62 @@ def test_related_lists_show_the_fields_the_task_needs_and_carry_the_whole_record
     names = run(b2b, f"SELECT Id, Product2.Name FROM QuoteLineItem WHERE QuoteId = '{quote}'")
     by_id = {r["Id"]: r["Product2"]["Name"] for r in names.records}
     assert {i: row[0] for i, row in zip(items.ids, items.rows, strict=True)} == by_id
+
+
+# -- several values: "equals a, b" is any of them, "not equal to a, b" none --------------------
+
+_LISTS = [
+    ("Case", "Status", ["Closed", "New"]),
+    ("Case", "IssueId__r.Name", ["Delayed delivery", "Damaged in transit", "Cancel order"]),
+    ("Case", "Id", None),  # three real case Ids, taken from the org
+    ("Case", "CreatedDate", ["2023-09-16", "2021-09-23"]),  # days on a date/time field
+    ("Opportunity", "ContractID__r.StartDate", None),  # dates of real contracts
+]
+
+
+def _ids(org: Org, view: TableView) -> set[str]:
+    return {r["Id"] for r in run(org, table_soql(org.schema, view) + " LIMIT 50000").records}
+
+
+def _values(org: Org, obj: str, path: str) -> list[str]:
+    rows = run(org, f"SELECT {path} FROM {obj} WHERE {path} != null LIMIT 3").records
+    return [str(_walk(r, path))[:10] if "Date" in path else str(_walk(r, path)) for r in rows]
+
+
+@pytest.mark.parametrize("index", range(len(_LISTS)))
+def test_a_list_of_values_is_any_of_them_and_not_equal_is_none_of_them(b2b: Org, index: int):
+    """The class: for any field (own, related, Id, a day on a date/time), `= a, b` holds the
+    union of `= a` and `= b`, `!= a, b` their intersection, and the page the browser shows is
+    the list's SOQL (IN / NOT IN) through the engine."""
+    obj, path, values = _LISTS[index]
+    values = values or _values(b2b, obj, path)
+    assert len(values) >= 2
+
+    def view(op: str, value: str) -> TableView:
+        return TableView(obj, conditions=(Condition(path, op, value),))
+
+    listed = ", ".join(values)
+    union = set().union(*(_ids(b2b, view("=", v)) for v in values))
+    common = set.intersection(*(_ids(b2b, view("!=", v)) for v in values))
+    assert union, "the values should match rows on the sample org"
+    assert _ids(b2b, view("=", listed)) == union
+    assert _ids(b2b, view("!=", listed)) == common
+    assert browser.count_rows(b2b, view("=", listed)) == len(union)
+    assert browser.count_rows(b2b, view("!=", listed)) == len(common)
+
+
+def test_a_quoted_value_keeps_its_comma_and_a_list_refuses_null_and_gaps(b2b: Org) -> None:
+    quoted = table_soql(
+        b2b.schema, TableView("Case", conditions=(Condition("Subject", "=", '"Hi, there"'),))
+    )
+    assert "Subject = 'Hi, there'" in quoted
+    single = table_soql(
+        b2b.schema, TableView("Case", conditions=(Condition("Status", "=", '"Closed"'),))
+    )
+    assert "Status = 'Closed'" in single
+    for bad, message in (
+        ("Closed, null", "null cannot be one of several"),
+        ("Closed,,New", "empty value"),
+    ):
+        with pytest.raises(FilterError, match=message):
+            table_soql(b2b.schema, TableView("Case", conditions=(Condition("Status", "!=", bad),)))
