@@ -61,8 +61,9 @@ class ComputeSource:
     summary_query: Callable[[ComputeSpec], str | None] | None = None
 
     def group_options(self) -> list[str]:
-        """What a grouping may name: every column, then each date column by month and year."""
-        buckets = [f"{b}({c})" for c in self.dates for b in ("month", "year")]
+        """What a grouping may name: every column, then each date column by month, year and
+        month in year (its name, whatever the year)."""
+        buckets = [f"{b}({c})" for c in self.dates for b in ("month", "year", "month_in_year")]
         return [*self.columns, *buckets]
 
 
