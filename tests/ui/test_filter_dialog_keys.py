@@ -70,3 +70,35 @@ async def test_an_arrow_key_keeps_the_suggestion_to_edit_it(workspace, play_conf
         chooser = app.screen.query_one("#filter-field", FieldChooser)
         await pilot.press("shift+tab", "shift+tab", "end", *"__x")
         assert chooser.query_one("Input").value == "Status__x"
+
+
+@pytest.mark.parametrize("size", [(160, 48), (80, 24)])
+async def test_a_list_views_title_shows_every_filter_whole(
+    workspace, play_config, clock, wall, size: tuple[int, int]
+):
+    """The class: whatever the filters, the view's title (what is filtered) is on the
+    screen in full, wrapped, never cut at the panel's edge."""
+    from crmtui.play.views import describe
+
+    conditions = (
+        Condition("OrderItemId__r.Product2Id", "=", "01tWs000005rmxUIAQ"),
+        Condition("CreatedDate", ">=", "2019-10-27"),
+        Condition("CreatedDate", "<", "2020-09-27"),
+    )
+    app = build_play_app(play_config, workspace=workspace, clock=clock, wall=wall)
+    async with app.run_test(size=size) as pilot:
+        browser, table = await _case_table(pilot)
+        view = TableView("Case", conditions=conditions)
+        browser.show(view)
+        await until(pilot, lambda: browser.current == view and table.columns_names)
+        await pilot.pause()
+        crumb = app.screen.query_one("#browser-crumb")
+        shown = " ".join(
+            "".join(seg.text for seg in crumb.render_line(y)).strip()
+            for y in range(crumb.size.height)
+        )
+        assert " ".join(describe(view).split()) == " ".join(shown.split())
+        # ... and all of it inside the panel it is drawn in (a wider line is cut there).
+        visible = crumb.parent.content_region
+        assert crumb.region.right <= visible.right
+        assert crumb.region.bottom <= visible.bottom
