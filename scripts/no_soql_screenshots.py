@@ -84,7 +84,7 @@ async def _shoot(out: Path, home: Path) -> None:
     async def filter_dialog(a: Any) -> None:
         await a.open_object("Case")
         await a.add_filter("OrderItemId__r.Product2Id", "=", product)
-        await a.press("f", "shift+tab", "shift+tab", "ctrl+u")
+        await a.press("f", "shift+tab", "shift+tab")
         await a.paste("product")
 
     async def monthly(a: Any) -> None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from itertools import repeat
 from typing import Any
 
 from crmtui.errors import CrmtuiError
@@ -26,8 +27,24 @@ UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
 #: The label a result's group column carries when no group column is chosen.
 ALL_ROWS = "(all rows)"
 #: Date buckets a group may use, as Salesforce's report builder offers them:
-#: ``month(CreatedDate)`` groups by calendar month (``2023-04``).
-BUCKETS = ("month", "year", "day")
+#: ``month(CreatedDate)`` groups by calendar month (``2023-04``), ``month_in_year(...)`` by
+#: the month's name whatever its year (``04 April``: "Calendar Month in Year", for questions
+#: that tell months apart by name over a period longer than a year).
+BUCKETS = ("month", "year", "day", "month_in_year")
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 def group_column(name: str) -> tuple[str, str | None]:
@@ -50,9 +67,12 @@ def bucket_value(value: Any, bucket: str | None) -> Any:
     if isinstance(value, datetime | date):
         value = value.isoformat()
     text = str(value)
-    size = {"year": 4, "month": 7, "day": 10}[bucket]
+    size = {"year": 4, "month": 7, "day": 10, "month_in_year": 7}[bucket]
     if len(text) < size or not text[:4].isdigit():
         raise ComputeError(f"{value!r} is not a date: it cannot be grouped by {bucket}")
+    if bucket == "month_in_year":
+        month = int(text[5:7])
+        return f"{month:02d} {_MONTHS[month - 1]}"  # the number first: keys sort by month
     return text[:size]
 
 
@@ -368,8 +388,11 @@ def _group_keys(spec: ComputeSpec, columns: list[Iterable[Any]], count: int) -> 
     buckets = [group_column(g)[1] for g in spec.groups]
     if len(columns) == 1 and buckets[0] is None:
         return columns[0]
+    # map() binds each column's own bucket now; a generator here would read ``bucket`` when
+    # it runs, after the loop, so a date bucket before a plain group was lost (the raw
+    # moments were grouped).
     keyed = [
-        col if bucket is None else (bucket_value(v, bucket) for v in col)
+        col if bucket is None else map(bucket_value, col, repeat(bucket))
         for col, bucket in zip(columns, buckets, strict=True)
     ]
     if len(keyed) == 1:

@@ -65,6 +65,9 @@ class Scratch:
         self._emit = emit
         self.notes = notes
         self.register: Copied | None = None
+        #: The last summary (a ComputeSpec) computed per source, (kind, object): the compute
+        #: tool reopens on it within the instance, as a report keeps its groups.
+        self.compute_forms: dict[tuple[str, str | None], Any] = {}
         self._notes = Debouncer(
             lambda text: emit(ev.NOTE_EDIT, {"text": text}),
             window_ms=debounce_s * 1000,

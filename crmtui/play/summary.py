@@ -27,6 +27,8 @@ def _group_exprs(schema: Any, obj: Any, name: str) -> list[str]:
         return [f"CALENDAR_YEAR({path})", f"CALENDAR_MONTH({path})"]
     if bucket == "year":
         return [f"CALENDAR_YEAR({path})"]
+    if bucket == "month_in_year":
+        return [f"CALENDAR_MONTH({path})"]
     if bucket == "day":
         return [f"DAY_ONLY({path})"] if field.type == "datetime" else [path]
     if field.type == "datetime":

@@ -161,7 +161,52 @@ def condition_soql(obj: SObject, cond: Condition, schema: Schema | None = None) 
             return f"{name} LIKE {soql_string(cond.value)}"
         prefix = "%" if op == "contains" else ""
         return f"{name} LIKE {like_pattern(cond.value, prefix=prefix)}"
-    literal = _literal(f, cond.value)
+    several = value_list(cond.value) if op in {"=", "!="} else None
+    if several is not None:
+        return _list_soql(name, f, op, several)
+    literal = _literal(f, _unquoted(cond.value))
+    if literal == "null" and op not in {"=", "!="}:
+        raise FilterError(f"null can only be compared with = or !=, not {op!r}")
+    return condition_soql_literal(name, f, op, literal)
+
+
+def value_list(raw: str) -> list[str] | None:
+    """The values of ``raw`` when it names several (``a, b, c``), else None.
+
+    As in a Salesforce list view, "equals" or "not equal to" a comma-separated list means
+    any (none) of its values. A value holding a comma itself is written in double quotes
+    (``"Hi, there"``), which also keeps a single quoted value whole.
+    """
+    text = raw.strip()
+    if _unquoted(text) != text or "," not in text:
+        return None
+    values = [part.strip() for part in text.split(",")]
+    if any(not v for v in values):
+        raise FilterError(f"an empty value in the list {raw!r}: separate values by one comma")
+    return values
+
+
+def _unquoted(raw: str) -> str:
+    text = raw.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"' and '"' not in text[1:-1]:
+        return text[1:-1]
+    return raw
+
+
+def _list_soql(name: str, f: Field, op: str, values: list[str]) -> str:
+    literals = [_literal(f, v) for v in values]
+    if "null" in literals:
+        raise FilterError("null cannot be one of several values: filter it on its own")
+    if f.type == "datetime" and any(_DATE.match(v) for v in literals):
+        # A day is a range on a date/time field: any (none) of the days.
+        parts = [condition_soql_literal(name, f, op, v) for v in literals]
+        return "(" + (" OR " if op == "=" else " AND ").join(parts) + ")"
+    joined = ", ".join(literals)
+    return f"{name} {'IN' if op == '=' else 'NOT IN'} ({joined})"
+
+
+def condition_soql_literal(name: str, f: Field, op: str, literal: str) -> str:
+    """``name op literal`` for one typed literal (a day on a date/time field is its range)."""
     if f.type == "datetime" and _DATE.match(literal):
         lo, hi = _day_bounds(literal)
         return {
@@ -172,8 +217,6 @@ def condition_soql(obj: SObject, cond: Condition, schema: Schema | None = None) 
             ">": f"{name} >= {hi}",
             ">=": f"{name} >= {lo}",
         }[op]
-    if literal == "null" and op not in {"=", "!="}:
-        raise FilterError(f"null can only be compared with = or !=, not {op!r}")
     return f"{name} {op} {literal}"
 
 

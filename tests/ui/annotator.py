@@ -137,8 +137,8 @@ class Annotator:
         await self.press("f")
         await self.until(lambda: isinstance(self.app.screen, FilterScreen))
         dialog = self.app.screen
-        await self.press("shift+tab", "shift+tab")  # value box -> operator -> field
-        await self.press("ctrl+u")
+        # value box -> operator -> field; the suggested column is selected, typing replaces it
+        await self.press("shift+tab", "shift+tab")
         await self.paste(field)
         await self.press("enter")  # takes the field, moves to the value box
         assert dialog.query_one("#filter-field", FieldChooser).value.lower() == field.lower()

@@ -54,6 +54,22 @@ RESOLUTIONS = {
     "Fabric pilling": "I have recorded the quality issue and emailed you a prepaid return label.",
     "Return label request": "I have emailed you a prepaid return label.",
 }
+#: What the agent says instead on a case where the customer reported an injury: the safety
+#: policy forbids offering a replacement before Product Safety's review, so a stock reply
+#: that offers one would break the policy on a case whose planted exchange keeps it.
+SAFETY_RESOLUTION = (
+    "Our Product Safety team has your report; they will contact you about the next steps."
+)
+
+
+def resolution(record: CaseRecord, issue: str) -> str:
+    """The agent's stock reply to the case's issue, kept within the case's planted policy."""
+    planted = {p[0] for p in (record.plan.scenario, record.plan.second) if p is not None}
+    if "safety" in planted and "replacement" in RESOLUTIONS[issue]:
+        return SAFETY_RESOLUTION
+    return RESOLUTIONS[issue]
+
+
 FOLLOW_UPS = (
     "Thanks, that helps.",
     "Okay, I'll keep an eye on my inbox.",
@@ -249,7 +265,7 @@ def _emails(
     for ask, reply in exchanges:
         lines += [("customer", ask), ("agent", reply)]
     lines += [
-        ("agent", RESOLUTIONS[issue]),
+        ("agent", resolution(record, issue)),
         ("customer", rng.choice(FOLLOW_UPS)),
         ("agent", rng.choice(AGENT_CLOSERS)),
     ]
@@ -319,7 +335,7 @@ def _chat(
     for ask, reply in exchanges:
         lines += [f"{customer.first_name}: {ask}", f"{first}: {reply}"]
     if not exchanges:
-        lines.append(f"{first}: {RESOLUTIONS[issue]}")
+        lines.append(f"{first}: {resolution(record, issue)}")
     lines += [
         f"{customer.first_name}: {rng.choice(FOLLOW_UPS)}",
         f"{first}: {rng.choice(AGENT_CLOSERS)}",

@@ -61,8 +61,9 @@ class ComputeSource:
     summary_query: Callable[[ComputeSpec], str | None] | None = None
 
     def group_options(self) -> list[str]:
-        """What a grouping may name: every column, then each date column by month and year."""
-        buckets = [f"{b}({c})" for c in self.dates for b in ("month", "year")]
+        """What a grouping may name: every column, then each date column by month, year and
+        month in year (its name, whatever the year)."""
+        buckets = [f"{b}({c})" for c in self.dates for b in ("month", "year", "month_in_year")]
         return [*self.columns, *buckets]
 
 
@@ -190,18 +191,29 @@ class ComputeScreen(ModalScreen[None]):
             super().__init__()
 
     def __init__(
-        self, org: Any, today: date | None, source: ComputeSource, hooks: ComputeHooks
+        self,
+        org: Any,
+        today: date | None,
+        source: ComputeSource,
+        hooks: ComputeHooks,
+        previous: ComputeSpec | None = None,
     ) -> None:
         super().__init__()
         self.org = org
         self.today = today
         self.source = source
         self.hooks = hooks
+        #: The summary last computed over this source's object in this instance: the form
+        #: reopens on it (a report keeps its groups and measure when its filters change).
+        self.previous = previous
         self.last_run: ComputeRun | None = None
 
     # -- layout ----------------------------------------------------------------------------
 
     def _defaults(self) -> dict[str, Any]:
+        kept = self._from_previous()
+        if kept is not None:
+            return kept
         columns = self.source.columns
         lowered = {c.lower(): c for c in columns}
         # Per agent, per state, else the first column that is not an Id of its own rows.
@@ -220,6 +232,28 @@ class ComputeScreen(ModalScreen[None]):
                 "end": end,
             }
         return {"group": group, "measure": ROWS, "aggregate": "count", "start": None, "end": None}
+
+    def _from_previous(self) -> dict[str, Any] | None:
+        """The form of the previous spec, or None when this source cannot hold it."""
+        spec = self.previous
+        if spec is None:
+            return None
+        groups = {NONE, *self.source.group_options()}
+        columns = set(self.source.columns)
+        named = [spec.group_by or NONE, spec.group_by2 or NONE]
+        measured = [c for c in (spec.field, spec.start, spec.end) if c]
+        if not set(named) <= groups or not set(measured) <= columns:
+            return None
+        measure = DURATION if spec.is_duration else (spec.field or ROWS)
+        return {
+            "group": named[0],
+            "group2": named[1],
+            "measure": measure,
+            "aggregate": spec.aggregate,
+            "start": spec.start,
+            "end": spec.end,
+            "unit": spec.unit,
+        }
 
     def compose(self) -> ComposeResult:
         d = self._defaults()
@@ -240,7 +274,7 @@ class ComputeScreen(ModalScreen[None]):
                 yield Label("then by", classes="compute-label")
                 yield Select(
                     group_options,
-                    value=NONE,
+                    value=d.get("group2", NONE),
                     allow_blank=False,
                     compact=True,
                     id="compute-group2",
@@ -282,7 +316,7 @@ class ComputeScreen(ModalScreen[None]):
                 )
                 yield Select(
                     [(u, u) for u in UNITS],
-                    value="hours",
+                    value=d.get("unit", "hours"),
                     allow_blank=False,
                     compact=True,
                     id="compute-unit",

@@ -90,7 +90,9 @@ class FilterScreen(ModalScreen[Condition | None]):
     """Build one field condition: field (own or a related record's), operator, value.
 
     Focus starts on the value, the field being the column under the table's cursor;
-    Shift+Tab twice reaches the field box, where typing any part of a name finds it.
+    Shift+Tab twice reaches the field box, where typing any part of a name replaces the
+    suggestion and finds the field. With = or != the value may be a comma-separated list
+    (any of the values, none of them), as in a Salesforce list view.
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -110,7 +112,8 @@ class FilterScreen(ModalScreen[Condition | None]):
                 [(op, op) for op in OPERATORS], value="=", id="filter-op", allow_blank=False
             )
             yield SteadyInput(
-                placeholder="value (dates as YYYY-MM-DD; null for empty)", id="filter-value"
+                placeholder="value (dates as YYYY-MM-DD; null for empty; any of several: a, b)",
+                id="filter-value",
             )
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", id="apply", variant="primary")

@@ -149,7 +149,16 @@ class PlayWorkbench(Screen[None]):
             view=self.open_viewer,
             activity=self.session.note_input,
         )
-        self.app.push_screen(ComputeScreen(self.session.org, self.session.today, source, hooks))
+        previous = self._compute_forms.get((source.kind, source.object_name))
+        self.app.push_screen(
+            ComputeScreen(self.session.org, self.session.today, source, hooks, previous)
+        )
+
+    @property
+    def _compute_forms(self) -> dict[tuple[str, str | None], ComputeSpec]:
+        """The last summary computed per source (table of an object, or the console), in
+        this instance: Ctrl+L reopens on it."""
+        return self.session.scratch.compute_forms
 
     def _compute_source(self) -> ComputeSource | None:
         console = self.query_one("#query-console")
@@ -189,6 +198,7 @@ class PlayWorkbench(Screen[None]):
         return table_source or console_source
 
     def _computed(self, run: ComputeRun, source: ComputeSource) -> None:
+        self._compute_forms[(source.kind, source.object_name)] = run.spec
         summary = source.summary_query(run.spec) if source.summary_query else None
         self._record(
             self.session.scratch.computed,

@@ -55,11 +55,16 @@ class FieldChooser(Vertical):
         self.initial = value
 
     def compose(self) -> ComposeResult:
-        yield SteadyInput(
+        box = SteadyInput(
             value=self.initial,
             placeholder="field: type any part of it (Product2, Signed, ShippingState…)",
             classes="field-chooser-input",
         )
+        # The box starts on a suggestion (the column under the cursor), not on a draft the
+        # person typed: reaching it selects it, so the first key replaces it ("product",
+        # not "Idproduct", which matched nothing); ← or → keep it and edit it.
+        box.select_on_focus = True
+        yield box
         options = OptionList(*self._options(""), classes="field-chooser-list")
         options.can_focus = False  # the box keeps the focus; ↑/↓ there move the highlight
         options.display = False  # shown while the box has the focus

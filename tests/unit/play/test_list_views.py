@@ -182,6 +182,28 @@ def test_group_columns_and_date_buckets() -> None:
     assert bucket_value("2023-04-17T09:00:00.000+0000", "month") == "2023-04"
     assert bucket_value("2023-04-17", "year") == "2023"
     assert bucket_value(None, "month") is None
+    assert group_column("month_in_year(CreatedDate)") == ("CreatedDate", "month_in_year")
+    assert bucket_value("2021-04-30T23:59:00.000+0000", "month_in_year") == "04 April"
+    assert bucket_value("2022-12-01", "month_in_year") == "12 December"
+
+
+def test_a_month_in_year_group_adds_up_that_month_of_every_year(b2b: Org) -> None:
+    """The class: grouping by month in year equals grouping by month and adding the same
+    month of different years (months told apart by name), whatever the view."""
+    for view in (
+        TableView("Case"),
+        TableView("Case", conditions=(Condition("Status", "=", "Closed"),)),
+    ):
+        by_month = ComputeSpec("count", group_by="month(CreatedDate)")
+        by_name = ComputeSpec("count", group_by="month_in_year(CreatedDate)")
+        months = run_compute(b2b, compute_query(b2b.schema, view, by_month), by_month).result.rows
+        names = run_compute(b2b, compute_query(b2b.schema, view, by_name), by_name).result.rows
+        added: dict[str, int] = {}
+        for key, count in months:
+            name = bucket_value(key + "-01", "month_in_year")
+            added[name] = added.get(name, 0) + count
+        assert dict((k, c) for k, c in names) == added
+        assert [k for k, _ in names] == sorted(added)  # January first, in month order
 
 
 def test_two_level_groups_are_pure_and_ordered() -> None:
@@ -206,6 +228,23 @@ def test_two_level_groups_are_pure_and_ordered() -> None:
     assert "group_by2" not in ComputeSpec("count").to_dict()  # old recordings keep their shape
 
 
+@pytest.mark.parametrize("bucket", ["month", "year", "day", "month_in_year"])
+def test_a_date_bucket_holds_in_either_place_of_two_groups(bucket: str) -> None:
+    """The class: a date bucket groups by its bucket whether it is the first group or the
+    second, beside a plain group (the first place lost it: the raw moments were grouped)."""
+    columns = ["Owner", "CreatedDate"]
+    rows = [["a", "2023-01-09T10:00:00Z"], ["a", "2023-01-20T11:00:00Z"], ["b", "2024-01-02"]]
+    grouped = f"{bucket}(CreatedDate)"
+    first = aggregate(columns, rows, ComputeSpec("count", group_by=grouped, group_by2="Owner"))
+    second = aggregate(columns, rows, ComputeSpec("count", group_by="Owner", group_by2=grouped))
+    want = sorted(
+        {(bucket_value(d, bucket), o): 0 for o, d in rows}.keys(), key=lambda k: (k[0], k[1])
+    )
+    counts = {k: sum(1 for o, d in rows if (bucket_value(d, bucket), o) == k) for k in want}
+    assert {(r[0], r[1]): r[2] for r in first.rows} == counts
+    assert {(r[1], r[0]): r[2] for r in second.rows} == counts
+
+
 SPECS = [
     ("Case", ComputeSpec("count", group_by="OrderItemId__r.Product2Id")),
     ("Case", ComputeSpec("count", group_by="IssueId__c", group_by2="month(CreatedDate)")),
@@ -220,6 +259,7 @@ SPECS = [
         ),
     ),
     ("Quote", ComputeSpec("count", group_by="Opportunity.OwnerId")),
+    ("Case", ComputeSpec("count", group_by="month_in_year(CreatedDate)", group_by2="Status")),
 ]
 
 
@@ -241,7 +281,10 @@ def test_a_summary_equals_its_soql_aggregate_through_the_engine(b2b: Org, index:
             at = next(i for i, g in enumerate(spec.groups) if "month(" in g)
             year, month = values[at], values[at + 1]
             values[at : at + 2] = [f"{year:04d}-{month:02d}" if year else None]
-        if any("year(" in g for g in spec.groups):
+        if any("month_in_year(" in g for g in spec.groups):
+            at = next(i for i, g in enumerate(spec.groups) if "month_in_year(" in g)
+            values[at] = bucket_value(f"2000-{values[at]:02d}", "month_in_year")
+        elif any("year(" in g for g in spec.groups):
             at = next(i for i, g in enumerate(spec.groups) if "year(" in g)
             values[at] = str(values[at]) if values[at] is not None else None
         got[tuple(values[:width])] = values[width]
@@ -289,3 +332,62 @@ def test_related_lists_show_the_fields_the_task_needs_and_carry_the_whole_record
     names = run(b2b, f"SELECT Id, Product2.Name FROM QuoteLineItem WHERE QuoteId = '{quote}'")
     by_id = {r["Id"]: r["Product2"]["Name"] for r in names.records}
     assert {i: row[0] for i, row in zip(items.ids, items.rows, strict=True)} == by_id
+
+
+# -- several values: "equals a, b" is any of them, "not equal to a, b" none --------------------
+
+_LISTS = [
+    ("Case", "Status", ["Closed", "New"]),
+    ("Case", "IssueId__r.Name", ["Delayed delivery", "Damaged in transit", "Cancel order"]),
+    ("Case", "Id", None),  # three real case Ids, taken from the org
+    ("Case", "CreatedDate", ["2023-09-16", "2021-09-23"]),  # days on a date/time field
+    ("Opportunity", "ContractID__r.StartDate", None),  # dates of real contracts
+]
+
+
+def _ids(org: Org, view: TableView) -> set[str]:
+    return {r["Id"] for r in run(org, table_soql(org.schema, view) + " LIMIT 50000").records}
+
+
+def _values(org: Org, obj: str, path: str) -> list[str]:
+    rows = run(org, f"SELECT {path} FROM {obj} WHERE {path} != null LIMIT 3").records
+    return [str(_walk(r, path))[:10] if "Date" in path else str(_walk(r, path)) for r in rows]
+
+
+@pytest.mark.parametrize("index", range(len(_LISTS)))
+def test_a_list_of_values_is_any_of_them_and_not_equal_is_none_of_them(b2b: Org, index: int):
+    """The class: for any field (own, related, Id, a day on a date/time), `= a, b` holds the
+    union of `= a` and `= b`, `!= a, b` their intersection, and the page the browser shows is
+    the list's SOQL (IN / NOT IN) through the engine."""
+    obj, path, values = _LISTS[index]
+    values = values or _values(b2b, obj, path)
+    assert len(values) >= 2
+
+    def view(op: str, value: str) -> TableView:
+        return TableView(obj, conditions=(Condition(path, op, value),))
+
+    listed = ", ".join(values)
+    union = set().union(*(_ids(b2b, view("=", v)) for v in values))
+    common = set.intersection(*(_ids(b2b, view("!=", v)) for v in values))
+    assert union, "the values should match rows on the sample org"
+    assert _ids(b2b, view("=", listed)) == union
+    assert _ids(b2b, view("!=", listed)) == common
+    assert browser.count_rows(b2b, view("=", listed)) == len(union)
+    assert browser.count_rows(b2b, view("!=", listed)) == len(common)
+
+
+def test_a_quoted_value_keeps_its_comma_and_a_list_refuses_null_and_gaps(b2b: Org) -> None:
+    quoted = table_soql(
+        b2b.schema, TableView("Case", conditions=(Condition("Subject", "=", '"Hi, there"'),))
+    )
+    assert "Subject = 'Hi, there'" in quoted
+    single = table_soql(
+        b2b.schema, TableView("Case", conditions=(Condition("Status", "=", '"Closed"'),))
+    )
+    assert "Status = 'Closed'" in single
+    for bad, message in (
+        ("Closed, null", "null cannot be one of several"),
+        ("Closed,,New", "empty value"),
+    ):
+        with pytest.raises(FilterError, match=message):
+            table_soql(b2b.schema, TableView("Case", conditions=(Condition("Status", "!=", bad),)))
