@@ -245,7 +245,10 @@ class ComputeScreen(ModalScreen[None]):
             return columns[0], columns[-1]
         start = next((d for d in dates if d.lower() == "createddate"), dates[0])
         later = [d for d in dates if d != start]
-        end = next((d for d in later if "signed" in d.lower() or "close" in d.lower()), None)
+        # A signature ends a sales cycle, a close a case (CloseDate is only the planned one).
+        end = next((d for d in later if "signed" in d.lower()), None) or next(
+            (d for d in later if "close" in d.lower()), None
+        )
         return start, end or (later[-1] if later else start)
 
     def compose(self) -> ComposeResult:
