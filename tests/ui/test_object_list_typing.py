@@ -1,5 +1,5 @@
-"""Typing an object's name (or its start) on the object list finds it, and sets off no key
-of the play screen: the list takes the letters (``p`` would pause, ``n`` warn, ``c`` open
+"""After ``o``, typing an object's name (or its start) on the object list finds it, and sets
+off no key of the play screen: the list takes the letters (``p`` would pause, ``n`` warn, ``c`` open
 the console, ``a`` the answer box), as Salesforce's App Launcher takes a typed name."""
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ async def test_typing_any_object_name_on_the_list_highlights_it_and_nothing_else
     async with app.run_test(size=(160, 48)) as pilot:
         a = Annotator(pilot)
         await a.started()
-        await a.press("f2", "o")
         objects = a.play.query_one("#object-list", OptionList)
-        await a.until(lambda: app.focused is objects)
+        # Before o the screen's letter keys work as ever (the list has the focus at first).
+        assert not objects.armed
+        await a.press("f2", "o")
+        await a.until(lambda: app.focused is objects and objects.armed)
         names = [objects.get_option_at_index(i).id for i in range(objects.option_count)]
         assert len(names) > 10
         for name in names:

@@ -1,12 +1,14 @@
 """The list of the org's objects with their row counts; typing a name finds it.
 
-Typing on the focused list finds an object by its name: the letters typed so far (shown
+After ``o`` (which focuses the list and arms it, :meth:`ObjectList.arm`), typing finds an
+object by its name: the letters typed so far (shown
 in the list's bottom border) highlight the object named so, else the first whose name
 starts with them; a letter no name continues starts a new name (``o`` then ``Case``: the
 ``o`` that focused the list is not in the way); Backspace takes a letter back, an arrow key
-or Enter starts afresh. The letters stay in the list: on the play screen
-single letters are keys too (``p`` pauses, ``n`` moves on, ``c`` opens the console), and a
-person typing ``Opportunity`` must not set those off.
+starts afresh; Enter, Escape or leaving the list ends the finding. The letters stay in the
+list: on the play screen single letters are keys too (``p`` pauses, ``n`` moves on, ``c``
+opens the console), and a person typing ``Opportunity`` must not set those off. Before
+``o`` (the list has the focus when an instance opens) those keys work as ever.
 """
 
 from __future__ import annotations
@@ -37,6 +39,21 @@ class ObjectList(OptionList):
         self._shape: tuple[bool, int] | None = None
         #: The letters typed to find an object (see the module docs).
         self.typed = ""
+        #: Whether typed letters find an object (after ``o``) rather than reach the screen.
+        self.armed = False
+
+    def arm(self) -> None:
+        """Focus the list and take typed letters as an object's name (``o``)."""
+        self.armed, self.typed = True, ""
+        self._show_typed()
+        self.focus()
+
+    def _disarm(self) -> None:
+        self.armed, self.typed = False, ""
+        self._show_typed()
+
+    def on_blur(self, event: events.Blur) -> None:
+        self._disarm()
 
     def set_objects(self, counts: list[tuple[str, int]]) -> None:
         """Fill the list from ``(object, row count)`` pairs."""
@@ -79,9 +96,20 @@ class ObjectList(OptionList):
         return next((i for i, n in enumerate(names) if n.startswith(needle)), None)
 
     def _show_typed(self) -> None:
-        self.border_subtitle = f"find: {self.typed}" if self.typed else ""
+        if not self.armed:
+            self.border_subtitle = ""
+        else:
+            self.border_subtitle = f"find: {self.typed}" if self.typed else "type a name"
 
     def on_key(self, event: events.Key) -> None:
+        if not self.armed:
+            return
+        if event.key in ("enter", "escape"):
+            if event.key == "escape" and self.typed:
+                event.stop()  # Escape takes the typed name back, not the instance
+                event.prevent_default()
+            self._disarm()
+            return
         if (
             event.is_printable
             and event.character

@@ -212,7 +212,7 @@ class RecordBrowser(Vertical):
     # -- key actions -----------------------------------------------------------------------
 
     def action_focus_objects(self) -> None:
-        self.query_one(ObjectList).focus()
+        self.query_one(ObjectList).arm()
 
     def action_search(self) -> None:
         view = self.history.current
