@@ -43,7 +43,7 @@ class RecordBrowser(Vertical):
 
     HELP_GROUP = "Record browser"
     BINDINGS = [
-        Binding("o", "focus_objects", "Objects"),
+        Binding("o", "focus_objects", "Objects", tooltip="then type the start of a name"),
         Binding("slash", "search", "Search", tooltip="full-text, SOSL over the table"),
         Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
         Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
