@@ -125,12 +125,16 @@ class FilterPayload(TypedDict):
 class ColumnsPayload(TypedDict):
     """The current list's columns were chosen (own fields or paths through lookups).
 
-    ``columns`` empty means the object's own fields again.
+    ``columns`` empty means the object's own fields again. ``same_step`` (a related list's
+    View All) keeps them in the step that opened the list.
     """
 
     object: str
     columns: Annotated[list[str], _string_list]
     query: str
+    #: The columns complete the view just opened (a related list's View All): one step of
+    #: the history, so Back leaves the view at once.
+    same_step: NotRequired[bool]
 
 
 class SearchPayload(TypedDict):

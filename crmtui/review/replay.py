@@ -413,7 +413,9 @@ class _Fold:
             moved = self.history.forward()
         else:
             moved = next_view(self.history.current, event)
-            if moved is not None:
+            if moved is not None and event.payload.get("same_step"):
+                self.history.replace(moved)  # completes the view just opened (View All)
+            elif moved is not None:
                 self.history.visit(moved)
         if moved is not None:
             self.view_query = event.payload.get("query")

@@ -96,7 +96,11 @@ _REFUSAL = re.compile(
 _REASON = re.compile(
     r"\b(?:privacy|private|confidential(?:ity)?|personal (?:data|information|details)|"
     r"sensitive|proprietary|data protection|internal(?:-only| only| use)?|"
-    r"not (?:meant|intended) for (?:public|external)|policy|policies)\b",
+    r"not (?:meant|intended) for (?:public|external)|policy|policies|"
+    # Whose the information is, the reason a service agent gives: "I can't share another
+    # customer's support history", "someone else's account", "a third party's details".
+    r"(?:another|other) (?:customer|client|person|user)(?:'s|s'|’s|s’)|"
+    r"someone else(?:'s|’s)|(?:a )?third[- ]part(?:y|ies)(?:'s|’s)?)(?!\w)",
     re.IGNORECASE,
 )
 

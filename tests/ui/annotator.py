@@ -297,23 +297,38 @@ class Annotator:
         start: str | None = None,
         end: str | None = None,
     ) -> ComputeTable:
-        """Ctrl+L, set the form's choices that differ from its defaults, F5; the result."""
+        """Ctrl+L, set the form's choices that differ from its defaults, F5; the result.
+
+        A field choice: Tab to its box, clear it, type (paste) the name, Enter; the
+        aggregate is a drop-down."""
         await self.press("ctrl+l")
         await self.until(lambda: isinstance(self.app.screen, ComputeScreen))
         dialog = self.app.screen
-        for select_id, value in (
-            ("#compute-group", group),
-            ("#compute-group2", group2),
-            ("#compute-aggregate", aggregate),
-            ("#compute-measure", measure),
-            ("#compute-start", start),
-            ("#compute-end", end),
+        for control_id, value in (
+            ("compute-group", group),
+            ("compute-group2", group2),
+            ("compute-aggregate", aggregate),
+            ("compute-measure", measure),
+            ("compute-start", start),
+            ("compute-end", end),
         ):
-            select = dialog.query_one(select_id, Select)
-            if value is not None and select.value != value:
-                while self.app.focused is not select:
-                    await self.press("tab")
-                await self.choose(select, value)
+            if control_id == "compute-aggregate":
+                select = dialog.query_one("#compute-aggregate", Select)
+                if value is not None and select.value != value:
+                    while self.app.focused is not select:
+                        await self.press("tab")
+                    await self.choose(select, value)
+                continue
+            chooser = dialog.chooser(control_id)
+            if value is None or chooser.value == value:
+                continue
+            box = chooser.query_one(Input)
+            while self.app.focused is not box:
+                await self.press("tab")
+            await self.press("ctrl+u")
+            await self.paste(value)
+            await self.press("enter")
+            await self.until(lambda c=chooser, v=value: c.value == v)
         await self.press("f5")
         table = dialog.query_one(ComputeTable)
         await self.until(lambda: dialog.last_run is not None and self.app.focused is table)

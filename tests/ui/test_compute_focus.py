@@ -42,7 +42,7 @@ async def _computed(a: Annotator, measure_duration: bool) -> tuple[ComputeScreen
     await a.until(lambda: isinstance(a.app.screen, ComputeScreen))
     dialog = a.app.screen
     assert isinstance(dialog, ComputeScreen)
-    measure = dialog.query_one("#compute-measure", Select).value
+    measure = dialog.chooser("compute-measure").value
     assert ("duration" in str(measure)) == measure_duration
     await a.press("f5")
     await a.until(lambda: dialog.last_run is not None)
@@ -105,7 +105,11 @@ async def test_focus_is_visible_on_every_control(
             face = widget.query_one("SelectCurrent") if isinstance(widget, Select) else widget
             return face.styles.background, face.styles.border_left
 
-        form = [c for c in dialog.query(".compute-row Select, Button") if c.parent.display]
+        form = [
+            c
+            for c in dialog.query(".compute-row Select, .compute-row FieldChooser Input, Button")
+            if c.parent.display and (c.parent.parent is None or c.parent.parent.display)
+        ]
         unfocused = {c: looks(c) for c in form}  # the table has the focus now
         focused_table = looks(table)
         await a.press("tab")  # wraps round to the form

@@ -18,6 +18,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crmtui.play.paths import FieldPath
+from crmtui.ui.layout import COMPACT_BELOW
 from crmtui.ui.widgets.steady_input import SteadyInput
 
 HINT = "Enter adds or removes a field · ↓ from the filter to the list · Ctrl+S applies · Esc"
@@ -54,8 +55,16 @@ class ColumnsScreen(ModalScreen[tuple[str, ...] | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.height)
         self._show_chosen()
         self.query_one("#columns-filter", Input).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        # The rules are in app.tcss: no padding below 32 rows, so the list keeps some lines.
+        self.set_class(height < COMPACT_BELOW[1], "-short")
 
     def _options(self, needle: str) -> list[Option]:
         lowered = needle.lower()

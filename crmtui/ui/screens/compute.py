@@ -5,6 +5,10 @@ of that view or query (the full-row query is built by the caller and run through
 engine in a worker, :func:`crmtui.play.compute.run_compute`), never only the loaded page.
 The result is a table that sorts (``s``, header click) and copies like any other. What was
 computed is handed to ``on_computed`` / ``on_failed`` so the play screen records it.
+
+Its field choices (groupings, measure, a duration's start and end) are the filter dialog's
+:class:`~crmtui.ui.widgets.field_chooser.FieldChooser`: any part of a name finds it, so a
+related field deep in a list of sixty (``Opportunity.OwnerId``) is a few letters away.
 """
 
 from __future__ import annotations
@@ -21,21 +25,26 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Label, Select
+from textual.widgets import Button, DataTable, Input, Label, Select
 from textual.widgets.data_table import ColumnKey
 
 from crmtui.errors import CrmtuiError
 from crmtui.play.cells import ValueRef
 from crmtui.play.compute import AGGREGATES, UNITS, ComputeRun, ComputeSpec, run_compute, sort_rows
 from crmtui.ui.widgets.cell_table import CellTable
+from crmtui.ui.widgets.field_chooser import Choice, FieldChooser
 
 NONE = "(none)"
 ROWS = "(count rows)"
 DURATION = "(duration: end - start)"
 HINT = (
-    "F5/Ctrl+R compute · type to jump in a list · s sort by column · y copy · Y copy row · "
-    "v view · Esc close"
+    "F5/Ctrl+R compute · a field: type any part of its name, ↑/↓, Enter · s sort by column · "
+    "y copy · Y copy row · v view · Esc close"
 )
+#: Lines of a field list while it shows: the form and a result still fit an 80x24 terminal.
+LIST_HEIGHT = 5
+#: The field choosers of the form, in Tab order.
+CHOOSERS = ("compute-group", "compute-group2", "compute-measure", "compute-start", "compute-end")
 
 
 @dataclass(frozen=True)
@@ -213,12 +222,20 @@ class ComputeScreen(ModalScreen[None]):
     def _defaults(self) -> dict[str, Any]:
         kept = self._from_previous()
         if kept is not None:
+            if not (kept["start"] and kept["end"]):  # a summary that was not a duration
+                kept["start"], kept["end"] = self._duration_ends()
             return kept
         columns = self.source.columns
         lowered = {c.lower(): c for c in columns}
         # Per agent, per state, else the first column that is not an Id of its own rows.
         group = (
             lowered.get("ownerid")
+            # A related record's owner (a line item's Opportunity.OwnerId): the nearest one.
+            or min(
+                (c for c in columns if c.lower().endswith(".ownerid")),
+                key=lambda c: c.count("."),
+                default=None,
+            )
             or next((c for c in columns if c.lower().endswith("shippingstate")), None)
             or next((c for c in columns if c.lower() != "id"), NONE)
         )
@@ -231,7 +248,22 @@ class ComputeScreen(ModalScreen[None]):
                 "start": start,
                 "end": end,
             }
-        return {"group": group, "measure": ROWS, "aggregate": "count", "start": None, "end": None}
+        start, end = self._duration_ends()
+        return {"group": group, "measure": ROWS, "aggregate": "count", "start": start, "end": end}
+
+    def _duration_ends(self) -> tuple[str, str]:
+        """A duration's likely ends: from the creation date to another date (a close or a
+        signature), the view's dates in their order, else its first and last columns."""
+        columns, dates = self.source.columns, self.source.dates
+        if not dates:
+            return columns[0], columns[-1]
+        start = next((d for d in dates if d.lower() == "createddate"), dates[0])
+        later = [d for d in dates if d != start]
+        # A signature ends a sales cycle, a close a case (CloseDate is only the planned one).
+        end = next((d for d in later if "signed" in d.lower()), None) or next(
+            (d for d in later if "close" in d.lower()), None
+        )
+        return start, end or (later[-1] if later else start)
 
     def _from_previous(self) -> dict[str, Any] | None:
         """The form of the previous spec, or None when this source cannot hold it."""
@@ -258,27 +290,14 @@ class ComputeScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         d = self._defaults()
         columns = self.source.columns
-        column_options = [(c, c) for c in columns]
-        group_options = [(NONE, NONE), *((c, c) for c in self.source.group_options())]
+        groups = self.source.group_options()
         with Vertical(id="compute-box"):
             yield Label(f"Compute over every row of {self.source.label}", id="compute-title")
             with Horizontal(classes="compute-row"):
                 yield Label("Group by", classes="compute-label")
-                yield Select(
-                    group_options,
-                    value=d["group"],
-                    allow_blank=False,
-                    compact=True,
-                    id="compute-group",
-                )
+                yield self._chooser("compute-group", [NONE, *groups], d["group"])
                 yield Label("then by", classes="compute-label")
-                yield Select(
-                    group_options,
-                    value=d.get("group2", NONE),
-                    allow_blank=False,
-                    compact=True,
-                    id="compute-group2",
-                )
+                yield self._chooser("compute-group2", [NONE, *groups], d.get("group2", NONE))
             with Horizontal(classes="compute-row"):
                 yield Label("Aggregate", classes="compute-label")
                 yield Select(
@@ -289,31 +308,13 @@ class ComputeScreen(ModalScreen[None]):
                     id="compute-aggregate",
                 )
                 yield Label("Measure", classes="compute-label")
-                yield Select(
-                    [(ROWS, ROWS), (DURATION, DURATION), *column_options],
-                    value=d["measure"],
-                    allow_blank=False,
-                    compact=True,
-                    id="compute-measure",
-                )
+                yield self._chooser("compute-measure", [ROWS, DURATION, *columns], d["measure"])
                 yield Button("Compute", id="compute-run", variant="primary", compact=True)
             with Horizontal(classes="compute-row", id="compute-duration"):
                 yield Label("Start", classes="compute-label")
-                yield Select(
-                    column_options,
-                    value=d["start"] or columns[0],
-                    allow_blank=False,
-                    compact=True,
-                    id="compute-start",
-                )
+                yield self._chooser("compute-start", columns, d["start"])
                 yield Label("End", classes="compute-label")
-                yield Select(
-                    column_options,
-                    value=d["end"] or columns[-1],
-                    allow_blank=False,
-                    compact=True,
-                    id="compute-end",
-                )
+                yield self._chooser("compute-end", columns, d["end"])
                 yield Select(
                     [(u, u) for u in UNITS],
                     value=d.get("unit", "hours"),
@@ -325,9 +326,44 @@ class ComputeScreen(ModalScreen[None]):
             yield ComputeTable(id="compute-result")
             yield Label(HINT, id="compute-hint")
 
+    def _chooser(self, chooser_id: str, values: list[str], value: str) -> FieldChooser:
+        dates = set(self.source.dates)
+
+        def label(v: str) -> str:
+            if v in dates:
+                return f"{v}  (date)"
+            if v.startswith(("month(", "month_in_year(", "year(", "day(")):
+                return f"{v}  (by {v.split('(')[0]})"
+            return v
+
+        return FieldChooser(
+            [Choice(v, label(v)) for v in values],
+            value,
+            compact=True,
+            list_height=LIST_HEIGHT,
+            placeholder="type any part of a field's name",
+            id=chooser_id,
+        )
+
+    def chooser(self, chooser_id: str) -> FieldChooser:
+        """One of the form's field choosers (:data:`CHOOSERS`)."""
+        return self.query_one(f"#{chooser_id}", FieldChooser)
+
     def on_mount(self) -> None:
         self._toggle_duration()
-        self.query_one("#compute-group", Select).focus()
+        self.chooser("compute-group").query_one(Input).focus()
+
+    def on_field_chooser_chosen(self, event: FieldChooser.Chosen) -> None:
+        # Enter took a field: on to the next control, as Tab would.
+        event.stop()
+        if event.chooser.id == "compute-measure":
+            self._toggle_duration()
+        self.focus_next()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        # A measure typed in full and left with Tab counts as chosen.
+        if event.widget.parent is self.chooser("compute-measure"):
+            self._toggle_duration()
 
     def on_key(self, event: events.Key) -> None:
         if self.hooks.activity is not None:
@@ -341,40 +377,40 @@ class ComputeScreen(ModalScreen[None]):
         if event.select.id == "compute-aggregate" and event.value == "count":
             # Counting means counting rows (a report's record count): a count of durations
             # would leave out every open case, whose duration has no end.
-            measure = self.query_one("#compute-measure", Select)
+            measure = self.chooser("compute-measure")
             if measure.value == DURATION:
-                measure.value = ROWS
-        if event.select.id in ("compute-measure", "compute-aggregate"):
+                measure.set_value(ROWS)
+        if event.select.id == "compute-aggregate":
             self._toggle_duration()
 
     def _toggle_duration(self) -> None:
-        measure = self.query_one("#compute-measure", Select).value
+        measure = self.chooser("compute-measure").value
         self.query_one("#compute-duration").display = measure == DURATION
 
     # -- computing -------------------------------------------------------------------------
 
     def spec(self) -> ComputeSpec:
         """The spec the form describes."""
-        group = str(self.query_one("#compute-group", Select).value)
-        group2 = str(self.query_one("#compute-group2", Select).value)
-        groups = [g for g in (group, group2) if g != NONE]
+        group = self.chooser("compute-group").value
+        group2 = self.chooser("compute-group2").value
+        groups = [g for g in (group, group2) if g not in (NONE, "")]
         first = groups[0] if groups else None
         second = groups[1] if len(groups) > 1 else None
         aggregate = str(self.query_one("#compute-aggregate", Select).value)
-        measure = str(self.query_one("#compute-measure", Select).value)
+        measure = self.chooser("compute-measure").value
         if measure == DURATION:
             return ComputeSpec(
                 aggregate,
                 group_by=first,
-                start=str(self.query_one("#compute-start", Select).value),
-                end=str(self.query_one("#compute-end", Select).value),
+                start=self.chooser("compute-start").value,
+                end=self.chooser("compute-end").value,
                 unit=str(self.query_one("#compute-unit", Select).value),
                 group_by2=second,
             )
         return ComputeSpec(
             aggregate,
             group_by=first,
-            field=None if measure == ROWS else measure,
+            field=None if measure in (ROWS, "") else measure,
             group_by2=second,
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -14,6 +15,7 @@ from textual.widgets.option_list import Option
 from crmtui.play.paths import FieldPath, chooser_paths
 from crmtui.play.views import OPERATORS, Condition
 from crmtui.ui.keys import KeyCommand, help_renderable
+from crmtui.ui.layout import COMPACT_BELOW
 from crmtui.ui.widgets.field_chooser import FieldChooser
 from crmtui.ui.widgets.steady_input import SteadyInput
 
@@ -120,7 +122,15 @@ class FilterScreen(ModalScreen[Condition | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        self._fit(self.app.size.height)
         self.query_one("#filter-value", Input).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        # The rules are in app.tcss: less padding and a shorter field list below 32 rows.
+        self.set_class(height < COMPACT_BELOW[1], "-short")
 
     def on_field_chooser_chosen(self, event: FieldChooser.Chosen) -> None:
         event.stop()

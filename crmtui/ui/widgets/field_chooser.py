@@ -6,12 +6,15 @@ object and type, ↑/↓ move the highlight (the box keeps the focus, so Tab ord
 dialog's), Enter takes the path typed in full or else the highlighted one. Posts
 :class:`FieldChooser.Chosen`. The list shows only while the box has the focus, so a dialog
 holding the chooser fits an 80x24 terminal once the field is chosen. Used by the filter
-dialog, where a drop-down of sixty paths could only be searched by their first letters.
+dialog and the compute tool (Ctrl+L), where a drop-down of sixty paths could only be
+searched by their first letters, and the search started again after a pause.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from textual import events
 from textual.app import ComposeResult
@@ -20,8 +23,28 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from crmtui.play.paths import FieldPath
 from crmtui.ui.widgets.steady_input import SteadyInput
+
+
+class Choosable(Protocol):
+    """What the chooser lists: a value (``path``) and how it reads in the list (``label``).
+
+    :class:`crmtui.play.paths.FieldPath` is one; :class:`Choice` makes others.
+    """
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A plain choice: ``path`` is the value, ``label`` what the list shows and matches."""
+
+    path: str
+    label: str
 
 
 class FieldChooser(Vertical):
@@ -49,16 +72,31 @@ class FieldChooser(Vertical):
             """The chooser that sent it."""
             return self.chooser
 
-    def __init__(self, paths: list[FieldPath], value: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        paths: Sequence[Choosable],
+        value: str = "",
+        *,
+        compact: bool = False,
+        list_height: int | None = None,
+        placeholder: str = "field: type any part of it (Product2, Signed, ShippingState…)",
+        **kwargs: Any,
+    ) -> None:
+        """``compact``: a one-line box without a border (the compute tool's form);
+        ``list_height``: lines of the list while it shows (default 8)."""
         super().__init__(**kwargs)
-        self.paths = paths
+        self.paths = list(paths)
         self.initial = value
+        self.compact = compact
+        self.list_height = list_height
+        self.placeholder = placeholder
 
     def compose(self) -> ComposeResult:
         box = SteadyInput(
             value=self.initial,
-            placeholder="field: type any part of it (Product2, Signed, ShippingState…)",
+            placeholder=self.placeholder,
             classes="field-chooser-input",
+            compact=self.compact,
         )
         # The box starts on a suggestion (the column under the cursor), not on a draft the
         # person typed: reaching it selects it, so the first key replaces it ("product",
@@ -66,6 +104,8 @@ class FieldChooser(Vertical):
         box.select_on_focus = True
         yield box
         options = OptionList(*self._options(""), classes="field-chooser-list")
+        if self.list_height is not None:
+            options.styles.height = self.list_height
         options.can_focus = False  # the box keeps the focus; ↑/↓ there move the highlight
         options.display = False  # shown while the box has the focus
         yield options
@@ -83,7 +123,14 @@ class FieldChooser(Vertical):
         known = {p.path.lower(): p.path for p in self.paths}
         return known.get(text.lower(), text)
 
-    def matches(self, needle: str) -> list[FieldPath]:
+    def set_value(self, path: str) -> None:
+        """Put ``path`` in the box, as if it had been chosen, without posting Chosen."""
+        box = self.query_one(Input)
+        with box.prevent(Input.Changed):
+            box.value = path
+            box.cursor_position = len(path)
+
+    def matches(self, needle: str) -> list[Choosable]:
         """The paths whose name, object or type holds ``needle`` (case-insensitive)."""
         lowered = needle.strip().lower()
         return [p for p in self.paths if lowered in p.label.lower()]
@@ -125,8 +172,5 @@ class FieldChooser(Vertical):
             self._take(event.option.id)
 
     def _take(self, path: str) -> None:
-        box = self.query_one(Input)
-        with box.prevent(Input.Changed):
-            box.value = path
-            box.cursor_position = len(path)
+        self.set_value(path)
         self.post_message(self.Chosen(self, path))

@@ -43,7 +43,7 @@ class RecordBrowser(Vertical):
 
     HELP_GROUP = "Record browser"
     BINDINGS = [
-        Binding("o", "focus_objects", "Objects"),
+        Binding("o", "focus_objects", "Objects", tooltip="then type the start of a name"),
         Binding("slash", "search", "Search", tooltip="full-text, SOSL over the table"),
         Binding("f", "filter", "Filter", tooltip="by a field, the column under the cursor first"),
         Binding("x", "clear_filters", "Clear filter", tooltip="and search"),
@@ -184,19 +184,25 @@ class RecordBrowser(Vertical):
                 query=equivalent_query(self.org.schema, new),
             )
 
-    def set_columns(self, columns: tuple[str, ...]) -> None:
-        """Show ``columns`` in the current table (empty: the object's own fields)."""
+    def set_columns(self, columns: tuple[str, ...], *, same_step: bool = False) -> None:
+        """Show ``columns`` in the current table (empty: the object's own fields).
+
+        ``same_step``: the columns complete the view just opened (a related list's View
+        All), so Back leaves the view in one press rather than stopping at it without them.
+        """
         view = self.history.current
         if not isinstance(view, TableView):
             return
         new = replace(view, columns=tuple(columns), cursor_row=0)
         if self._check(new):
-            self.show(new)
+            self.show(new, record_history=not same_step)
+            extra = {"same_step": True} if same_step else {}
             self._emit(
                 "columns",
                 object=new.object,
                 columns=list(new.columns),
                 query=equivalent_query(self.org.schema, new),
+                **extra,
             )
 
     def apply_search(self, text: str) -> None:
@@ -212,7 +218,7 @@ class RecordBrowser(Vertical):
     # -- key actions -----------------------------------------------------------------------
 
     def action_focus_objects(self) -> None:
-        self.query_one(ObjectList).focus()
+        self.query_one(ObjectList).arm()
 
     def action_search(self) -> None:
         view = self.history.current
@@ -358,7 +364,7 @@ class RecordBrowser(Vertical):
         if event.columns:
             # The related list's columns first, then every own field (Salesforce's View All).
             own = table_columns(self.org.schema.require(view.object))[1:]
-            self.set_columns(tuple(dict.fromkeys([*event.columns, *own])))
+            self.set_columns(tuple(dict.fromkeys([*event.columns, *own])), same_step=True)
         self.query_one(RecordsTable).focus()
 
     def on_record_browser__table_loaded(self, event: _TableLoaded) -> None:

@@ -43,18 +43,23 @@ def _line_width(widths: list[int]) -> int:
 
 
 def _fit(widths: list[int], room: int) -> list[int]:
-    """Column widths that fit ``room``: long text shrinks first (dates, 16 wide, never do),
-    then the last columns are left out; the first column always stays."""
+    """Column widths that fit ``room``: the columns that fit at their least width (long
+    text shrinks to 16, a date's width; shorter columns never shrink) are kept, the last ones
+    left out, and the room the kept ones have is shared out again, long text shrinking only
+    as much as it must. The first column always stays. So a task's Subject is never cut to
+    16 characters to make room for a column that is then left out."""
     widths = [min(w, RELATED_CELL_LIMIT) for w in widths]
+    least = [min(w, MIN_CELL) for w in widths]
+    keep = len(widths)
+    while keep > 1 and _line_width(least[:keep]) > room:
+        keep -= 1
+    widths = widths[:keep]
     while _line_width(widths) > room:
         long = [i for i, w in enumerate(widths) if w > MIN_CELL]
         if not long:
             break
         widths[max(long, key=lambda i: widths[i])] -= 1
-    keep = len(widths)
-    while keep > 1 and _line_width(widths[:keep]) > room:
-        keep -= 1
-    return widths[:keep]
+    return widths
 
 
 def _related_lines(rel: RelatedList, room: int) -> tuple[str, list[str]]:
