@@ -43,9 +43,9 @@ TRANSFER_SLOWDOWN = 1.2
 TRANSFER_WAIT_HOURS = (24.0, 60.0)
 # Older cases that stall (never close): a few everywhere, more with the quickest regional
 # teams (see _stall_share).
-STALL_BASE = 0.05
-STALL_QUICK = 1.0
-STALL_MAX = 0.5
+STALL_BASE = 0.03
+STALL_QUICK = 0.8
+STALL_MAX = 0.35
 # Share of issues whose two most experienced agents are evened out (see module docstring).
 TIED_ISSUES = 8
 # Only cases at least this old may be handed to another agent when evening out: they close
