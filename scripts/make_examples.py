@@ -142,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)
     human = asyncio.run(_human(workspace, args.out, bri))
+    # The play session's instance claim (crmtui.record.claims) is runtime state, not part of
+    # the examples: without this the lock file would show up as a new file to commit.
+    from crmtui.record.claims import CLAIMS_DIR
+
+    shutil.rmtree(human.parent / CLAIMS_DIR, ignore_errors=True)
     print(f"wrote {human}")
     for path in _agents(org, tasks, args.out, bri):
         print(f"wrote {path}")

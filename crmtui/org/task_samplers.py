@@ -68,12 +68,19 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
         fewest_share = 0.75
 
     def sample(facts: OrgFacts, rng: random.Random, want_none: bool) -> Candidate:
+        # No window after the data: a None its date alone gives away is no question (#32).
         period, window, today = sample_period(
-            facts, rng, mix, late_share=0.35 if want_none else 0.05
+            facts, rng, mix, late_share=0.0 if want_none else 0.05
         )
         # Counting cases transferred to an agent too, more agents pass a filter: ask for more.
         n_cases = rng.choice((3, 4, 5, 6)) if want_none else rng.choice((0, 1, 1, 2, 2, 3, 4))
         n_cases += 0 if managed == "first" else rng.choice((0, 2, 4))
+        if want_none and rng.random() < 0.5:
+            # Nobody managed more: the filter, read carefully, leaves no one (in a big org
+            # every window has busy agents, and a window after the data would give itself
+            # away). At exactly the top count, "more than" excludes the top agent too.
+            top = _most_managed(facts, window, managed)
+            n_cases = max(n_cases, top + rng.choice((0, 0, 1, 2)))
         mode = "min" if rng.random() < fewest_share else "max"
         if managed == "received" and not is_handle and mode == "max" and rng.random() < 0.8:
             n_cases = _past_the_top(facts, window, n_cases)
@@ -99,6 +106,19 @@ def agent_sampler(solver_name: str, managed: str = "first") -> Sampler:
         )
 
     return sample
+
+
+def _most_managed(facts: OrgFacts, window: Any, managed: str) -> int:
+    """The most cases one agent managed in ``window``: opened (the first owner), or with
+    ``managed == "received"`` opened or transferred to them."""
+    rows = facts.index.assignments_dated(window.start, window.end)
+    cases = {
+        (r.new_owner, r.case_id)
+        for r in rows
+        if r.new_owner and (managed == "received" or r.old_owner is None)
+    }
+    counts = Counter(agent for agent, _ in cases)
+    return max(counts.values(), default=0)
 
 
 def _past_the_top(facts: OrgFacts, window: Any, n_cases: int) -> int:
@@ -149,7 +169,7 @@ def sample_top_issue(facts: OrgFacts, rng: random.Random, want_none: bool) -> Ca
         facts,
         rng,
         PERIOD_MIXES["top_issue_identification"],
-        late_share=0.3 if want_none else 0.0,
+        late_share=0.0,
     )
     result = top_issue(facts.index, product_id, window.start, window.end)
     query = _fill(

@@ -510,8 +510,8 @@ def check_targets(
             check(item.task, "careful reading agrees with the gold", item.careful_share, ">=", 1.0)
         if item.undecidable_share is not None:
             check(item.task, "undecidable instances", item.undecidable_share, "<=", 0.0)
-        # A CRMArena-Pro target (issue #32); on CRMArena sets the figure is shown, not held.
-        if item.date_none_share is not None and anchors is UPSTREAM_PRO_NONE_SHARE:
+        # Issue #32: no None whose period alone gives it away (CRMArena and CRMArena-Pro).
+        if item.date_none_share is not None:
             check(item.task, "None given away by the date alone", item.date_none_share, "<=", 0.0)
         labels = dict(SHORTCUTS.get(item.task, ()))
         for code, figure in item.shortcuts.items():

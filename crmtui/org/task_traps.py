@@ -79,9 +79,12 @@ def _monthly_trend(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]
     while month < end and len(covered) < 12:
         covered.add(MONTH_NAMES[month.month - 1])
         month = add_months(month, 1)
+    in_window = set(candidate.detail.get("scores") or {})
+    present = [m for m in _top(counts) if m in in_window]
     return {
         "all_time_month": _top(counts),
         "all_time_month_in_window": _top({m: n for m, n in counts.items() if m in covered}),
+        "peak_if_in_window": present or _top(candidate.detail.get("scores") or {}),
     }
 
 
@@ -102,19 +105,38 @@ def _handle_time(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]:
     _, qualified = _agent_rows(facts, candidate)
     start = as_datetime(candidate.params["start"])
     end = as_datetime(candidate.params["end"])
-    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    transfers = facts.index.owner_assignments_per_case
+    kept: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    unfiltered: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for case in facts.index.cases_created(start, end):
-        if case.status == CLOSED and case.closed and case.owner_id in qualified:
-            totals[case.owner_id][0] += elapsed_micros(case.created, case.closed)  # type: ignore[arg-type]
-            totals[case.owner_id][1] += 1
-    means = {agent: Fraction(total, n) for agent, (total, n) in totals.items()}
-    return {"keep_transferred": _top(means, candidate.params["mode"])}
+        if case.status != CLOSED or not case.closed or not case.owner_id:
+            continue
+        micros = elapsed_micros(case.created, case.closed)  # type: ignore[arg-type]
+        if case.owner_id in qualified:
+            kept[case.owner_id][0] += micros
+            kept[case.owner_id][1] += 1
+        if transfers[case.id] == 1:
+            unfiltered[case.owner_id][0] += micros
+            unfiltered[case.owner_id][1] += 1
+    mode = candidate.params["mode"]
+    return {
+        "keep_transferred": _top(_means(kept), mode),
+        "no_case_filter": _top(_means(unfiltered), mode),
+    }
+
+
+def _means(totals: Mapping[str, list[int]]) -> dict[str, Fraction]:
+    return {agent: Fraction(total, n) for agent, (total, n) in totals.items()}
 
 
 def _transfer_count(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]:
-    rows, _ = _agent_rows(facts, candidate)
+    rows, qualified = _agent_rows(facts, candidate)
     counts = Counter(r.old_owner for r in rows if r.old_owner)
-    return {"no_case_filter": _top(counts, candidate.params["mode"])}
+    assigned = Counter(r.new_owner for r in rows if r.new_owner in qualified)
+    return {
+        "no_case_filter": _top(counts, candidate.params["mode"]),
+        "every_row": _top(assigned, candidate.params["mode"]),  # type: ignore[arg-type]
+    }
 
 
 def _named_entity(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]:
@@ -130,12 +152,34 @@ def _named_entity(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]
         for day, product in bought
         if abs((day - asked).days) <= 3 and facts.name_noun(product) in noun
     ]
-    found: dict[str, list[str]] = {"noun_3_days": near}
+    wanted = set(candidate.params["product_ids"])
+    loose = sorted({p for day, p in bought if abs((day - asked).days) <= 3 and p in wanted})
+    found: dict[str, list[str]] = {"noun_3_days": near, "fit_3_days": loose}
     if unit == "month":
         day30 = today - timedelta(days=30 * int(count))
-        wanted = set(candidate.params["product_ids"])
         found["month_30_days"] = [p for day, p in bought if day == day30 and p in wanted]
     return found
+
+
+def _best_region(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]:
+    """Open cases counted as handled until the question's today (issue #32)."""
+    start = as_datetime(candidate.params["start"])
+    end = as_datetime(candidate.params["end"])
+    now = datetime.fromisoformat(str(candidate.context["today"])[:10])
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for case in facts.index.cases_created(start, end):
+        state = facts.index.account_states.get(case.account_id or "")
+        if not state or case.created is None:
+            continue
+        if case.status == CLOSED and case.closed:
+            micros = elapsed_micros(case.created, case.closed)
+        elif case.status != CLOSED:
+            micros = elapsed_micros(case.created, max(now, case.created))
+        else:
+            continue
+        totals[state][0] += micros
+        totals[state][1] += 1
+    return {"open_until_today": _top(_means(totals), "min")}
 
 
 def _policy_violation(facts: OrgFacts, candidate: Candidate) -> dict[str, list[str]]:
@@ -151,4 +195,5 @@ _CHECKS = {
     "transfer_count": _transfer_count,
     "named_entity_disambiguation": _named_entity,
     "policy_violation_identification": _policy_violation,
+    "best_region_identification": _best_region,
 }

@@ -157,12 +157,17 @@ async def _copy_extreme(a: Annotator, table: Any, column: int, mode: str, keep: 
 async def _handle_time(a: Annotator, inst: Any, entry: dict[str, Any]) -> None:
     p = entry["params"]
     qualified = await _qualified_agents(a, p)
-    # Closed cases created in the window, assigned once and never transferred in it.
+    # Closed cases created in the window, assigned in it and never transferred (the policy:
+    # a transfer after the period still makes a transferred case).
+    transfers = (
+        "SELECT CaseId__c FROM CaseHistory__c WHERE Field__c = 'Owner Assignment' "
+        "AND OldValue__c != null"
+    )
     await a.run_query(
         "SELECT OwnerId, CreatedDate, ClosedDate FROM Case WHERE Status = 'Closed' "
         f"AND CreatedDate >= {p['start']} AND CreatedDate < {p['end']} "
         f"AND Id IN ({_assignments(p, 'OldValue__c = null')}) "
-        f"AND Id NOT IN ({_assignments(p, 'OldValue__c != null')})"
+        f"AND Id NOT IN ({transfers})"
     )
     table = await a.compute()  # defaults: per OwnerId, avg(ClosedDate - CreatedDate)
     assert a.app.screen.last_run.spec.group_by == "OwnerId"

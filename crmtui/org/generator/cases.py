@@ -41,6 +41,11 @@ MAX_HOURS = 900.0
 # time changes who is fastest or slowest.
 TRANSFER_SLOWDOWN = 1.2
 TRANSFER_WAIT_HOURS = (24.0, 60.0)
+# Older cases that stall (never close): a few everywhere, more with the quickest regional
+# teams (see _stall_share).
+STALL_BASE = 0.03
+STALL_QUICK = 0.8
+STALL_MAX = 0.35
 # Share of issues whose two most experienced agents are evened out (see module docstring).
 TIED_ISSUES = 8
 # Only cases at least this old may be handed to another agent when evening out: they close
@@ -230,15 +235,26 @@ def _closing(plan: CasePlan, people: People, routed: _Routed) -> datetime | None
     return closed
 
 
+def _stall_share(plan: CasePlan, people: People) -> float:
+    """Chance that an older case stalls and is never closed. A regional team that closes
+    quickly closes the easy cases quickly and parks the hard ones, so the quicker the team
+    in its season, the more of its cases stay open: counting open cases as handled until
+    today would rule out the fastest state (issue #32)."""
+    customer = people.customers[plan.customer]
+    region = people.state_factor(customer.state, plan.created.year, plan.created.month)
+    return min(STALL_MAX, STALL_BASE + STALL_QUICK * max(0.0, 1.0 - region))
+
+
 def _route_all(rng: random.Random, people: People, plans: list[CasePlan]) -> list[_Routed]:
     routed = []
     for plan in plans:
         chain = _route(rng, people, plan.issue, plan.created)
         noise = rng.lognormvariate(0.0, 0.3)
-        # The newest cases are mostly still open; a few older ones stall as well.
+        # The newest cases are mostly still open; some older ones stall as well.
         recent = (DATA_CLOSE_LIMIT - plan.created).days < 21
+        stall = 0.6 if recent else _stall_share(plan, people)
         # Planted policy checks stay closed: the task asks about a finished conversation.
-        stalls = plan.scenario is None and rng.random() < (0.6 if recent else 0.03)
+        stalls = plan.scenario is None and rng.random() < stall
         item = _Routed(chain, noise, stalls, wait=rng.uniform(*TRANSFER_WAIT_HOURS))
         item.closed = _closing(plan, people, item)
         routed.append(item)

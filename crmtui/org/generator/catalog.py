@@ -59,6 +59,8 @@ class Product:
     issue_eras: list[tuple[date, dict[int, float]]] = field(default_factory=list)
     # year -> weights of its twelve months
     year_months: dict[int, list[float]] = field(default_factory=dict)
+    # What its description says it is built with ("a cushioned heel counter").
+    feature: str = ""
 
     @property
     def noun(self) -> str:
@@ -262,7 +264,7 @@ def build_catalog(cfg: ScaleConfig, rng: random.Random, ids: dict[str, IdFactory
             year_months=years,
         )
         products.append(product)
-        feature = rng.choice(FEATURES[cat.kind])
+        feature = product.feature = rng.choice(FEATURES[cat.kind])
         product_rows.append(
             {
                 "Id": pid,

@@ -40,6 +40,8 @@ ISSUE_LAGS = {"Cancel order": (1, 3), "Delayed delivery": (9, 30)}
 #: Background orders that are follow-ups (a purchase of the same kind one to three days after
 #: an earlier order of the customer), as a share of the other background orders.
 FOLLOW_UP_SHARE = 0.4
+#: Follow-ups holding, where the catalogue has one, a product of the same kind and feature.
+SAME_FEATURE_SHARE = 0.8
 
 
 def _background_date(rng: random.Random, days: int) -> date:
@@ -145,12 +147,21 @@ def build_orders(
 
 
 def _same_kind(rng: random.Random, catalog: Catalog, first: list[int], picks: list[int]) -> None:
-    """Make a follow-up order hold another product of a kind the first order held."""
+    """Make a follow-up order hold another product of a kind the first order held, mostly one
+    built with the same feature (a second pair of cushioned shoes): described by what the
+    two share, only the day tells the purchases apart."""
     options = [
         (index, other)
         for index in first
         for other in catalog.same_kind(index)
         if other not in picks and other not in first
     ]
+    alike = [
+        (index, other)
+        for index, other in options
+        if catalog.products[other].feature == catalog.products[index].feature
+    ]
+    if alike and rng.random() < SAME_FEATURE_SHARE:
+        options = alike
     if options:
         picks[-1] = rng.choice(options)[1]

@@ -14,6 +14,7 @@ Public API: :data:`SHORTCUTS` (task type -> (code, description) pairs), :class:`
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -58,20 +59,41 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "monthly_trend_analysis": (
         ("all_time_month", "all-time busiest month"),
         ("all_time_month_in_window", "all-time busiest of the window's months"),
+        ("peak_if_in_window", "all-time busiest month if the window has its cases"),
+        ("most_common", "always the type's most common answer"),
     ),
     "top_issue_identification": (
         ("all_time_issue", "all-time top issue (None without a case in the period)"),
+        ("most_common", "always the type's most common answer"),
     ),
-    "case_routing": (("rule_1", "rule 1 only, the first Id on a tie"),),
+    "case_routing": (
+        ("rule_1", "rule 1 only, the first Id on a tie"),
+        ("most_common", "always the type's most common answer"),
+    ),
     "named_entity_disambiguation": (
         ("noun_3_days", "a purchase of the same noun within 3 days"),
         ("month_30_days", "'a month' read as 30 days (month questions)"),
         ("latest_fitting", "the latest fitting purchase, the date ignored (Pro orgs)"),
+        ("fit_3_days", "a purchase the words fit within 3 days"),
+        ("most_common", "always the type's most common answer"),
     ),
-    "handle_time": (("keep_transferred", "transferred cases kept in the averages"),),
-    "transfer_count": (("no_case_filter", "the 'more than N cases' filter ignored"),),
+    "handle_time": (
+        ("keep_transferred", "transferred cases kept in the averages"),
+        ("no_case_filter", "the 'more than N cases' filter ignored"),
+        ("most_common", "always the type's most common answer"),
+    ),
+    "transfer_count": (
+        ("no_case_filter", "the 'more than N cases' filter ignored"),
+        ("every_row", "every Owner Assignment row counted, by new owner"),
+        ("most_common", "always the type's most common answer"),
+    ),
     "policy_violation_identification": (
         ("topic_policy", "the policy the conversation opens with"),
+        ("most_common", "always the type's most common answer"),
+    ),
+    "best_region_identification": (
+        ("open_until_today", "open cases counted, handled until today"),
+        ("most_common", "always the type's most common answer"),
     ),
     # CRMArena-Pro's sales types (issue #32).
     "sales_amount_understanding": (("close_date", "Closed deals by CloseDate"),),
@@ -192,6 +214,7 @@ def summarize(
     careful: list[bool] = []
     undecidable: list[bool] = []
     by_date: list[bool] = []
+    golds: list[str | None] = []
     passed: dict[str, list[float]] = {code: [] for code, _ in SHORTCUTS.get(task, ())}
     for inst in instances:
         solution = solutions.get(str(inst.idx))
@@ -213,6 +236,11 @@ def summarize(
             careful.append(reading.careful == (() if gold is None else (gold,)))
         for code, answers in reading.shortcuts.items():
             passed.setdefault(code, []).append(hit(answers, gold))
+        golds.append(gold)
+    if golds and rows.pro is None and any(c == "most_common" for c, _ in SHORTCUTS.get(task, ())):
+        # A solver that always gives the answer the type gives most (None included).
+        top = Counter(golds).most_common(1)[0][0]
+        passed["most_common"] = [float(g == top) for g in golds]
     return {
         "careful_share": sum(careful) / len(careful) if careful else None,
         "undecidable_share": sum(undecidable) / len(undecidable) if undecidable else None,

@@ -37,25 +37,30 @@ def read_handle_time(
     """Average handle time of the agents who opened more than N cases in the window.
 
     Shortcut ``keep_transferred``: average every closed case of those agents created in the
-    window, transferred ones included.
+    window, transferred ones included. On CRMArena orgs also ``no_case_filter``: the careful
+    averages over every agent, whatever they opened.
     """
     start, end = stamp(params["start"]), stamp(params["end"])
     _, first = _first_owners(rows, params)
     qualified = {agent for agent, n in first.items() if n > int(params["n_cases"])}
     mode = str(params["mode"])
 
-    def ranked(keep_transferred: bool) -> tuple[str, ...]:
+    def ranked(keep_transferred: bool, filtered: bool = True) -> tuple[str, ...]:
         times = [
             (case.owner, seconds(case.created, case.closed))  # type: ignore[arg-type]
             for case in rows.cases_created(start, end)  # type: ignore[arg-type]
             if case.closed_status
             and case.closed is not None
-            and case.owner in qualified
+            and case.owner is not None
+            and (case.owner in qualified or not filtered)
             and (keep_transferred or rows.assignment_count[case.id] == 1)
         ]
         return best(averages(times), mode)  # type: ignore[arg-type]
 
-    return Reading(ranked(False), {"keep_transferred": ranked(True)})
+    shortcuts = {"keep_transferred": ranked(True)}
+    if rows.pro is None:
+        shortcuts["no_case_filter"] = ranked(False, filtered=False)
+    return Reading(ranked(False), shortcuts)
 
 
 def read_transfer_count(
@@ -63,14 +68,21 @@ def read_transfer_count(
 ) -> Reading:
     """Transfers (entries with a previous owner) counted for the agent who passed the case on.
 
-    Shortcut ``no_case_filter``: rank every agent who transferred, whatever they opened.
+    Shortcut ``no_case_filter``: rank every agent who transferred, whatever they opened. On
+    CRMArena orgs also ``every_row``: every Owner Assignment row of the window counted for
+    the agent it assigns the case to (first assignments taken for transfers), among the
+    qualified agents.
     """
     dated, first = _first_owners(rows, params)
     qualified = {agent for agent, n in first.items() if n > int(params["n_cases"])}
     transfers = Counter(a.old for a in dated if a.old)
     mode = str(params["mode"])
     careful = best({a: n for a, n in transfers.items() if a in qualified}, mode)
-    return Reading(careful, {"no_case_filter": best(transfers, mode)})
+    shortcuts = {"no_case_filter": best(transfers, mode)}
+    if rows.pro is None:
+        assigned = Counter(a.new for a in dated if a.new in qualified)
+        shortcuts["every_row"] = best(assigned, mode)  # type: ignore[arg-type]
+    return Reading(careful, shortcuts)
 
 
 def route(rows: OrgRows, issue: str, product: str) -> tuple[str, ...]:

@@ -34,7 +34,9 @@ def read_monthly_trend(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str,
     """The month name with most of the product's cases created in the window.
 
     Shortcuts: ``all_time_month``, the product's busiest month name over all its cases;
-    ``all_time_month_in_window``, the same among the month names the window covers.
+    ``all_time_month_in_window``, the same among the month names the window covers; and, on
+    CRMArena orgs, ``peak_if_in_window``, the product's all-time busiest month name when the
+    window has one of its cases in that month, else the careful answer.
     """
     start, end = stamp(params["start"]), stamp(params["end"])
     cases = rows.cases_of_product.get(str(params["product_id"]), ())
@@ -42,13 +44,14 @@ def read_monthly_trend(rows: OrgRows, params: Mapping[str, Any], _: Mapping[str,
     in_period = Counter(month[c.id] for c in cases if in_window(c.created, start, end))  # type: ignore[arg-type]
     all_time = Counter(month.values())
     covered = _months_covered(start, end)  # type: ignore[arg-type]
-    return Reading(
-        best(in_period),
-        {
-            "all_time_month": best(all_time),
-            "all_time_month_in_window": best({m: n for m, n in all_time.items() if m in covered}),
-        },
-    )
+    shortcuts = {
+        "all_time_month": best(all_time),
+        "all_time_month_in_window": best({m: n for m, n in all_time.items() if m in covered}),
+    }
+    if rows.pro is None:
+        present = tuple(m for m in best(all_time) if m in in_period)  # type: ignore[arg-type]
+        shortcuts["peak_if_in_window"] = present or best(in_period)
+    return Reading(best(in_period), shortcuts)
 
 
 def _months_covered(start: datetime, end: datetime) -> set[str]:
@@ -94,7 +97,9 @@ def read_named_entity(
 
     Shortcuts: ``noun_3_days``, any purchase of a product whose name ends with the phrase's
     last word within 3 days of that day; ``month_30_days`` (month questions only), the
-    careful reading with a month taken as 30 days.
+    careful reading with a month taken as 30 days; and, on CRMArena orgs, ``fit_3_days``,
+    any purchase of a product the words fit within 3 days of that day (the date read
+    loosely).
     """
     phrase = str(context.get("phrase") or context.get("keyword") or "")
     unit, count = context["interval"]
@@ -111,6 +116,9 @@ def read_named_entity(
         if abs((d - day).days) <= 3 and (words(rows.product_names.get(p, "")) or [""])[-1] == noun
     }
     shortcuts = {"noun_3_days": tuple(sorted(near))}
+    if rows.pro is None:
+        loose = {p for d, p in purchases if abs((d - day).days) <= 3 and p in fits}
+        shortcuts["fit_3_days"] = tuple(sorted(loose))
     if unit == "month":
         day30 = asked_day(today, unit, int(count), month_days=30)
         shortcuts["month_30_days"] = tuple(

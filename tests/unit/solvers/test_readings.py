@@ -63,7 +63,7 @@ def test_handle_time_with_transferred_cases_kept_names_another_agent():
     }
     reading = _read(tables, "handle_time", {**JAN, "n_cases": 0, "mode": "min"})
     assert reading.careful == (A,)
-    assert reading.shortcuts == {"keep_transferred": (B,)}
+    assert reading.shortcuts == {"keep_transferred": (B,), "no_case_filter": (A,)}
 
 
 def test_transfer_count_without_the_case_filter_names_the_triage_agent():
@@ -76,7 +76,8 @@ def test_transfer_count_without_the_case_filter_names_the_triage_agent():
         {"CaseHistory__c": rows}, "transfer_count", {**JAN, "n_cases": 1, "mode": "max"}
     )
     assert reading.careful == (B,)
-    assert reading.shortcuts == {"no_case_filter": (A,)}
+    # Only B opened more than one case; counting its rows names it too (3 received, 0 else).
+    assert reading.shortcuts == {"no_case_filter": (A,), "every_row": (B,)}
 
 
 ROUTING = "Apply the policy.\n## Given Case\n- Case Subject: {}\n- Case Description: {}"
@@ -137,9 +138,9 @@ def test_top_issue_and_peak_month_all_time_versus_in_the_period():
     tables = {"Case": cases, "OrderItem": [{"Id": "oi1", "OrderId": "o", "Product2Id": "P"}]}
     issue = _read(tables, "top_issue_identification", {"product_id": "P", **JAN})
     assert issue.careful == ("I1",)
-    assert issue.shortcuts == {"all_time_issue": ("I2",)}
+    assert issue.shortcuts["all_time_issue"] == ("I2",)
     quiet = _read(tables, "top_issue_identification", {"product_id": "P", **_month(3, 2022)})
-    assert quiet.careful == () and quiet.shortcuts == {"all_time_issue": ()}
+    assert quiet.careful == () and quiet.shortcuts["all_time_issue"] == ()
     trend = _read(tables, "monthly_trend_analysis", {"product_id": "P", **JAN})
     assert trend.careful == ("January",)
     # All-time, January (3 cases) beats the others; every month has one case otherwise.
@@ -163,6 +164,8 @@ def test_peak_month_shortcut_looks_only_at_the_windows_months():
     assert reading.shortcuts == {
         "all_time_month": ("July",),
         "all_time_month_in_window": ("February", "March"),  # 3 each: a coin toss
+        # July, the all-time peak, has no case in the window: the window's own answer.
+        "peak_if_in_window": ("March",),
     }
     assert hit(reading.shortcuts["all_time_month_in_window"], "March") == 0.5
 
@@ -222,7 +225,7 @@ def test_policy_shortcut_names_the_first_policy_discussed():
         {"policies": ["ka0REFUND", "ka0DISCOUNT"]},
     )
     assert reading.careful is None
-    assert reading.shortcuts == {"topic_policy": ("ka0REFUND",)}
+    assert reading.shortcuts["topic_policy"] == ("ka0REFUND",)
     assert hit(reading.shortcuts["topic_policy"], "ka0DISCOUNT") == 0.0
     assert hit(reading.shortcuts["topic_policy"], None) == 0.0
 
@@ -242,6 +245,80 @@ def test_stats_report_shares_and_the_targets_flag_a_shortcut_over_40_percent():
     }
     (stats,) = task_stats(instances, solutions, rows=OrgRows.from_tables(tables))
     assert stats.careful_share == 1.0 and stats.undecidable_share == 0.0
-    assert stats.shortcuts == {"all_time_issue": {"share": 1.0, "n": 2}}
+    assert stats.shortcuts == {
+        "all_time_issue": {"share": 1.0, "n": 2},
+        "most_common": {"share": 0.5, "n": 2},  # I1 and None once each
+    }
     failed = [c.target for c in check_targets([stats]) if not c.ok and "shortcut" in c.target]
-    assert failed == ["shortcut: all-time top issue (None without a case in the period)"]
+    assert failed == [
+        "shortcut: all-time top issue (None without a case in the period)",
+        "shortcut: always the type's most common answer",
+    ]
+
+
+def test_peak_month_if_the_window_has_its_cases_wins_only_where_the_peak_is_the_answer():
+    # All-time, July leads (5). A window holding two July cases and three in August: the
+    # careless reading keeps July because the window has July cases; the answer is August.
+    cases = [_case(f"j{i}", f"2021-07-{i + 1:02d}T10:00:01Z") for i in range(3)]
+    cases += [_case(f"k{i}", f"2022-07-{i + 1:02d}T10:00:01Z") for i in range(2)]
+    cases += [_case(f"a{i}", f"2022-08-{i + 1:02d}T10:00:01Z") for i in range(3)]
+    tables = {"Case": cases, "OrderItem": [{"Id": "oi1", "OrderId": "o", "Product2Id": "P"}]}
+    params = {"product_id": "P", "start": "2022-06-01T00:00:00Z", "end": "2022-09-01T00:00:00Z"}
+    reading = _read(tables, "monthly_trend_analysis", params)
+    assert reading.careful == ("August",)
+    assert reading.shortcuts["peak_if_in_window"] == ("July",)
+
+
+def test_named_entity_words_that_fit_a_purchase_two_days_off_defeat_a_loose_date(purchases):
+    # Both jackets are waterproof now: a loose reading of the day cannot tell them apart.
+    purchases["Product2"][0]["Description"] = "A waterproof shell with reflective trim."
+    params = {"contact_id": "003C", "purchase_date": "2022-02-02", "product_ids": ["J1", "J2"]}
+    context = {"today": "2022-02-09", "phrase": "waterproof jacket", "interval": ["week", 1]}
+    reading = _read(purchases, "named_entity_disambiguation", params, context)
+    assert reading.careful == ("J2",) and not reading.is_undecidable()
+    assert reading.shortcuts["fit_3_days"] == ("J1", "J2")
+    assert hit(reading.shortcuts["fit_3_days"], "J2") == 0.5
+
+
+def test_best_region_with_open_cases_counted_until_today_rules_out_the_fastest_state():
+    # acc1 (CA) closes in an hour but has a case still open; acc2 (NV) takes three hours.
+    cases = [
+        _case("q1", "2022-01-03T10:00:01Z", "2022-01-03T11:00:01Z"),
+        _case("q2", "2022-01-04T10:00:01Z"),
+        _case("q3", "2022-01-05T10:00:01Z", "2022-01-05T13:00:01Z", account="acc2"),
+    ]
+    tables = {
+        "Case": cases,
+        "Account": [{"Id": "acc1", "ShippingState": "CA"}, {"Id": "acc2", "ShippingState": "NV"}],
+    }
+    reading = _read(tables, "best_region_identification", JAN, {"today": "2022-03-01"})
+    assert reading.careful == ("CA",)
+    assert reading.shortcuts == {"open_until_today": ("NV",)}
+
+
+def test_most_common_answer_is_measured_over_the_type_and_held_to_40_percent():
+    tables = {"Case": [], "OrderItem": []}
+    instances = [
+        SimpleNamespace(idx=i, task="top_issue_identification", answer=a, query="")
+        for i, a in enumerate(["I1", "I1", "I1", "I2", None])
+    ]
+    solutions = {
+        str(i): {"solver": "top_issue", "params": {"product_id": "P", **JAN}} for i in range(5)
+    }
+    (stats,) = task_stats(instances, solutions, rows=OrgRows.from_tables(tables))
+    assert stats.shortcuts["most_common"] == {"share": 0.6, "n": 5}
+    failed = [c.target for c in check_targets([stats]) if not c.ok and "common" in c.target]
+    assert failed == ["shortcut: always the type's most common answer"]
+
+
+def test_new_shortcuts_are_read_on_crmarena_orgs_only():
+    """CRMArena-Pro's builder budgets every shortcut its readings report; the #32 shortcuts
+    of the CRMArena sample are not part of the Pro task sets' calibration."""
+    from crmtui.org.readings.pro_rows import ProRows
+
+    rows = OrgRows.from_tables({"Case": [], "CaseHistory__c": []})
+    rows.pro = ProRows.from_tables({})
+    reading = read_instance(
+        rows, "transfer_count", {"params": {**JAN, "n_cases": 0, "mode": "max"}}
+    )
+    assert reading is not None and set(reading.shortcuts) == {"no_case_filter"}
