@@ -127,6 +127,8 @@ PERSON_MODES: tuple[str, ...] = ("play", "study", "agent", "user")
 _M = MODEL_MODES
 _SINGLE = tuple(m for m in _M if not m.endswith("interactive") and m != "simulated user")
 _INTERACTIVE = ("crmtui/interactive", "head/interactive")
+#: The paper's harness (``--preset naacl``): its own prompts, read from its code.
+_NAACL = tuple(m for m in _M if m.startswith("naacl/"))
 #: The helper-tool prompts of upstream's tool_call (naacl and head presets) carry no schema.
 _UPSTREAM_TOOLS = ("naacl/tool_call", "head/tool_call")
 
@@ -136,9 +138,12 @@ def _model(**values: str) -> dict[str, str]:
     default = values.pop("default")
     row = dict.fromkeys(MODEL_MODES, default)
     for name, value in values.items():
-        modes = {"single": _SINGLE, "interactive": _INTERACTIVE, "tools": _UPSTREAM_TOOLS}.get(
-            name, (name.replace("_", " "),)
-        )
+        modes = {
+            "single": _SINGLE,
+            "interactive": _INTERACTIVE,
+            "tools": _UPSTREAM_TOOLS,
+            "naacl": _NAACL,
+        }.get(name, (name.replace("_", " "),))
         for mode in modes:
             row[mode] = value
     return row
@@ -151,11 +156,24 @@ TABLE: dict[str, dict[str, str]] = {
         **{"play": "yes", "study": "yes", "agent": "no", "user": "yes"},
     },
     "answer_format": {
-        **_model(default="yes", simulated_user="no"),
+        # The paper's react and act prompts carry no answer-format rule (HEAD's do).
+        # The paper's prompts (naacl) carry no answer-format rule; HEAD's react prompts and
+        # crmtui's do, HEAD's act and function-calling prompts do not.
+        **_model(default="yes", simulated_user="no", naacl="no"),
+        **{"head/act": "no", "head/tool_call": "no"},
         **{"play": "yes", "study": "yes", "agent": "yes", "user": "no"},
     },
     "audience": {
-        **_model(default="pro", simulated_user="no"),
+        # The paper's code has one prompt for every asker. HEAD's react prompts tell an
+        # internal user from a customer for every row (CRMArena's too); its act and
+        # function-calling prompts do not.
+        **_model(default="pro", simulated_user="no", naacl="no"),
+        **{
+            "head/react": "yes",
+            "head/interactive": "yes",
+            "head/act": "no",
+            "head/tool_call": "no",
+        },
         **{"play": "pro", "study": "pro", "agent": "pro", "user": "no"},
     },
     "privacy_rules": {

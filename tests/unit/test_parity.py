@@ -88,6 +88,16 @@ def _other_gold(instance: Any) -> Any:
     return dataclasses.replace(instance, answer=other)
 
 
+def _upstream_audience(mode: str) -> tuple[str, ...]:
+    """How upstream's prompts say who is asking: the first line of its internal and external
+    react prompts after the system's name (read from the harness, as the presets read it)."""
+    from crmtui.agent.upstream_prompts import upstream_prompts
+
+    texts = upstream_prompts(mode.split("/")[0]).texts
+    names = ("REACT_INTERNAL_PROMPT", "REACT_EXTERNAL_PROMPT")
+    return tuple(texts[n].splitlines()[0].split("{system}")[-1] for n in names if n in texts)
+
+
 def _model_text(instance: Any, mode: str, schema: str, aided: bool, facts: dict) -> str:
     """Everything ``mode`` sends the model before its first reply (messages and tools)."""
     if mode == "simulated user":
@@ -147,7 +157,10 @@ def test_what_the_model_receives_follows_the_table(
 
             assert (instance.query.strip() in text) == has("query"), where
             assert ("comma-separated" in text) == has("answer_format"), where
-            if audience:
+            if mode.startswith(("naacl/", "head/")):  # upstream's own words say who asks
+                said = any(marker in text for marker in _upstream_audience(mode))
+                assert said == has("audience"), where
+            elif audience:
                 assert (audience in text) == has("audience"), where
             assert PRIVACY_RULES not in text, where  # opt-in (--privacy-aware)
             required = instance.metadata.required.strip()
