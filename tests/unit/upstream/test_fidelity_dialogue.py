@@ -5,13 +5,13 @@ judge (skipped without ../shared).
 The server answers statelessly: an agent or user request gets the reply its script holds at
 the position the conversation has reached (the number of assistant messages so far), a
 scoring request the reply scripted for the instance whose answer it reads. Compared per
-instance: every simulated-user request and every extraction or judge request as a whole
-(messages and parameters), the agent's requests' conversation (everything after its own
-system prompt, whose words are crmtui's) and parameters, and each row's reward, end reason
+instance: every request as a whole, the agent's, the simulated user's, every extraction and
+judge request (messages, the agent's system prompt and format reminders included, in
+upstream's words read from the harness, and parameters), and each row's reward, end reason
 and turn counts. The users: one that stops after the answer (scored through the extractor),
 one that never stops (the limit ends it), one that stops at the limit's one more action,
 and a privacy refusal judged by the judge; the agent also sends an empty reply and one
-without an action (each answered with the format reminder, whose words are not compared).
+without an action (each answered with upstream's format reminder).
 """
 
 from __future__ import annotations
@@ -132,26 +132,13 @@ class World(FakeOpenAI):
         return script["scorer"]
 
 
-def _conversation(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The agent's messages after its system prompt, the format reminders (prompt text,
-    crmtui's words until the agent's prompts are upstream's) marked rather than compared."""
-    shown = []
-    for before, message in zip(messages, messages[1:], strict=False):
-        acted = any(tag in str(before.get("content")) for tag in ("<execute>", "<respond>"))
-        if before.get("role") == "assistant" and message.get("role") == "user" and not acted:
-            message = {**message, "content": "(format reminder)"}
-        shown.append(message)
-    return shown
-
-
 def _by_role(world: World) -> dict[tuple[str, int], list[dict[str, Any]]]:
     grouped: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for who, idx, body in world.seen:
         if who == "setup":
             continue
         if who == "agent":
-            conversation = _conversation(body["messages"])
-            body = {k: body.get(k) for k in PARAMETERS} | {"conversation": conversation}
+            body = {k: body.get(k) for k in PARAMETERS} | {"messages": body["messages"]}
         grouped.setdefault((who, idx), []).append(body)
     return grouped
 
@@ -280,6 +267,12 @@ def test_interactive_requests_rewards_and_end_reasons_are_upstreams(
     assert [upstream_rows[i]["reward"] for i in scripts] == [1, 0, 1, 1]
 
 
+def _gold_text(task: Any) -> str:
+    """A Pro row's gold as an agent would write it exactly: its answers, comma-separated."""
+    answers = task.answer if isinstance(task.answer, list) else [task.answer]
+    return ", ".join("None" if a is None else str(a) for a in answers)
+
+
 def test_single_turn_extraction_and_judge_requests_are_upstreams(
     shared_dir: Path,
     upstream_env: None,  # noqa: F811
@@ -302,7 +295,8 @@ def test_single_turn_extraction_and_judge_requests_are_upstreams(
         },
         bri.idx: {
             "opening": bri.query.strip(),
-            "agent": [text("<respond>MO</respond>")],  # HEAD's direct match: no extraction
+            # The gold as it is: HEAD's direct match, no extraction (whatever the org drew).
+            "agent": [text(f"<respond>{_gold_text(bri)}</respond>")],
             "scorer": text("[]"),
         },
         ccq.idx: {
