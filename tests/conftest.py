@@ -46,6 +46,13 @@ else:
 os.environ["CRMTUI_UPSTREAM_DIR"] = os.pathsep.join(str(p) for p in _HARNESSES)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the machine has cores. Many tests wait (for a
+    subprocess, a 127.0.0.1 server, a screen to settle) and two workers on two cores were
+    busy only about two thirds of the time; the extra worker fills those waits."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="run tests marked slow")
 
