@@ -29,6 +29,7 @@ from typing import Any
 from crmtui.agent.extract import call_facts
 from crmtui.agent.replies import ModelError
 from crmtui.agent.upstream_user_texts import UpstreamEvaluatorTexts, UpstreamUserTexts
+from crmtui.agent.user_sim import call_numbers, call_options
 from crmtui.play.dialogue import Side
 from crmtui.play.dialogue_sides import UserReply
 from crmtui.scoring.judge import LLM_JUDGE, Verdict, judge_input
@@ -173,23 +174,13 @@ class UpstreamSimulatedUser:
         self, agent_text: str, cancel: threading.Event | None, timeout: float | None
     ) -> UserReply:
         self.messages.append({"role": "user", "content": agent_text})
-        extra: dict[str, Any] = {"cancel": cancel} if cancel is not None else {}
-        if timeout is not None:  # the time limit's rest; not a request parameter upstream sends
-            extra["timeout"] = timeout
-        reply = self.client.complete(self.messages, None, **extra)
+        reply = self.client.complete(self.messages, None, **call_options(cancel, timeout))
         if reply.content_null:
             # Upstream's env tests "###STOP###" in None and raises.
             raise ModelError("the user model replied with no text (null)", kind="malformed")
         # litellm sends a model_dump()'d message back as {"content", "role"}.
         self.messages.append({"content": reply.content, "role": "assistant"})
-        call = {
-            "model": self.side.id,
-            "prompt_tokens": int(reply.prompt_tokens),
-            "completion_tokens": int(reply.completion_tokens),
-            "cost": reply.cost,
-            "latency_ms": round(float(reply.latency_ms), 3),
-        }
-        return UserReply(reply.content, call)
+        return UserReply(reply.content, call_numbers(self.side.id, reply))
 
 
 class UpstreamExtractor:

@@ -70,6 +70,26 @@ def user_prompt_digest() -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def call_options(cancel: threading.Event | None, timeout: float | None) -> dict[str, Any]:
+    """A user model call's keyword arguments: its cancel event and the time left (neither
+    is a request parameter)."""
+    options: dict[str, Any] = {} if cancel is None else {"cancel": cancel}
+    if timeout is not None:
+        options["timeout"] = timeout
+    return options
+
+
+def call_numbers(model: str, reply: Any) -> dict[str, Any]:
+    """What a simulated user's call is recorded with beside its message."""
+    return {
+        "model": model,
+        "prompt_tokens": int(reply.prompt_tokens),
+        "completion_tokens": int(reply.completion_tokens),
+        "cost": reply.cost,
+        "latency_ms": round(float(reply.latency_ms), 3),
+    }
+
+
 class SimulatedUser:
     """A model plays the user of one conversation (one instance).
 
@@ -129,19 +149,9 @@ class SimulatedUser:
         self, agent_text: str, cancel: threading.Event | None, timeout: float | None
     ) -> UserReply:
         self.messages.append({"role": "user", "content": agent_text})
-        extra: dict[str, Any] = {"cancel": cancel} if cancel is not None else {}
-        if timeout is not None:
-            extra["timeout"] = timeout
-        reply = self.client.complete(self.messages, None, **extra)
+        reply = self.client.complete(self.messages, None, **call_options(cancel, timeout))
         text = (reply.content or "").strip()
         if not text:
             raise ModelError("the user model replied with no text", kind="malformed")
         self.messages.append({"role": "assistant", "content": text})
-        call = {
-            "model": self.side.id,
-            "prompt_tokens": int(reply.prompt_tokens),
-            "completion_tokens": int(reply.completion_tokens),
-            "cost": reply.cost,
-            "latency_ms": round(float(reply.latency_ms), 3),
-        }
-        return UserReply(text, call)
+        return UserReply(text, call_numbers(self.side.id, reply))

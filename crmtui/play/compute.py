@@ -20,6 +20,7 @@ from itertools import repeat
 from typing import Any
 
 from crmtui.errors import CrmtuiError
+from crmtui.scoring.families import MONTHS
 
 AGGREGATES = ("count", "sum", "avg", "min", "max", "median")
 #: Seconds per unit of a duration measure.
@@ -31,20 +32,6 @@ ALL_ROWS = "(all rows)"
 #: the month's name whatever its year (``04 April``: "Calendar Month in Year", for questions
 #: that tell months apart by name over a period longer than a year).
 BUCKETS = ("month", "year", "day", "month_in_year")
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def group_column(name: str) -> tuple[str, str | None]:
@@ -72,7 +59,7 @@ def bucket_value(value: Any, bucket: str | None) -> Any:
         raise ComputeError(f"{value!r} is not a date: it cannot be grouped by {bucket}")
     if bucket == "month_in_year":
         month = int(text[5:7])
-        return f"{month:02d} {_MONTHS[month - 1]}"  # the number first: keys sort by month
+        return f"{month:02d} {MONTHS[month - 1]}"  # the number first: keys sort by month
     return text[:size]
 
 
