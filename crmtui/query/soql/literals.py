@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from lark import Token
-
 from crmtui.query.errors import MALFORMED_QUERY, QueryError
 from crmtui.query.soql import ast
+from crmtui.query.soql.lalr import Token
 
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'"}
 

@@ -1,24 +1,21 @@
-"""Text -> :class:`~crmtui.query.soql.ast.Query`, with lark (LALR) and the ``soql.lark`` grammar.
+"""Text -> :class:`~crmtui.query.soql.ast.Query`: the ``soql.lark`` grammar's LALR parser.
 
-Every failure becomes a :class:`QueryError` (``MALFORMED_QUERY`` with the offending token
-and its position), never a lark exception.
+The parser runs from tables lark built (:mod:`.lalr`, :mod:`.tables`; lark itself is not
+loaded), and :class:`_ToAst` turns its tree into AST nodes the way a lark ``Transformer``
+did: bottom-up, children first, left to right. Every failure becomes a
+:class:`QueryError` (``MALFORMED_QUERY`` with the offending token and its position).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from crmtui.query.boundary import translate
 from crmtui.query.errors import MALFORMED_QUERY, NUMBER_OUTSIDE_VALID_RANGE, QueryError
-from crmtui.query.grammar import build_parser
-from crmtui.query.soql import ast
+from crmtui.query.soql import ast, lalr
 from crmtui.query.soql.clauses import MAX_LIMIT, MAX_OFFSET
 from crmtui.query.soql.dates import (
     DATE_RANGE_HINT,
@@ -27,9 +24,10 @@ from crmtui.query.soql.dates import (
     in_valid_range,
     parse_datetime_literal,
 )
+from crmtui.query.soql.lalr import Token, Tree
 from crmtui.query.soql.literals import decode_string, string_list
 
-#: The SOQL grammar, beside this module.
+#: The SOQL grammar, beside this module (``scripts/gen_soql_tables.py`` builds the tables).
 GRAMMAR = Path(__file__).with_name("soql.lark")
 #: Salesforce's default limit on the length of a SOQL statement.
 MAX_QUERY_LENGTH = 100_000
@@ -44,11 +42,6 @@ MAX_NUMBER_DIGITS = 40
 MAX_DATE_N_DIGITS = 7
 
 _FENCE = re.compile(r"```(?:[A-Za-z]+\b)?(.*?)```", re.DOTALL)
-
-
-@cache
-def _parser() -> Lark:
-    return build_parser(GRAMMAR, propagate_positions=True, maybe_placeholders=False)
 
 
 def unwrap_fence(text: str) -> str:
@@ -69,14 +62,27 @@ def _pos(token: Token) -> tuple[int, int]:
     return (token.line or 1, token.column or 1)
 
 
-@v_args(inline=True)
-class _ToAst(Transformer[Any, ast.Query]):
-    """Build AST nodes from lark's parse tree."""
+class _ToAst:
+    """Build AST nodes from the parse tree: each tree's method gets its children's values.
+
+    A method takes the values as arguments, except those named in :data:`WITH_META`, which
+    take the tree (its ``line``/``column``: where its text starts) and the list of values.
+    """
+
+    #: The methods that are told where their tree starts.
+    WITH_META = frozenset({"query", "sel_subquery"})
+
+    def transform(self, tree: Tree) -> Any:
+        """The value of ``tree``: its children's values first, left to right."""
+        children = [self.transform(c) if isinstance(c, Tree) else c for c in tree.children]
+        method = getattr(self, tree.data)
+        if tree.data in self.WITH_META:
+            return method(tree, children)
+        return method(*children)
 
     def start(self, query: ast.Query) -> ast.Query:
         return query
 
-    @v_args(inline=False, meta=True)
     def query(self, meta: Any, items: list[Any]) -> ast.Query:
         fields: dict[str, Any] = {}
         select, (obj_token, alias) = items[0], items[1]
@@ -104,7 +110,6 @@ class _ToAst(Transformer[Any, ast.Query]):
     def sel_func(self, call: ast.FuncCall, alias: str | None = None) -> ast.SelectFunc:
         return ast.SelectFunc(call, alias)
 
-    @v_args(inline=False, meta=True)
     def sel_subquery(self, meta: Any, items: list[ast.Query]) -> ast.SelectSubquery:
         # meta spans the "(" too, wherever it is ("( SELECT", "(\nSELECT").
         return ast.SelectSubquery(items[0], meta.line, meta.column)
@@ -330,9 +335,9 @@ def _nesting_depth(text: str) -> int:
     return deepest
 
 
-def _syntax_error(text: str, exc: UnexpectedInput) -> QueryError:
-    line = getattr(exc, "line", None)
-    column = getattr(exc, "column", None)
+def _syntax_error(text: str, exc: lalr.ParseFault) -> QueryError:
+    line: int | None = exc.line
+    column: int | None = exc.column
     if isinstance(line, int) and line < 1:
         line = column = None
     if re.search(r"\bTYPEOF\b", text, re.IGNORECASE):
@@ -344,21 +349,19 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> QueryError:
             line=line,
             column=column,
         )
-    if isinstance(exc, UnexpectedCharacters):
+    if isinstance(exc, lalr.UnexpectedCharacters):
         char = exc.char if exc.char != "\x00" else "\\0"
         return QueryError(MALFORMED_QUERY, f"unexpected token: '{char}'", line=line, column=column)
-    if isinstance(exc, UnexpectedToken | UnexpectedEOF):
-        token = getattr(exc, "token", None)
-        if token is None or token.type == "$END":
-            # Point just past the last character, where more text was expected.
-            body = text.rstrip()
-            end_line = body.count("\n") + 1
-            end_column = len(body) - (body.rfind("\n") + 1) + 1
-            return QueryError(
-                MALFORMED_QUERY, "unexpected token: <EOF>", line=end_line, column=end_column
-            )
-        return QueryError(MALFORMED_QUERY, f"unexpected token: '{token}'", line=line, column=column)
-    return QueryError(MALFORMED_QUERY, str(exc).splitlines()[0], line=line, column=column)
+    token = exc.token  # type: ignore[attr-defined]  # the other fault: UnexpectedToken
+    if token.type == "$END":
+        # Point just past the last character, where more text was expected.
+        body = text.rstrip()
+        end_line = body.count("\n") + 1
+        end_column = len(body) - (body.rfind("\n") + 1) + 1
+        return QueryError(
+            MALFORMED_QUERY, "unexpected token: <EOF>", line=end_line, column=end_column
+        )
+    return QueryError(MALFORMED_QUERY, f"unexpected token: '{token}'", line=line, column=column)
 
 
 def parse(text: str) -> ast.Query:
@@ -380,8 +383,8 @@ def parse(text: str) -> ast.Query:
             f"query is nested too deeply (more than {MAX_NESTING} levels of parentheses)",
         )
     try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as exc:
+        tree = lalr.parse(text)
+    except lalr.ParseFault as exc:
         raise _syntax_error(text, exc) from None
     try:
         return _ToAst().transform(tree)
@@ -389,6 +392,5 @@ def parse(text: str) -> ast.Query:
         raise
     except RecursionError:
         raise QueryError(MALFORMED_QUERY, "query is nested too deeply") from None
-    except Exception as exc:  # lark wraps transformer errors in VisitError
-        cause = getattr(exc, "orig_exc", None)
-        raise translate(cause if isinstance(cause, Exception) else exc) from None
+    except Exception as exc:  # noqa: BLE001 - a bug in a method: UNKNOWN_EXCEPTION, no trace
+        raise translate(exc) from None
