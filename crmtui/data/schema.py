@@ -1,5 +1,9 @@
 """The org schema: objects, fields, types, descriptions and relationships.
 
+:class:`Field`, :class:`ChildRelationship` and :class:`SObject` are frozen value classes
+(:mod:`crmtui.value_class`), not dataclasses: a new ``crmtui query`` builds the org's
+schema, and ``dataclasses`` costs more to import than the query takes to compile.
+
 Two file formats are read:
 
 * upstream's CRMArena format, a list of ``{"object": name, "fields": {name: description}}``
@@ -18,12 +22,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from crmtui.errors import SchemaError
+from crmtui.value_class import FrozenValue
 
 FieldType = Literal[
     "id",
@@ -52,8 +56,7 @@ TEXT_TYPES: frozenset[str] = frozenset(
 COMPOUND_NAME_OBJECTS: frozenset[str] = frozenset({"User", "Contact", "Account", "Lead"})
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(FrozenValue):
     """One field of an sObject.
 
     Attributes:
@@ -69,12 +72,32 @@ class Field:
             column. None for ordinary fields.
     """
 
+    FIELDS = ("name", "type", "description", "reference_to", "listed", "constant")
+
     name: str
-    type: FieldType = "string"
-    description: str = ""
-    reference_to: str | None = None
-    listed: bool = True
-    constant: str | None = None
+    type: FieldType
+    description: str
+    reference_to: str | None
+    listed: bool
+    constant: str | None
+
+    def __init__(
+        self,
+        name: str,
+        type: FieldType = "string",  # noqa: A002 - Salesforce's own word
+        description: str = "",
+        reference_to: str | None = None,
+        listed: bool = True,
+        constant: str | None = None,
+    ) -> None:
+        self._set(
+            name=name,
+            type=type,
+            description=description,
+            reference_to=reference_to,
+            listed=listed,
+            constant=constant,
+        )
 
     @property
     def relationship_name(self) -> str | None:
@@ -130,8 +153,7 @@ def plural(name: str) -> str:
     return base + "__r" if name.endswith("__c") else base
 
 
-@dataclass(frozen=True)
-class ChildRelationship:
+class ChildRelationship(FrozenValue):
     """A child relationship as seen from the parent, e.g. ``Account.Cases``.
 
     Attributes:
@@ -140,23 +162,52 @@ class ChildRelationship:
         field: Lookup field on the child pointing at the parent (``AccountId``).
     """
 
+    FIELDS = ("name", "child", "field")
+
     name: str
     child: str
     field: str
 
+    def __init__(self, name: str, child: str, field: str) -> None:
+        self._set(name=name, child=child, field=field)
 
-@dataclass(frozen=True)
-class SObject:
+
+class SObject(FrozenValue):
     """One object (table) of the org."""
+
+    FIELDS = ("name", "fields", "key_prefix", "description", "_by_lower")
+    UNCOMPARED = ("_by_lower",)
 
     name: str
     fields: tuple[Field, ...]
-    key_prefix: str | None = None
-    description: str = ""
-    _by_lower: Mapping[str, Field] = field(default_factory=dict, compare=False, repr=False)
+    key_prefix: str | None
+    description: str
+    _by_lower: Mapping[str, Field]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_lower", {f.name.lower(): f for f in self.fields})
+    def __init__(
+        self,
+        name: str,
+        fields: tuple[Field, ...],
+        key_prefix: str | None = None,
+        description: str = "",
+    ) -> None:
+        by_lower = {f.name.lower(): f for f in fields}
+        self._set(
+            name=name,
+            fields=fields,
+            key_prefix=key_prefix,
+            description=description,
+            _by_lower=by_lower,
+        )
+
+    def replaced(self, **changes: Any) -> SObject:
+        """A copy with ``changes`` (its field index made anew)."""
+        changes.pop("_by_lower", None)
+        values = {n: getattr(self, n) for n in self.FIELDS if n not in self.UNCOMPARED}
+        unknown = changes.keys() - values.keys()
+        if unknown:
+            raise TypeError(f"SObject has no field {sorted(unknown)[0]!r}")
+        return SObject(**{**values, **changes})
 
     def field(self, name: str) -> Field | None:
         """Look a field up case-insensitively (SOQL is case-insensitive)."""

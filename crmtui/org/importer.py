@@ -96,7 +96,6 @@ EXTRA_COLUMNS = ("keep", "omit", "describe")
 
 def _extra_columns(schema: Schema, expected: Schema, how: str) -> Schema:
     """``schema`` with the columns ``expected`` lacks listed, unlisted or described."""
-    import dataclasses
 
     from crmtui.data.schema import builtin_schema
 
@@ -112,14 +111,14 @@ def _extra_columns(schema: Schema, expected: Schema, how: str) -> Schema:
         for item in obj.fields:
             extra = known is not None and known.field(item.name) is None and item.listed
             if extra and how == "omit":
-                item = dataclasses.replace(item, listed=False)
+                item = item.replaced(listed=False)
             elif extra and not item.description:
                 ours = builtin.get(obj.name)
                 found = ours.field(item.name) if ours is not None else None
                 text = found.description if found is not None and found.description else ""
-                item = dataclasses.replace(item, description=text or "(not described)")
+                item = item.replaced(description=text or "(not described)")
             fields.append(item)
-        objects.append(dataclasses.replace(obj, fields=tuple(fields)))
+        objects.append(obj.replaced(fields=tuple(fields)))
     return Schema(objects)
 
 

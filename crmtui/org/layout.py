@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from crmtui.data.schema import (
     Field,
@@ -53,7 +53,7 @@ def infer_object(
                 fields.append(f)
             elif (value := implied_value(name, f.name)) is not None:
                 # Missing from upstream's file, always there in Salesforce: one value.
-                fields.append(replace(f, constant=value))
+                fields.append(f.replaced(constant=value))
     taken = {f.name.lower() for f in fields}
     for column in columns:
         if column.lower() in taken:

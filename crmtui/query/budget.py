@@ -29,7 +29,7 @@ import time
 from types import TracebackType
 
 from crmtui.query.errors import QueryError
-from crmtui.query.value_class import FrozenValue
+from crmtui.value_class import FrozenValue
 
 #: Default time limit of one query, in seconds (console, agents and ``crmtui query``).
 DEFAULT_TIMEOUT_S = 30.0
@@ -45,7 +45,7 @@ CANCELLED_MESSAGE = "Your query request was cancelled before it finished."
 
 
 class QueryBudget(FrozenValue):
-    """Limits for one query (a frozen value class, not a dataclass: see ``.value_class``).
+    """Limits for one query (a frozen value class, not a dataclass: see :mod:`crmtui.value_class`).
 
     Attributes:
         timeout_s: Seconds the query may run (None: no limit).

@@ -1,6 +1,6 @@
 """:class:`QueryResult`: records shaped like the Salesforce REST API via simple_salesforce.
 
-A value class (:mod:`crmtui.query.value_class`), not a dataclass: ``crmtui query`` loads it
+A value class (:mod:`crmtui.value_class`), not a dataclass: ``crmtui query`` loads it
 for every query, and ``dataclasses`` costs more than a small query.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from crmtui.query.value_class import ValueClass
+from crmtui.value_class import ValueClass
 
 API_VERSION = "v60.0"
 

@@ -7,7 +7,6 @@ on the generated org (``gen_org``) and on the hand-built fixture org of tests/un
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import importlib.util
 import inspect
@@ -27,6 +26,7 @@ from crmtui.query.soql import ast
 from crmtui.query.soql.dates import N_LITERALS, SIMPLE_LITERALS
 from crmtui.query.soql.parser import parse
 from crmtui.query.soql.printer import UnprintableQuery, to_soql
+from crmtui.value_class import FrozenValue
 from tests.unit.query import conftest as unit_org
 from tests.unit.query import test_upstream_shapes as upstream_shapes
 
@@ -48,8 +48,8 @@ _SPELLING_FIELDS = frozenset({"line", "column", "object_line", "object_column", 
 
 def shape(node: Any) -> Any:
     """The AST as nested tuples without positions or raw spellings; numbers keep their type."""
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        kept = (f.name for f in dataclasses.fields(node) if f.name not in _SPELLING_FIELDS)
+    if isinstance(node, FrozenValue):
+        kept = (name for name in node.FIELDS if name not in _SPELLING_FIELDS)
         return (type(node).__name__, tuple((name, shape(getattr(node, name))) for name in kept))
     if isinstance(node, tuple):
         return tuple(shape(item) for item in node)
@@ -161,10 +161,10 @@ def test_nodes_the_parser_never_builds_raise_typed_errors() -> None:
     in_list, includes = where.items
     assert isinstance(in_list, ast.InList) and isinstance(includes, ast.Includes)
     bad = [
-        dataclasses.replace(in_list, values=()),
-        dataclasses.replace(includes, values=()),
+        in_list.replaced(values=()),
+        includes.replaced(values=()),
         ast.Or((in_list,)),
-        dataclasses.replace(in_list.values[0], kind="blob"),  # type: ignore[arg-type]
+        in_list.values[0].replaced(kind="blob"),
         "SELECT Id FROM Case",
     ]
     for node in bad:

@@ -121,12 +121,12 @@ LAYERS: list[tuple[str, ...]] = [
         "crmtui.crash",
         "crmtui.startup",
         "crmtui.sanitise",
+        "crmtui.value_class",
     ),
     ("crmtui.data",),
     ("crmtui.org",),
     # query: what both languages share, then SOQL, then SOSL (built on SOQL), then run()
     (
-        "crmtui.query.value_class",
         "crmtui.query.lark_setup",
         "crmtui.query.errors",
         "crmtui.query.boundary",

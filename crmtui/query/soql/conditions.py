@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from crmtui.query.errors import (
@@ -52,7 +51,6 @@ _TYPE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass
 class CondCompiler:
     """Compiles conditions for one scope; params are appended in SQL text order.
 
@@ -63,13 +61,20 @@ class CondCompiler:
         subquery: Callback compiling a semi-join subquery to (sql, params).
     """
 
-    scope: Scope
-    today: dt.date
-    allow_aggregate: bool
-    subquery: Callable[[ast.Query, Expr], tuple[str, list[Any]]]
-    params: list[Any] = field(default_factory=list)
-    #: In HAVING: the keys of the GROUP BY expressions; any other plain field is refused.
-    grouped: frozenset[str] | None = None
+    def __init__(
+        self,
+        scope: Scope,
+        today: dt.date,
+        allow_aggregate: bool,
+        subquery: Callable[[ast.Query, Expr], tuple[str, list[Any]]],
+    ) -> None:
+        self.scope = scope
+        self.today = today
+        self.allow_aggregate = allow_aggregate
+        self.subquery = subquery
+        self.params: list[Any] = []
+        #: In HAVING: the keys of the GROUP BY expressions; any other plain field is refused.
+        self.grouped: frozenset[str] | None = None
 
     def compile(self, cond: ast.Condition) -> str:
         """SQL for a condition; the bound values are appended to :attr:`params`."""

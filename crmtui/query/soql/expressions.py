@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from crmtui.query.errors import INVALID_FIELD, MALFORMED_QUERY, QueryError
 from crmtui.query.soql import ast
 from crmtui.query.soql.resolve import Resolved, Scope
 from crmtui.query.soql.values import NUMERIC_KINDS, boolean_sql
+from crmtui.value_class import FrozenValue
 
 AGGREGATES = frozenset({"COUNT", "COUNT_DISTINCT", "SUM", "AVG", "MIN", "MAX"})
 
@@ -35,8 +34,7 @@ DATE_FUNCTIONS: dict[str, tuple[str, str, bool]] = {
 }
 
 
-@dataclass(frozen=True)
-class Expr:
+class Expr(FrozenValue):
     """A compiled operand.
 
     Attributes:
@@ -49,13 +47,35 @@ class Expr:
         resolved: The resolved field for plain field references.
     """
 
+    FIELDS = ("sql", "value_sql", "kind", "name", "aggregate", "key", "resolved")
+
     sql: str
     value_sql: str
     kind: str
     name: str
     aggregate: bool
     key: str
-    resolved: Resolved | None = None
+    resolved: Resolved | None
+
+    def __init__(
+        self,
+        sql: str,
+        value_sql: str,
+        kind: str,
+        name: str,
+        aggregate: bool,
+        key: str,
+        resolved: Resolved | None = None,
+    ) -> None:
+        self._set(
+            sql=sql,
+            value_sql=value_sql,
+            kind=kind,
+            name=name,
+            aggregate=aggregate,
+            key=key,
+            resolved=resolved,
+        )
 
 
 def field_expr(res: Resolved) -> Expr:

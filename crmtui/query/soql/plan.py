@@ -1,6 +1,6 @@
 """Compiled query plans: what the executor runs and how it shapes rows into records.
 
-Frozen value classes (:mod:`crmtui.query.value_class`), not dataclasses: a stored plan run
+Frozen value classes (:mod:`crmtui.value_class`), not dataclasses: a stored plan run
 by ``crmtui query`` loads this module, and ``dataclasses`` costs more than the query.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from crmtui.query.soql.values import Converter
-from crmtui.query.value_class import FrozenValue
+from crmtui.value_class import FrozenValue
 
 
 class Output(FrozenValue):

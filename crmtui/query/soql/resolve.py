@@ -6,7 +6,6 @@ Identifiers that reach SQL come only from the schema (canonical names), always q
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
 from crmtui.data.schema import Field, Schema, SObject
 from crmtui.query.errors import (
@@ -17,6 +16,7 @@ from crmtui.query.errors import (
     QueryError,
 )
 from crmtui.query.soql import ast
+from crmtui.value_class import FrozenValue
 
 #: Salesforce allows at most five levels of parent relationships in a path.
 MAX_PARENT_LEVELS = 5
@@ -27,8 +27,7 @@ def quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(FrozenValue):
     """A resolved field reference.
 
     Attributes:
@@ -39,11 +38,25 @@ class Resolved:
         rel_id_sql: SQL of each parent's ``Id`` column (NULL when the parent is absent).
     """
 
+    FIELDS = ("sql", "field", "rel_names", "rel_types", "rel_id_sql")
+
     sql: str
     field: Field
     rel_names: tuple[str, ...]
     rel_types: tuple[str, ...]
     rel_id_sql: tuple[str, ...]
+
+    def __init__(
+        self,
+        sql: str,
+        field: Field,
+        rel_names: tuple[str, ...],
+        rel_types: tuple[str, ...],
+        rel_id_sql: tuple[str, ...],
+    ) -> None:
+        self._set(
+            sql=sql, field=field, rel_names=rel_names, rel_types=rel_types, rel_id_sql=rel_id_sql
+        )
 
     @property
     def kind(self) -> str:
@@ -56,21 +69,25 @@ class Resolved:
         return ".".join((*self.rel_names, self.field.name))
 
 
-@dataclass
 class Scope:
     """Resolves paths for one FROM object and collects the joins they need."""
 
-    schema: Schema
-    obj: SObject
-    counter: itertools.count[int]
-    alias: str | None = None
-    root: str = ""
-    joins: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
-    #: Parent paths every result row has (set by the compiler): INNER instead of LEFT JOIN.
-    inner: set[tuple[str, ...]] = field(default_factory=set)
-
-    def __post_init__(self) -> None:
-        self.root = f"t{next(self.counter)}"
+    def __init__(
+        self,
+        schema: Schema,
+        obj: SObject,
+        counter: itertools.count[int],
+        alias: str | None = None,
+    ) -> None:
+        self.schema = schema
+        self.obj = obj
+        self.counter = counter
+        self.alias = alias
+        #: The root table's SQL alias (``t0``, ``t1``... in compile order).
+        self.root = f"t{next(counter)}"
+        self.joins: dict[tuple[str, ...], tuple[str, str]] = {}
+        #: Parent paths every result row has (set by the compiler): INNER instead of LEFT JOIN.
+        self.inner: set[tuple[str, ...]] = set()
 
     def from_sql(self) -> str:
         """``"Obj" AS t0 LEFT JOIN ...`` for the root and every parent joined so far."""
