@@ -8,9 +8,12 @@ docs/performance.md). Both paths print the same bytes and fail the same way.
 A SOQL query on a crmtui org first looks for its plan in the plan store
 (:mod:`crmtui.query.soql.plan_store`), keyed by the org's stored schema text: found, it runs
 on a read-only connection without building the org's schema objects or loading the parser
-and the compiler. Otherwise the org is opened and the query run as ever, and its plan stored
-for next time. Anything unusual (a raw upstream file, a sample org still to build, SOSL, a
-damaged or read-only cache) takes the ordinary path, which reports any error as before.
+and the compiler. Otherwise the schema objects are built from that same text (the org is
+not opened as an object) and the query parsed and compiled, without lark
+(:mod:`crmtui.query.soql.lalr`), run, and its plan stored for next time. Anything unusual
+(a raw upstream file, a sample org still to build, SOSL, a damaged stored schema, a cache
+folder that cannot be made) takes the ordinary path: the org opened and the query run by
+:func:`crmtui.query.run`, which reports any error as before.
 """
 
 from __future__ import annotations
@@ -205,7 +208,8 @@ def _run_compiled(
 def _run_stored(
     stored: tuple[Path, str], text: str, when: dt.date, budget: Any, cancel: threading.Event
 ) -> tuple[Any, float] | None:
-    """Run ``text``'s stored plan on the org file ``stored`` names; None when there is none."""
+    """Run ``text`` on the org file ``stored`` names, from its stored schema text: its stored
+    plan, else compiled (and the plan kept); None leaves it to the ordinary path."""
     if text.lstrip()[:4].upper() == "FIND":  # SOSL: always the ordinary path
         return None
     folder = _plan_folder()
@@ -220,18 +224,45 @@ def _run_stored(
 
     path, schema_text = stored
     start = time.perf_counter()
-    plan = plan_store.load(folder, plan_store.plan_key(schema_text, text, when))
+    key = plan_store.plan_key(schema_text, text, when)
+    plan = plan_store.load(folder, key)
+    schema = None
     if plan is None:
-        return None
+        schema = _schema(schema_text)
+        if schema is None:
+            return None
     compile_ms = (time.perf_counter() - start) * 1000
     started = time.monotonic()
     conn = connect_readonly(path)
     try:
         check_text(text)  # as `run` does; a stored query passed it already
         with _ctrl_c_cancels(cancel), applied(budget), guarded():
+            if plan is None:
+                # What `run` does for a query never asked: parse and compile (no lark,
+                # no org object: the schema comes from the text read already).
+                from crmtui.query.soql.compiler import compile_query
+                from crmtui.query.soql.parser import parse, unwrap_fence
+
+                compiling = time.perf_counter()
+                plan = compile_query(parse(unwrap_fence(text)), schema, when)
+                compile_ms += (time.perf_counter() - compiling) * 1000
+                plan_store.save(folder, key, plan)
             return run_compiled(prepare(conn), plan, compile_ms), started
     finally:
         conn.close()
+
+
+def _schema(schema_text: str) -> Any:
+    """The org's schema objects from its stored text; None when the text is not a schema
+    (the ordinary path opens the org and reports it)."""
+    import json
+
+    from crmtui.data.schema import Schema
+
+    try:
+        return Schema.from_json(json.loads(schema_text))
+    except Exception:  # noqa: BLE001 - a damaged stored schema: the ordinary path says so
+        return None
 
 
 def _stored_org(org_spec: str | None) -> tuple[Path, str] | None:

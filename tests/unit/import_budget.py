@@ -12,6 +12,7 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 
 #: Modules no non-TUI command loads unless it draws with them.
 TUI = ("textual", "litellm", "datasets")
@@ -25,13 +26,19 @@ _PROBE = (
 )
 
 
-def run_command(*args: str) -> tuple[float, set[str], str]:
+def run_command(
+    *args: str, before: Callable[[], None] | None = None
+) -> tuple[float, set[str], str]:
     """CPU seconds of the whole process, the modules loaded, and what it printed.
 
     Run twice, the second measured: the first writes the bytecode an installed crmtui has.
+    ``before`` runs before each run (say, to empty a cache the first run filled).
     """
-    _run(args)
-    return _run(args)
+    for _ in range(2):
+        if before is not None:
+            before()
+        measured = _run(args)
+    return measured
 
 
 def _run(args: tuple[str, ...]) -> tuple[float, set[str], str]:
