@@ -5,7 +5,8 @@ file. Both tools run the same query on the same SQLite file (the sample org, bui
 temporary ``CRMTUI_HOME``): crmtui the SOQL, sqlite-utils the equivalent SQL, in alternating
 rounds so that both see the same machine (``--pairs``, default 15). Printed: each side's
 median wall and CPU time, the ratio of the medians and the median of the rounds' ratios
-(target: crmtui ≤ 0.5x), and the machine's load before and after.
+(target: crmtui ≤ 0.5x, a repeated query and a new one alike), and the machine's load before
+and after.
 
 sqlite-utils runs from a virtual environment holding nothing but sqlite-utils and its
 dependencies, as a user installs it: in crmtui's own venv it would find pandas and numpy
@@ -14,9 +15,10 @@ dependencies, as a user installs it: in crmtui's own venv it would find pandas a
 ``--cache`` (``pip install sqlite-utils``: needs the package index) unless ``--sqlite-utils``
 names an executable.
 
-crmtui is timed twice each round: ``query`` runs the plan stored by an earlier run
-(``crmtui/query/soql/plan_store.py``), as any repeated query does; ``new query`` runs with
-the plan store emptied first (the parser's tables stay cached), as a query never asked before.
+crmtui is timed three times each round: ``query`` runs the plan stored by an earlier run
+(``crmtui/query/soql/plan_store.py``), as any repeated query does (``--format json`` too);
+``new query`` runs with the plan store emptied first, as a query never asked before: parsed
+(from the generated tables, ``crmtui/query/soql/tables.py``) and compiled.
 
 Then, for each non-TUI command, the modules it loaded (``textual``, ``rich``, ``lark``...) and
 its import CPU time, from ``python -X importtime`` (``--imports``).
@@ -192,8 +194,8 @@ def main() -> int:
                 result["imports"][label] = {"ms": ms, "heavy": heavy}
                 loads = ", ".join(heavy) or "none of " + "/".join(HEAVY[:3])
                 print(f"  crmtui {label}: imports {ms:.0f} ms; loads {loads}")
-    ok = result["ratio_crmtui"] <= TARGET_RATIO
-    print(f"machine: {load()} at the end; target {'MET' if ok else 'MISSED'} (stored plan)")
+    ok = max(result["ratio_crmtui"], result["ratio_new"]) <= TARGET_RATIO
+    print(f"machine: {load()} at the end; target {'MET' if ok else 'MISSED'} (stored and new)")
     print(json.dumps({"bench": "cli", **result}, sort_keys=True))
     return 0 if ok else 1
 

@@ -13,7 +13,8 @@ Public API::
 
 Layout: :mod:`.soql` and :mod:`.sosl` hold the two languages (SOSL runs its RETURNING clauses
 through SOQL; SOQL knows nothing of SOSL). What both share sits at this level: errors,
-results, the observation text, the lark parser cache (:mod:`.grammar`), the thread's
+results, the observation text, the lark parser cache (:mod:`.grammar`: SOSL's; SOQL's
+parser runs from generated tables), the thread's
 connection (:mod:`.connection`), the error boundary (:mod:`.boundary`: only QueryError
 leaves the engine) and query budgets (:mod:`.budget`: time limit, result-size cap,
 cancel). :mod:`.dispatch` holds :func:`run`, which picks the language; neither language
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Where each public name lives. Loaded on first use (PEP 562): a module that needs only
 #: ``crmtui.query.results`` (``crmtui compare``, ``verify``) does not load the SOQL
-#: compiler and lark (~150 ms).
+#: compiler (nor SOSL's lark).
 _HOMES = {
     "DEFAULT_TIMEOUT_S": "crmtui.query.budget",
     "QueryBudget": "crmtui.query.budget",

@@ -1,7 +1,8 @@
 """Building the lark parsers, with their LALR tables cached on disk.
 
-Building the SOQL parser's tables is slow (docs/performance.md), and every ``crmtui query``
-and every fresh process would pay it on its first query. lark can pickle the built parser:
+SOSL's parser is built here (SOQL's runs from tables generated once: :mod:`.soql.lalr`).
+Building a parser's tables is slow (docs/performance.md), and every fresh process would pay
+it on its first search. lark can pickle the built parser:
 the cache file
 lives in crmtui's cache directory and its name carries lark's version and a hash of the
 grammar and options, so an upgrade or a grammar edit never loads stale tables.

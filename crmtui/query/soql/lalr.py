@@ -4,7 +4,7 @@ lark builds the parser for ``soql.lark``; ``scripts/gen_soql_tables.py`` writes 
 to :mod:`.tables`, and this module runs it as lark does: the same contextual lexer, the same
 LALR actions, the same tree shaping and the same two errors with the same positions.
 Importing lark and loading its parser was most of a new ``crmtui query``'s time
-(docs/performance.md); this module and its tables load in about a millisecond.
+(docs/performance.md); this module and its tables are a small part of that.
 
 The tables (see :mod:`.tables`):
 

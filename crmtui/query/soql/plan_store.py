@@ -1,7 +1,7 @@
 """Compiled SOQL plans kept on disk, so that a process can run a query compiled before.
 
-A one-line ``crmtui query`` spends most of its time starting up; parsing (lark) and compiling
-a query cost more to import than to run (docs/performance.md). So ``crmtui query`` keeps each
+A one-line ``crmtui query`` spends most of its time starting up; the parser and the compiler
+cost more to import than to run (docs/performance.md). So ``crmtui query`` keeps each
 plan it compiles in the cache folder, and a later process that asks the same query of an org
 with the same schema, for the same day, runs the stored plan without loading the parser, the
 compiler or the schema objects.
