@@ -335,3 +335,19 @@ def test_lark_token_and_ours_read_alike() -> None:
         theirs.line,
         theirs.column,
     )
+
+
+def test_every_tree_the_parser_makes_has_its_ast_method() -> None:
+    """A tree with no method would be a bug (lark handed such trees on; ours would not)."""
+    from crmtui.query.soql.tables import RULES
+
+    def one_child(size: int, kept: Any) -> bool:  # a `?rule` that hands its child up
+        return (size == 1) if kept is None else (len(kept) == 1 and not kept[0][1])
+
+    names = {
+        name
+        for _, size, name, single, kept in RULES
+        if not name.startswith("_") and not (single and one_child(size, kept))
+    }
+    assert {"query", "compare", "sel_subquery"} <= names
+    assert [n for n in sorted(names) if not callable(getattr(parser._ToAst, n, None))] == []
