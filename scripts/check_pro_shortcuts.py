@@ -12,7 +12,8 @@ it as ``crmtui tasks stats`` does. Prints one line per task type and measure, on
 org: every named careless shortcut's share (with, for a shortcut that applies to some
 instances only, how many it applied to), the careful reading's agreement with the gold,
 undecidable instances and None given away by the date alone, each against its bound
-(``crmtui.org.task_stats.check_targets``). Then, when the real b2b task file is found
+(``crmtui.org.task_stats.check_targets``), and lists any other calibration target that
+misses (margins, ties, None shares). Then, when the real b2b task file is found
 (``--real``, default ``../shared/crmarena/crmarenapro_b2b_tasks.json``), the distinct
 questions per type against it (within a factor of 3). Exits with status 1 when anything
 misses.
@@ -92,6 +93,21 @@ def shortcut_rows(reports: dict[str, Any]) -> tuple[list[list[str]], int]:
     return rows, sum(cell.endswith(" !") for by_org in cells.values() for cell in by_org.values())
 
 
+def report_other_targets(reports: dict[str, Any]) -> int:
+    """Print the other calibration targets (margins, ties, None shares) that miss; return
+    how many miss."""
+    misses = [
+        f"{label}: {abbreviation(c.task)} {c.target} {c.value:.0%} (bound {c.op} {c.limit:.0%})"
+        for label, report in reports.items()
+        for c in report.targets
+        if not c.ok and not c.target.startswith(MEASURES)
+    ]
+    print("Other calibration targets: " + ("all met" if not misses else "missed:"))
+    for line in misses:
+        print(f"  {line}")
+    return len(misses)
+
+
 def wording_rows(real: Path, task_files: dict[str, Path]) -> tuple[list[list[str]], int]:
     """Table rows (type, real count, one count per org, widest ratio, ok) and the misses."""
     theirs = distinct_queries(real)
@@ -149,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         missed += misses
         print(f"CRMArena-Pro, {args.scale} orgs ('!': misses its bound; (n): applied to n)")
         print(render(["type", "measure", *reports, "bound", "ok"], rows, args.markdown))
+        missed += report_other_targets(reports)
         if args.real.is_file():
             rows, misses = wording_rows(args.real, files)
             missed += misses
@@ -165,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             missed += misses
             print(f"\nCRMArena, {args.scale} orgs")
             print(render(["type", "measure", *crm, "bound", "ok"], rows, args.markdown))
+            missed += report_other_targets(crm)
     print(f"\n{'all hold' if not missed else f'{missed} figures miss their bound'}")
     return 1 if missed else 0
 

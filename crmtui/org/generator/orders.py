@@ -118,7 +118,7 @@ def build_orders(
     orders: list[Row] = []
     items: list[Row] = []
     picked: list[list[int]] = []
-    for position, ((day, customer, plan_index, partner), order_id, size) in enumerate(
+    for slot, ((day, customer, plan_index, partner), order_id, size) in enumerate(
         zip(specs, order_ids, sizes, strict=True)
     ):
         book = catalog.book_for(datetime(day.year, day.month, day.day))
@@ -142,8 +142,8 @@ def build_orders(
             picks.insert(0, wanted)
         if partner >= 0:
             _same_kind(rng, catalog, picked[partner], picks)
-        elif position in repeat_of:
-            _again(rng, catalog, picked[repeat_of[position]], picks)
+        elif slot in repeat_of:
+            _again(rng, catalog, picked[repeat_of[slot]], picks)
         picked.append(picks)
         book_entries = prices[book]
         for position, product_index in enumerate(picks):
