@@ -37,6 +37,10 @@ class ScaleConfig:
         task_pool: Size of the question pools in ``truth`` (kqa, ncr).
         pvi_cases: Cases whose conversations are planted for policy checks.
         pvi_breach_share: Share of those planted as breaches (the rest comply).
+        repeat_share: Share of follow-up orders that the customer follows with a third
+            purchase of the same kind and feature four to ten days later (0 in CRMArena's
+            orgs; the CRMArena-Pro generator plants them, see
+            :mod:`crmtui.org.generator.orders`).
     """
 
     name: str
@@ -52,6 +56,7 @@ class ScaleConfig:
     task_pool: int
     pvi_cases: int
     pvi_breach_share: float = 0.7
+    repeat_share: float = 0.0
 
 
 SCALES: dict[str, ScaleConfig] = {

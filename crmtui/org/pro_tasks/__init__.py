@@ -37,7 +37,6 @@ from crmtui.org.pro_tasks.texts import domain_details
 from crmtui.org.readings import (
     PRO_CONDITIONAL,
     SHORTCUT_FLOORS,
-    UNBUDGETED,
     OrgRows,
     gold_key,
     hit,
@@ -263,11 +262,7 @@ def shortcut_hits(task: str, candidate: ProCandidate, rows: OrgRows) -> dict[str
     if reading is None:
         return {}
     gold = gold_key(as_answer(candidate.answer))
-    return {
-        code: hit(answers, gold)
-        for code, answers in reading.shortcuts.items()
-        if code not in UNBUDGETED
-    }
+    return {code: hit(answers, gold) for code, answers in reading.shortcuts.items()}
 
 
 class ProShortcutBudget(ShortcutBudget):

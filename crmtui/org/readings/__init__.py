@@ -42,7 +42,6 @@ from crmtui.org.readings.types import Answers, Reading, answer_key, gold_key, hi
 __all__ = [
     "SHORTCUTS",
     "SHORTCUT_FLOORS",
-    "UNBUDGETED",
     "Answers",
     "PRO_CONDITIONAL",
     "OrgRows",
@@ -129,9 +128,6 @@ SHORTCUT_FLOORS: dict[tuple[str, str], float] = {
     ("invalid_config", "per_line"): 0.65,
     ("invalid_config", "no_companion"): 0.6,
 }
-#: Shortcuts ``tasks stats`` measures that the Pro builder does not budget: the data that
-#: would defeat them comes from the CRMArena generator (NED's purchases), not the Pro one.
-UNBUDGETED = frozenset({"latest_fitting"})
 #: CRMArena-Pro shortcuts that apply to some instances of their type only: their share is of
 #: the instances they apply to (and the Pro builder budgets them so).
 PRO_CONDITIONAL = frozenset({"missing_pass", "all_time"})

@@ -63,6 +63,8 @@ SALES_OBJECTS = (
 )
 #: Share of planted qualification leads that meet every BANT criterion (gold None).
 QUALIFIED_SHARE = 0.35
+#: Share of follow-up purchases a customer repeats (:mod:`crmtui.org.generator.orders`).
+REPEAT_SHARE = 1.5
 
 
 def generate_pro(seed: int = 7, scale: str = "small", org_type: str = "b2b") -> GeneratedOrg:
@@ -92,8 +94,11 @@ def generate_pro(seed: int = 7, scale: str = "small", org_type: str = "b2b") -> 
         raise ConfigError(f"seed must be an integer, got {seed!r}")
     check_org_type(org_type)
     cfg = pro_scale(scale)
-    # Pro asks about compliant conversations far more often (77 of 100 policy questions).
-    base = generate(seed, scale, config=replace(scale_config(scale), pvi_breach_share=0.5))
+    # Pro asks about compliant conversations far more often (77 of 100 policy questions); and
+    # its customers come back for a third purchase of a kind (so that the latest purchase
+    # their words fit is seldom the one they ask about).
+    config = replace(scale_config(scale), pvi_breach_share=0.5, repeat_share=REPEAT_SHARE)
+    base = generate(seed, scale, config=config)
     rng = random.Random(f"crmtui-pro:{org_type}:{seed}")
     fake = Faker("en_US")
     fake.seed_instance(seed + 2)
