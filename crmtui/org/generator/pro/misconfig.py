@@ -13,8 +13,8 @@ does not:
   companion on one quote, the companion above its unit limit. The companion article exempts
   a kit's companion from that limit; a reading that skips the article finds a breach.
 * **a product at exactly its limit** (``>=`` for "more than"): one product at exactly its most
-  units, or at exactly its least. On a quantity breach, which that reading names anyway, a
-  discount at exactly its cap or a quote valid for exactly the longest period instead.
+  units, or at exactly its least. (A quantity breach needs none: that reading names the
+  quantity article there too.)
 
 A planted quantity breach is always spread over lines of the product, each within the limit,
 so holding each line to the limit alone misses it; a planted companion breach is missed by a
@@ -32,14 +32,14 @@ from crmtui.org.solvers.pro.quotes import QuoteRules
 #: How often each decoy goes into a quote that can carry it.
 SPLIT_DECOY = 0.85
 KIT_DECOY = 0.85
-EDGE_DECOY = 0.8
+EDGE_DECOY = 0.9
 
 
 def config_quote(
-    kind: str | None, lines: list[Line], days: int, rules: QuoteRules, rng: random.Random
-) -> tuple[list[Line], int]:
-    """Compliant ``lines`` (valid for ``days``) changed to break exactly the rule ``kind``
-    (quantity, exclusive, companion; None: none), with decoys; returns the lines and days.
+    kind: str | None, lines: list[Line], rules: QuoteRules, rng: random.Random
+) -> list[Line]:
+    """Compliant ``lines`` changed to break exactly the rule ``kind`` (quantity, exclusive,
+    companion; None: none), with decoys.
 
     The caller checks the result against the rules: a draw that breaks more (or less) than
     ``kind`` is drawn again.
@@ -58,16 +58,14 @@ def config_quote(
     elif kind is not None:
         raise ValueError(f"not a configuration rule: {kind!r}")
     if kind == "quantity":
-        if rng.random() < EDGE_DECOY:
-            days = _pricing_edge(out, days, rules, rng)
-        return out, days
+        return out
     if rng.random() < SPLIT_DECOY:
         _split_least(out, rules, rng)
     if kind != "companion" and rng.random() < KIT_DECOY:
         _kit_over(out, rules, rng)
     if rng.random() < EDGE_DECOY:
         _at_most(out, rules, rng)
-    return out, days
+    return out
 
 
 def _present(lines: list[Line]) -> set[str]:
@@ -151,13 +149,3 @@ def _at_most(lines: list[Line], rules: QuoteRules, rng: random.Random) -> None:
     if options:
         pid = rng.choice(options)
         lines.append(Line(pid, rules.limits[pid], Fraction(0)))
-
-
-def _pricing_edge(lines: list[Line], days: int, rules: QuoteRules, rng: random.Random) -> int:
-    """A discount at exactly its cap, or the longest validity; returns the days."""
-    capped = [x for x in lines if rules.cap(Fraction(x.quantity)) > 0]
-    if capped and rng.random() < 0.6:
-        line = rng.choice(capped)
-        line.discount = rules.cap(Fraction(line.quantity))
-        return days
-    return rules.validity_days

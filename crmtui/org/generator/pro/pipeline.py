@@ -283,9 +283,9 @@ def _write_deal(
         weights = [CONFIG_WEIGHTS[k] for k in CONFIG_KINDS]
         for _ in range(20):
             rule = rng.choices(CONFIG_KINDS, weights)[0] if kind == "invalid_config" else None
-            made, days = misconfig.config_quote(rule, lines, valid, rules, rng)
-            if _breaks(rules, made, days) == ([] if rule is None else [rule]):
-                lines, valid = made, days
+            made = misconfig.config_quote(rule, lines, rules, rng)
+            if _breaks(rules, made, valid) == ([] if rule is None else [rule]):
+                lines = made
                 deal.planted[kind] = rule or "none"
                 break
     amount = Fraction(0)
