@@ -4,7 +4,9 @@ config, quote approval and lead qualification.
 Answered instances come from the records the generator planted a defect in
 (``truth["pro"]["plants"]``, ``truth["pro"]["bant"]``); no-answer ones from ordinary records
 of the same kind, chosen so that the question is still a real one (an opportunity with work
-recorded, a quote with lines, a lead with qualification calls).
+recorded, a quote with lines, a lead with qualification calls). Invalid config's come from the
+compliant quotes the generator gave decoys (``plants["config_decoys"]``,
+:mod:`crmtui.org.generator.pro.misconfig`).
 """
 
 from __future__ import annotations
