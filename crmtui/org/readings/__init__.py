@@ -118,9 +118,11 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "sales_insight_mining": (("all_time", "the period ignored (period questions)"),),
 }
-#: Shortcuts held to a share above the usual 40%, with that share. None now: invalid
-#: config's were, until its quotes carried decoys (issue #32, docs/pro-tasks.md).
-SHORTCUT_FLOORS: dict[tuple[str, str], float] = {}
+#: Shortcuts held to a share above the usual 40%, with that share.
+SHORTCUT_FLOORS: dict[tuple[str, str], float] = {
+    # None now: invalid config's two were, until its quotes carried decoys that each
+    # careless reading misreads (issue #32, docs/pro-tasks.md).
+}
 #: Shortcuts ``tasks stats`` measures that the Pro builder does not budget: the data that
 #: would defeat them comes from the CRMArena generator (NED's purchases), not the Pro one.
 UNBUDGETED = frozenset({"latest_fitting"})
