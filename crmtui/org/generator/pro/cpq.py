@@ -1,5 +1,6 @@
 """Quote rules (CPQ): drawing an org's rules, keeping ordinary quotes within them, and planting
-the one violation an invalid-config or quote-approval instance asks about.
+the one violation a quote-approval instance asks about (an invalid-config instance's quote is
+made in :mod:`.misconfig`).
 
 The rules themselves, their articles and the check of a quote live with the solver
 (:mod:`crmtui.org.solvers.pro.quotes`); this module only makes data that obeys or breaks them.
@@ -146,7 +147,7 @@ def comply(lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Lin
     return out
 
 
-def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Line] | None:
+def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Line]:
     """Break exactly the pricing rule ``kind`` (discount) in a copy of compliant ``lines``.
     (Validity is broken on the quote's dates, see :func:`validity_days`; the configuration
     rules an invalid-config question asks about, in :mod:`.misconfig`.)"""

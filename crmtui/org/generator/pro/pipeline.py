@@ -275,7 +275,7 @@ def _write_deal(
             rule = rng.choices(PRICING_KINDS)[0]
             planted = lines if rule == "validity" else cpq.plant(rule, lines, rules, rng)
             days = cpq.validity_days(rules, rng, broken=rule == "validity")
-            if planted is not None and _breaks(rules, planted, days) == [rule]:
+            if _breaks(rules, planted, days) == [rule]:
                 lines, valid = planted, days
                 deal.planted[kind] = rule
                 break
