@@ -6,12 +6,14 @@ Usage::
     python scripts/check_calibration.py --seeds 7 --scale small
     python scripts/check_calibration.py --real ../shared/crmarena/crmarena_tasks.json
     python scripts/check_calibration.py --org-type b2b b2c  # CRMArena-Pro orgs (issue #32)
+    python scripts/check_calibration.py --org-type b2b b2c --task invalid_config
 
 Builds each org exactly as ``crmtui org build`` does (into a temporary directory), then prints
 ``crmtui tasks stats`` for it: the figures per task type, the careful reading and the named
 shortcuts (issue #24), and the calibration targets. With
 ``--real``, the real task file's table comes first and its None shares are the anchors the
-targets compare with. Exits with status 1 when any target is missed.
+targets compare with. With ``--task``, only those types' rows and targets are shown and
+counted. Exits with status 1 when any target shown is missed.
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=("b2b", "b2c"),
         help="build CRMArena-Pro orgs of these types instead of CRMArena orgs",
     )
+    parser.add_argument(
+        "--task",
+        nargs="+",
+        metavar="TYPE",
+        help="show and count only these task types (codes such as invalid_config)",
+    )
     args = parser.parse_args(argv)
     console = Console(width=150, highlight=False)
     anchors = None
@@ -54,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             out = Path(tmp) / f"{label}-{seed}.db"
             built = build_org(out, seed=seed, scale=args.scale, org_type=org_type)
             report = build_report(None, str(out))
+            if args.task:
+                report.types = [item for item in report.types if item.task in args.task]
             report.targets = check_targets(report.types, anchors)
             console.print(stats_table(report))
             console.print(readings_table(report))

@@ -4,19 +4,19 @@ config, quote approval and lead qualification.
 Answered instances come from the records the generator planted a defect in
 (``truth["pro"]["plants"]``, ``truth["pro"]["bant"]``); no-answer ones from ordinary records
 of the same kind, chosen so that the question is still a real one (an opportunity with work
-recorded, a quote with lines, a lead with qualification calls).
+recorded, a quote with lines, a lead with qualification calls). Invalid config's come from the
+compliant quotes the generator gave decoys (``plants["config_decoys"]``,
+:mod:`crmtui.org.generator.pro.misconfig`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from fractions import Fraction
 
 from crmtui.org.pro_tasks import texts
 from crmtui.org.pro_tasks.common import ProCandidate, ProFacts
 from crmtui.org.solvers.pro import activity_priority, lead_qualification, quote_policy, wrong_stage
-from crmtui.org.solvers.pro.quotes import parse_rules
 from crmtui.org.solvers.pro.stages import NOT_STARTED
 
 
@@ -96,15 +96,15 @@ def _quote_sampler(task: str) -> Callable[[ProFacts, random.Random, bool], ProCa
         broken = set(_plants(facts, "invalid_config")) | set(_plants(facts, "quote_approval"))
 
         def ordinary() -> list[str]:
-            fine = sorted(
+            decoys = facts.truth["pro"]["plants"].get("config_decoys")
+            if config and decoys:
+                # Compliant quotes the generator gave decoys (a least over two lines, a kit
+                # over its companion's limit, a product at exactly its limit): only the
+                # careful reading finds them compliant.
+                return list(decoys)
+            return sorted(
                 q for q, quote in facts.index.quotes.items() if q not in broken and quote.lines
             )
-            if not config:
-                return fine
-            # Compliant quotes with a product at exactly its limit where the org has enough:
-            # only reading "more than" as written tells them from a breach.
-            edge = [q for q in fine if _at_limit(facts, q)]
-            return edge if len(edge) >= 3 * len(fine) // 20 else fine
 
         quote_id = _pick(facts, rng, task, want_none, ordinary)
         result = quote_policy(facts.index, quote_id)
@@ -120,17 +120,6 @@ def _quote_sampler(task: str) -> Callable[[ProFacts, random.Random, bool], ProCa
         )
 
     return sample
-
-
-def _at_limit(facts: ProFacts, quote_id: str) -> bool:
-    """Whether the quote holds some product at exactly its unit limit."""
-    rules = facts.index.extra.get("quote_rules") or parse_rules(facts.index)
-    facts.index.extra["quote_rules"] = rules
-    units: dict[str, Fraction] = {}
-    for line in facts.index.quotes[quote_id].lines:
-        if line.product_id:
-            units[line.product_id] = units.get(line.product_id, Fraction(0)) + line.quantity
-    return any(units.get(pid) == limit for pid, limit in rules.limits.items())
 
 
 sample_invalid_config = _quote_sampler("invalid_config")

@@ -108,8 +108,8 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     "quote_approval": (("discount_article", "always the discount article"),),
     "invalid_config": (
         ("per_line", "each line held to the product's limit alone"),
-        ("at_limit", "a product at exactly its unit limit counts as over it"),
-        ("no_companion", "the companion rule ignored"),
+        ("at_limit", "a product at exactly its limit counts as breaking it (>= for >)"),
+        ("no_companion", "the companion article ignored (its kit clause too)"),
     ),
     "lead_qualification": (
         ("strict_thresholds", "strict thresholds (above the budget, under the months)"),
@@ -117,16 +117,10 @@ SHORTCUTS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "sales_insight_mining": (("all_time", "the period ignored (period questions)"),),
 }
-#: Shortcuts no data can hold to 40%, with the share they are held to instead. Invalid
-#: config's gold names one article and is None on 20% of instances (the real file's share).
-#: A None passes ``per_line`` and ``no_companion``; a quantity breach fools only ``per_line``
-#: and a companion breach only ``no_companion``, so the two pass at least 120% together;
-#: and since a quantity breach passes ``at_limit`` (the same article), ``per_line`` plus
-#: ``at_limit`` pass at least 100%. With ``at_limit`` at 40%, the best is ``per_line`` 60%
-#: and ``no_companion`` 60%; the floors leave the builder a little room.
+#: Shortcuts held to a share above the usual 40%, with that share.
 SHORTCUT_FLOORS: dict[tuple[str, str], float] = {
-    ("invalid_config", "per_line"): 0.65,
-    ("invalid_config", "no_companion"): 0.6,
+    # None now: invalid config's two were, until its quotes carried decoys that each
+    # careless reading misreads (issue #32, docs/pro-tasks.md).
 }
 #: CRMArena-Pro shortcuts that apply to some instances of their type only: their share is of
 #: the instances they apply to (and the Pro builder budgets them so).

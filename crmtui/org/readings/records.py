@@ -21,6 +21,10 @@ from crmtui.org.readings.rows import OrgRows
 from crmtui.org.readings.types import Answers, Reading, answer_key
 
 _LIMIT = re.compile(r"^-\s*(.+?):\s*at most (\d+) units? per quote")
+_LEAST = re.compile(r"^-\s*(.+?):\s*at least (\d+) units? per quote")
+#: The companion article's kit clause: a companion on a quote with its product is exempt
+#: from its unit limit there.
+_KIT_CLAUSE = re.compile(r"companion's unit limit\b.*?\bdoes not apply", re.S)
 _PAIR = re.compile(r"^-\s*(.+?) cannot be combined with (.+?)(?::|$)")
 _NEEDS = re.compile(r"^-\s*(.+?) must be quoted together with (.+?)(?::|$)")
 _TIER = re.compile(r"^-\s*(\d+)(?: to \d+)? units?(?: or more)?:\s*at most ([\d.]+)% off")
@@ -34,6 +38,8 @@ class _Rules:
     """The quote rules one org's articles state, each with the Id of its article."""
 
     limits: dict[str, int] = field(default_factory=dict)
+    least: dict[str, int] = field(default_factory=dict)
+    kits: bool = False
     pairs: list[tuple[str, str]] = field(default_factory=list)
     needs: dict[str, str] = field(default_factory=dict)
     tiers: list[tuple[int, Fraction]] = field(default_factory=list)
@@ -52,6 +58,10 @@ def _rules(pro: ProRows) -> _Rules:
                 if m[1] in ids:
                     rules.limits[ids[m[1]]] = int(m[2])
                     rules.article["quantity"] = article_id
+            elif m := _LEAST.match(line):
+                if m[1] in ids:
+                    rules.least[ids[m[1]]] = int(m[2])
+                    rules.article["quantity"] = article_id
             elif m := _PAIR.match(line):
                 if m[1] in ids and m[2] in ids:
                     rules.pairs.append((ids[m[1]], ids[m[2]]))
@@ -60,6 +70,7 @@ def _rules(pro: ProRows) -> _Rules:
                 if m[1] in ids and m[2] in ids:
                     rules.needs[ids[m[1]]] = ids[m[2]]
                     rules.article["companion"] = article_id
+                    rules.kits = rules.kits or bool(_KIT_CLAUSE.search(text))
             elif m := _TIER.match(line):
                 rules.tiers.append((int(m[1]), Fraction(m[2])))
                 rules.article["discount"] = article_id
@@ -88,9 +99,10 @@ def _broken(
 ) -> Answers:
     """The articles the quote breaks, as one answer (several joined), () when none.
 
-    ``per_line``: a quantity limit applied to each line alone; ``at_limit``: a product at
-    exactly its unit limit counts as over it (``>=`` for ``>``); ``no_companion``: the
-    companion rule left out.
+    ``per_line``: a product's unit limit (most or least) applied to each line alone;
+    ``at_limit``: a product at exactly its limit counts as breaking it (``>=`` for ``>``, and
+    ``<=`` for ``<`` on a least); ``no_companion``: the companion article left out, its kit
+    clause (a companion with its product is exempt from its unit limit) with it.
     """
     lines = pro.quote_lines.get(quote_id, [])
     units: Counter[str] = Counter()
@@ -103,11 +115,24 @@ def _broken(
     def over(value: Fraction, limit: Fraction, *, edge: bool = False) -> bool:
         return value >= limit if edge else value > limit
 
+    fewest: dict[str, int] = {}
+    for line in lines:
+        if line.product:
+            fewest[line.product] = min(fewest.get(line.product, line.quantity), line.quantity)  # type: ignore[arg-type]
+    kits = rules.kits and not no_companion
+    exempt = {b for a, b in rules.needs.items() if kits and a in units}
     kinds: set[str] = set()
     counted = most if per_line else units
     if any(
         over(Fraction(counted[p]), Fraction(n), edge=at_limit)
         for p, n in rules.limits.items()
+        if p in units and p not in exempt
+    ):
+        kinds.add("quantity")
+    low = fewest if per_line else units
+    if any(
+        over(Fraction(n), Fraction(low[p]), edge=at_limit)
+        for p, n in rules.least.items()
         if p in units
     ):
         kinds.add("quantity")

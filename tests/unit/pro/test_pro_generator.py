@@ -13,9 +13,10 @@ import pytest
 from crmtui.errors import ConfigError
 from crmtui.org.generator import GeneratedOrg
 from crmtui.org.generator.ids import is_valid_id
-from crmtui.org.generator.pro import generate_pro
-from crmtui.org.generator.pro.config import pro_schema
+from crmtui.org.generator.pro import BANT_POOL, QUALIFIED_SHARE, generate_pro
+from crmtui.org.generator.pro.config import PRO_SCALES, pro_schema
 from crmtui.org.generator.pro.team import STATE_TERRITORY, TERRITORIES
+from crmtui.org.pro_tasks import NONE_SHARE
 from crmtui.org.solvers.pro import activity_priority, pro_index, quote_policy, wrong_stage
 from crmtui.org.solvers.pro.quotes import parse_rules, violations
 from crmtui.org.solvers.pro.vocab import BANT_FACTORS, SUBJECT_STAGE
@@ -190,6 +191,19 @@ def test_bant_plans_agree_with_what_the_calls_say(b2b: GeneratedOrg) -> None:
         assert entry["failed"] == sorted(set(entry["failed"]), key=BANT_FACTORS.index)
         assert leads[lead_id]["IsConverted"] == "0"
     assert unasked >= 1
+
+
+def test_failing_bant_leads_leave_the_task_builder_room(pro_org: GeneratedOrg) -> None:
+    """Issue #32: the leads that fail a BANT factor outnumber the answered lead-qualification
+    questions by a fifth or more, at every scale, so the task builder can pass over those the
+    strict-thresholds shortcut gets right instead of taking nearly every one."""
+    answered = 1 - NONE_SHARE["lead_qualification"]
+    for scale in PRO_SCALES.values():
+        pool = round(scale.plants * BANT_POOL)
+        qualified = sum(1 for n in range(pool) if n % 20 < 20 * QUALIFIED_SHARE)
+        assert pool - qualified >= 1.2 * answered * scale.per_type, scale.name
+    failing = sum(1 for entry in pro_org.truth["pro"]["bant"].values() if entry["failed"])
+    assert failing >= 1.2 * answered * PRO_SCALES["small"].per_type
 
 
 def test_nothing_done_is_dated_after_the_data_ends(pro_org: GeneratedOrg) -> None:

@@ -254,6 +254,7 @@ PRO_SHORTCUT_TYPES = (
     "wrong_stage_rectification",
     "activity_priority",
     "quote_approval",
+    "invalid_config",
 )
 
 
@@ -271,6 +272,7 @@ def test_sample_orgs_careful_readings_agree_and_no_none_is_dated_away(
     assert all(s.careful_share == 1.0 for s in read), [(s.task, s.careful_share) for s in read]
     dated = [s for s in stats if s.date_none_share is not None]
     assert len(dated) >= 8 and all(s.date_none_share == 0 for s in dated)
+    assert by_task["invalid_config"].undecidable_share == 0
     for task in PRO_SHORTCUT_TYPES:
         codes = {code for code, _ in SHORTCUTS[task]}
         assert set(by_task[task].shortcuts) == codes

@@ -14,22 +14,26 @@ from crmtui.org.generator import GeneratedOrg
 from crmtui.org.pro_tasks import PRIVACY_TASKS, PRO_TASK_ORDER
 from crmtui.org.readings import SHORTCUTS, OrgRows, gold_key, hit, read_instance
 from crmtui.org.readings.types import Reading
-from crmtui.org.solvers.pro import opportunity_topics
+from crmtui.org.solvers.pro import opportunity_topics, quote_policy
+from crmtui.org.solvers.pro.index import pro_index
 from crmtui.org.solvers.pro.quotes import TITLES, QuoteRules, rule_articles
 from crmtui.scoring.rewards import score
 
-P = ("01ta", "01tb", "01tc", "01td", "01te", "01tf")
+P = ("01ta", "01tb", "01tc", "01td", "01te", "01tf", "01tg")
 
 
-def _quote_rows(lines: list[tuple[str, int, int]], days: int = 10) -> OrgRows:
+def _quote_tables(lines: list[tuple[str, int, int]], days: int = 10) -> dict[str, Any]:
     """One quote with ``lines`` (product, units, discount) under rules written as the
-    generator writes them: 01ta at most 10 units, 01tb/01tc exclusive, 01td needs 01te."""
+    generator writes them: 01ta at most 10 units, 01tg at least 6, 01tb/01tc exclusive, 01td
+    needs 01te (at most 3 units, unless in the kit with 01td)."""
     rules = QuoteRules(
-        limits={"01ta": 10, "01tf": 4},
+        limits={"01ta": 10, "01tf": 4, "01te": 3},
+        minimums={"01tg": 6},
         exclusive=[("01tb", "01tc")],
         companions={"01td": "01te"},
         tiers=[(1, Fraction(5)), (5, Fraction(10))],
         validity_days=14,
+        kits=True,
     )
     names = {p: f"Product {p[-1].upper()}" for p in P}
     reasons = {("01tb", "01tc"): "they overlap", ("01td", "01te"): "a matched set"}
@@ -53,7 +57,11 @@ def _quote_rows(lines: list[tuple[str, int, int]], days: int = 10) -> OrgRows:
             for i, (p, q, d) in enumerate(lines)
         ],
     }
-    return OrgRows.from_tables({}, tables)
+    return tables
+
+
+def _quote_rows(lines: list[tuple[str, int, int]], days: int = 10) -> OrgRows:
+    return OrgRows.from_tables({}, _quote_tables(lines, days))
 
 
 def _quote(task: str, lines: list[tuple[str, int, int]], days: int = 10) -> Reading:
@@ -74,6 +82,19 @@ def _quote(task: str, lines: list[tuple[str, int, int]], days: int = 10) -> Read
         ([("01ta", 2, 6)], 10, "ka0discount", set()),
         ([("01ta", 2, 5)], 15, "ka0validity", set()),
         ([("01td", 1, 0), ("01te", 1, 0)], 14, None, set()),
+        # A least reached only by the lines together; exactly on it is allowed.
+        ([("01tg", 3, 0), ("01tg", 4, 0)], 10, None, {"per_line"}),
+        ([("01tg", 3, 0), ("01tg", 3, 0)], 10, None, {"per_line", "at_limit"}),
+        ([("01tg", 5, 0)], 10, "ka0quantity", set()),
+        # A kit's companion is exempt from its limit; alone it is not.
+        ([("01td", 2, 0), ("01te", 5, 0)], 10, None, {"no_companion"}),
+        (
+            [("01td", 2, 0), ("01te", 5, 0), ("01tb", 1, 0), ("01tc", 1, 0)],
+            10,
+            "ka0exclusive",
+            {"no_companion"},
+        ),
+        ([("01te", 5, 0)], 10, "ka0quantity", set()),
     ],
 )
 def test_quote_readings_apply_the_articles_and_name_each_shortcut(
@@ -89,6 +110,36 @@ def test_quote_readings_apply_the_articles_and_name_each_shortcut(
     approval = _quote("quote_approval", lines, days)
     assert approval.careful == reading.careful
     assert approval.shortcuts == {"discount_article": ("ka0discount",)}
+    # The reference solver reads the same articles to the same answer.
+    assert quote_policy(_quote_tables(lines, days), "0Q0q").answer == careful
+
+
+@pytest.mark.parametrize("flavour", ["b2b", "b2c"])
+def test_config_quotes_break_one_rule_and_carry_decoys_each_shortcut_misreads(
+    flavour: str, request: pytest.FixtureRequest
+) -> None:
+    """Issue #32's targets for invalid config, on the quotes its questions are drawn from: each
+    planted quote breaks exactly its rule and each decoy quote none, the careful reading and
+    the solver agree on every one, and each careless reading passes at most 40% of them
+    (a no-answer quote passes only when no decoy fooled it)."""
+    org: GeneratedOrg = request.getfixturevalue(flavour)
+    plants = org.truth["pro"]["plants"]
+    quotes = [(q, True) for q in plants["invalid_config"]]
+    quotes += [(q, False) for q in plants["config_decoys"]]
+    assert len(plants["config_decoys"]) >= len(plants["invalid_config"]) // 2
+    rows = OrgRows.from_tables(org.tables, org.tables)
+    index = pro_index(org.tables)
+    passed: dict[str, int] = {code: 0 for code, _ in SHORTCUTS["invalid_config"]}
+    for quote_id, broken in quotes:
+        gold = quote_policy(index, quote_id).answer
+        assert isinstance(gold, str) if broken else gold is None, quote_id
+        reading = read_instance(rows, "invalid_config", {"params": {"quote_id": quote_id}})
+        assert reading is not None and not reading.is_undecidable()
+        assert reading.careful == ((gold,) if gold else ())
+        for code, answers in reading.shortcuts.items():
+            passed[code] += hit(answers, gold) == 1
+    shares = {code: n / len(quotes) for code, n in passed.items()}
+    assert all(share <= 0.4 for share in shares.values()), shares
 
 
 def _lead_rows(replies: dict[str, str], budget: int = 5_000, months: int = 6) -> OrgRows:

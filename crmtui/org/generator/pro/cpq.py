@@ -1,5 +1,6 @@
 """Quote rules (CPQ): drawing an org's rules, keeping ordinary quotes within them, and planting
-the one violation an invalid-config or quote-approval instance asks about.
+the one violation a quote-approval instance asks about (an invalid-config instance's quote is
+made in :mod:`.misconfig`).
 
 The rules themselves, their articles and the check of a quote live with the solver
 (:mod:`crmtui.org.solvers.pro.quotes`); this module only makes data that obeys or breaks them.
@@ -22,8 +23,10 @@ TIERS = {
     "b2c": [(1, Fraction(5)), (2, Fraction(10)), (4, Fraction(15))],
 }
 VALIDITY_DAYS = {"b2b": 30, "b2c": 14}
-#: Share of planted quantity breaches spread over lines of the product each within the limit.
-SPLIT_SHARE = 1.0
+#: Share of the products in no pair rule and without a most that have a least, and the
+#: leasts drawn (b2b team orders are made in runs; b2c products sold in twos and threes).
+LEAST_SHARE = 0.15
+LEASTS = {"b2b": (6, 8, 10, 12, 20, 24), "b2c": (2, 2, 3)}
 #: Share of a compliant quote's limited products quoted at exactly their limit.
 AT_LIMIT_SHARE = 0.5
 
@@ -53,7 +56,8 @@ def make_rules(
 ) -> tuple[QuoteRules, dict[tuple[str, str], str]]:
     """Draw an org's quote rules over ``products`` (Id, name, category), with the reasons the
     exclusive and companion rules give. A product takes part in at most one pair rule, so
-    keeping to one rule never breaks another."""
+    keeping to one rule never breaks another; a least goes only to products in no pair rule
+    and without a most."""
     by_name: dict[str, int] = {}
     for _, name, _ in products:
         by_name[name] = by_name.get(name, 0) + 1
@@ -91,6 +95,15 @@ def make_rules(
                 rules.limits[pid] = rng.choice(range(40, 310, 10))
             else:
                 rules.limits[pid] = rng.randint(2, 6)
+    for pid, _, _ in usable:
+        if pid not in rules.limits and pid not in paired and rng.random() < LEAST_SHARE:
+            rules.minimums[pid] = rng.choice(LEASTS[org_type])
+    # A kit's companion is exempt from its unit limit (the companion article says so): at
+    # least one companion has a limit, so some kit can go over it.
+    rules.kits = True
+    companions = list(rules.companions.values())
+    if companions and not any(b in rules.limits for b in companions):
+        rules.limits[companions[0]] = 60 if org_type == "b2b" else 3
     return rules, reasons
 
 
@@ -128,79 +141,27 @@ def comply(lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Lin
         cap = rules.cap(Fraction(line.quantity))
         if line.discount > cap or rng.random() < 0.1:
             line.discount = cap
+    for line in out:
+        # Raised to a least: the cap only grows with the units, so the discount stays within.
+        line.quantity = max(line.quantity, rules.minimums.get(line.product_id, 0))
     return out
 
 
-def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Line] | None:
-    """Break exactly the rule ``kind`` (quantity, exclusive, companion, discount) in a copy of
-    compliant ``lines``; None when this quote cannot carry that violation. (Validity is
-    broken on the quote's dates, see :func:`validity_days`.)"""
+def plant(kind: str, lines: list[Line], rules: QuoteRules, rng: random.Random) -> list[Line]:
+    """Break exactly the pricing rule ``kind`` (discount) in a copy of compliant ``lines``.
+    (Validity is broken on the quote's dates, see :func:`validity_days`; the configuration
+    rules an invalid-config question asks about, in :mod:`.misconfig`.)"""
     lines = [Line(x.product_id, x.quantity, x.discount) for x in lines]
-    present = {x.product_id for x in lines}
-    if kind == "quantity":
-        limited = [x for x in lines if x.product_id in rules.limits]
-        if limited:
-            line = rng.choice(limited)
-        else:
-            options = [p for p in rules.limits if p not in _partners(rules)]
-            if not options:
-                return None
-            line = Line(rng.choice(options), 1, Fraction(0))
-            lines.append(line)
-        limit = rules.limits[line.product_id]
-        line.quantity = limit + rng.choice((1, 1, 2, 3, max(1, limit // 10), max(2, limit // 5)))
-        line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
-        if rng.random() < SPLIT_SHARE:
-            # Lines of the product, each within the limit, over it together: the limit is
-            # per quote, so only adding the lines up shows the breach.
-            parts = -(-line.quantity // limit)
-            shares = [line.quantity // parts + (k < line.quantity % parts) for k in range(parts)]
-            line.quantity = shares[0]
-            line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
-            for units in shares[1:]:
-                cap = rules.cap(Fraction(units))
-                lines.append(Line(line.product_id, units, min(line.discount, cap)))
-    elif kind == "exclusive":
-        a, b = rng.choice(rules.exclusive)
-        for pid in (a, b):
-            if pid not in present:
-                lines.append(Line(pid, _units(lines, rng), Fraction(0)))
-    elif kind == "companion":
-        a, b = rng.choice(list(rules.companions.items()))
-        lines = [x for x in lines if x.product_id != b]
-        if a not in present:
-            lines.append(Line(a, _units(lines, rng), Fraction(0)))
-        _at_a_limit(lines, rules, rng)
-    elif kind == "discount":
-        line = rng.choice(lines)
-        cap = rules.cap(Fraction(line.quantity))
-        line.discount = cap + Fraction(rng.choice((1, 1, 2, 3, 5, 8, 10)), 2)
-    else:
+    if kind != "discount":
         raise ValueError(f"cannot plant {kind!r} in lines")
-    for line in lines:
-        most = rules.limits.get(line.product_id)
-        if kind != "quantity" and most is not None:
-            line.quantity = min(line.quantity, most)
+    line = rng.choice(lines)
+    cap = rules.cap(Fraction(line.quantity))
+    line.discount = cap + Fraction(rng.choice((1, 1, 2, 3, 5, 8, 10)), 2)
     return lines
 
 
-def _at_a_limit(lines: list[Line], rules: QuoteRules, rng: random.Random) -> None:
-    """Put one product of ``lines`` at exactly its unit limit (adding one, mostly, when none
-    has a limit): the breach is another rule's, and a reading of ">=" for "more than" names
-    the quantity article too."""
-    limited = [x for x in lines if x.product_id in rules.limits]
-    if not limited:
-        options = [p for p in rules.limits if p not in _partners(rules)]
-        if not options or rng.random() >= AT_LIMIT_SHARE + 0.3:
-            return
-        limited = [Line(rng.choice(options), 1, Fraction(0))]
-        lines.append(limited[0])
-    line = rng.choice(limited)
-    line.quantity = rules.limits[line.product_id]
-    line.discount = min(line.discount, rules.cap(Fraction(line.quantity)))
-
-
-def _partners(rules: QuoteRules) -> set[str]:
+def partners(rules: QuoteRules) -> set[str]:
+    """Products that take part in a pair rule (cannot share a quote, needs a companion)."""
     pairs = [*rules.exclusive, *rules.companions.items()]
     return {p for pair in pairs for p in pair}
 

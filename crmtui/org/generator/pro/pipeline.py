@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta
 from fractions import Fraction
 
 from crmtui.org.generator.config import fmt_date, fmt_datetime, fmt_number
-from crmtui.org.generator.pro import cpq
+from crmtui.org.generator.pro import cpq, misconfig
 from crmtui.org.generator.pro.config import SALES_END, SALES_START
 from crmtui.org.generator.pro.leads import Customer, LeadRec
 from crmtui.org.generator.pro.team import STATE_TERRITORY, FreshIds, Rep, Team
@@ -120,8 +120,14 @@ def build_pipeline(
             deal.recorded = _wrong_stage(deal, rng)
             deal.planted["wrong_stage"] = STAGES[deal.stage]
         _write_deal(org_type, deal, kind, rng, ids, tables, catalog, products, rules)
-    _revise_quotes(deals, chosen, team, rng, ids, tables)
-    planted: dict[str, list[str]] = {"wrong_stage": [], "invalid_config": [], "quote_approval": []}
+    planted_only = {d: k for d, k in chosen.items() if k != CONFIG_DECOYS}
+    _revise_quotes(deals, planted_only, team, rng, ids, tables)
+    planted: dict[str, list[str]] = {
+        "wrong_stage": [],
+        "invalid_config": [],
+        "quote_approval": [],
+        CONFIG_DECOYS: [],
+    }
     for deal in deals:
         for key in planted:
             if key in deal.planted:
@@ -193,11 +199,13 @@ EXACT_CLOSE_SHARE = 0.25
 #: Share of territories with a rep who revises quotes (see ``_revise_quotes``), and the most
 #: earlier versions one deal's quote gets.
 REVISED_TERRITORIES = 1.0
-#: How often each configuration rule is the one an invalid-config quote breaks. Quantity
-#: (mostly over two lines, each within the limit) and companion breaches are the ones a
-#: careless reading misses (a limit per line, the companion rule skipped); a quote breaks one
-#: rule only, so no quote can defeat both, and pairs stay for variety (issue #32).
-CONFIG_WEIGHTS = {"quantity": 50, "exclusive": 5, "companion": 45}
+#: How often each configuration rule is the one an invalid-config quote breaks: near the real
+#: file's even spread, companions a little more often, as only a companion breach or a kit
+#: decoy (:mod:`.misconfig`) fools the reading that skips the companion article (issue #32).
+CONFIG_WEIGHTS = {"quantity": 32, "exclusive": 28, "companion": 40}
+#: The plant key of the compliant quotes with decoys that invalid-config no-answer questions
+#: are drawn from.
+CONFIG_DECOYS = "config_decoys"
 MAX_REVISIONS = 4
 
 
@@ -220,6 +228,8 @@ def _choose_plants(deals: list[Deal], plants: int, rng: random.Random) -> dict[s
         chosen[deal.id] = "invalid_config"
     for deal in quoted[plants : 2 * plants]:
         chosen[deal.id] = "quote_approval"
+    for deal in quoted[2 * plants : 3 * plants]:
+        chosen[deal.id] = CONFIG_DECOYS
     return chosen
 
 
@@ -260,16 +270,23 @@ def _write_deal(
 ) -> None:
     lines = cpq.comply(_lines(org_type, deal.rep, rng, products), rules, rng)
     valid = cpq.validity_days(rules, rng, broken=False)
-    if kind in ("invalid_config", "quote_approval"):
-        family = CONFIG_KINDS if kind == "invalid_config" else PRICING_KINDS
-        weights = [CONFIG_WEIGHTS[k] for k in family] if kind == "invalid_config" else None
+    if kind == "quote_approval":
         for _ in range(20):
-            rule = rng.choices(family, weights)[0]
+            rule = rng.choices(PRICING_KINDS)[0]
             planted = lines if rule == "validity" else cpq.plant(rule, lines, rules, rng)
             days = cpq.validity_days(rules, rng, broken=rule == "validity")
-            if planted is not None and _breaks(rules, planted, days) == [rule]:
+            if _breaks(rules, planted, days) == [rule]:
                 lines, valid = planted, days
                 deal.planted[kind] = rule
+                break
+    elif kind in ("invalid_config", CONFIG_DECOYS):
+        weights = [CONFIG_WEIGHTS[k] for k in CONFIG_KINDS]
+        for _ in range(20):
+            rule = rng.choices(CONFIG_KINDS, weights)[0] if kind == "invalid_config" else None
+            made = misconfig.config_quote(rule, lines, rules, rng)
+            if _breaks(rules, made, valid) == ([] if rule is None else [rule]):
+                lines = made
+                deal.planted[kind] = rule or "none"
                 break
     amount = Fraction(0)
     line_ids: list[tuple[str, cpq.Line, Fraction]] = []

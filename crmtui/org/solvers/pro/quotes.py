@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -28,9 +29,19 @@ TITLES = {
     "validity": "Quote Approval: How Long a Quote Stays Valid",
 }
 CONFIG_KINDS = ("quantity", "exclusive", "companion")
+#: The companion article's sentence that exempts a kit's companion from its unit limit.
+KIT_CLAUSE = (
+    " A companion quoted on the same quote as the product it completes is part of that "
+    "product's kit: on that quote, the companion's unit limit in the article on quantity "
+    "limits does not apply."
+)
 PRICING_KINDS = ("discount", "validity")
 
 _LIMIT = re.compile(r"^- (?P<name>.+): at most (?P<n>\d+) units per quote\.?$")
+_MINIMUM = re.compile(r"^- (?P<name>.+): at least (?P<n>\d+) units per quote\.?$")
+#: The companion article's kit clause: a companion quoted with its product is exempt from
+#: its own unit limit on that quote.
+_KIT = re.compile(r"companion's unit limit .*? does not apply")
 _EXCLUSIVE = re.compile(r"^- (?P<a>.+) cannot be combined with (?P<b>.+?)(?:: .*)?$")
 _COMPANION = re.compile(r"^- (?P<a>.+) must be quoted together with (?P<b>.+?)(?:: .*)?$")
 _TIER = re.compile(
@@ -45,18 +56,30 @@ class QuoteRules:
 
     Attributes:
         limits: Product Id -> most units one quote may hold.
+        minimums: Product Id -> fewest units a quote holding the product must hold.
         exclusive: Pairs of product Ids that may not share a quote.
         companions: Product Id -> the product Id it must be quoted with.
         tiers: ``(fewest units, cap in percent)`` sorted by units: a line of ``q`` units may
             be discounted by at most the cap of the last tier whose fewest units is ``<= q``.
         validity_days: Most days from a quote's CreatedDate to its ExpirationDate.
+        kits: Whether a companion quoted together with the product it completes is exempt
+            from its own unit limit on that quote (the companion article says so).
     """
 
     limits: dict[str, int] = field(default_factory=dict)
+    minimums: dict[str, int] = field(default_factory=dict)
     exclusive: list[tuple[str, str]] = field(default_factory=list)
     companions: dict[str, str] = field(default_factory=dict)
     tiers: list[tuple[int, Fraction]] = field(default_factory=list)
     validity_days: int = 30
+    kits: bool = False
+
+    def exempt(self, product_id: str, present: Collection[str]) -> bool:
+        """Whether ``product_id``'s unit limit does not apply on a quote holding ``present``:
+        it is the companion of a product on the quote, and the kit clause holds."""
+        return self.kits and any(
+            b == product_id and a in present for a, b in self.companions.items()
+        )
 
     def cap(self, quantity: Fraction) -> Fraction:
         """Largest discount (percent) allowed on a line of ``quantity`` units."""
@@ -92,12 +115,15 @@ def parse_rules(index: ProIndex) -> QuoteRules:
     for line in lines("quantity"):
         if m := _LIMIT.match(line):
             rules.limits[product(m["name"])] = int(m["n"])
+        elif m := _MINIMUM.match(line):
+            rules.minimums[product(m["name"])] = int(m["n"])
     for line in lines("exclusive"):
         if m := _EXCLUSIVE.match(line):
             rules.exclusive.append((product(m["a"]), product(m["b"])))
     for line in lines("companion"):
         if m := _COMPANION.match(line):
             rules.companions[product(m["a"])] = product(m["b"])
+    rules.kits = _KIT.search(" ".join(lines("companion"))) is not None
     for line in lines("discount"):
         if m := _TIER.match(line):
             rules.tiers.append((int(m["lo"]), Fraction(m["cap"])))
@@ -119,7 +145,10 @@ def violations(rules: QuoteRules, quote: QuoteRec) -> dict[str, list[str]]:
             lines_of.setdefault(line.product_id, []).append(line.id)
     found: dict[str, list[str]] = {}
     for pid, limit in rules.limits.items():
-        if units.get(pid, 0) > limit:
+        if units.get(pid, 0) > limit and not rules.exempt(pid, units):
+            found.setdefault("quantity", []).extend(lines_of[pid])
+    for pid, least in rules.minimums.items():
+        if 0 < units.get(pid, 0) < least:
             found.setdefault("quantity", []).extend(lines_of[pid])
     for a, b in rules.exclusive:
         if a in units and b in units:
@@ -179,10 +208,9 @@ def rule_articles(
         names: Product Id -> product name.
         reasons: ``(a, b)`` product pair -> why the exclusive or companion rule exists.
     """
-    limits = "\n".join(
-        f"- {names[pid]}: at most {n} units per quote"
-        for pid, n in sorted(rules.limits.items(), key=lambda item: names[item[0]])
-    )
+    bounds_of = [(names[pid], f"at most {n}") for pid, n in rules.limits.items()]
+    bounds_of += [(names[pid], f"at least {n}") for pid, n in rules.minimums.items()]
+    limits = "\n".join(f"- {name}: {bound} units per quote" for name, bound in sorted(bounds_of))
     exclusive = "\n".join(
         f"- {names[a]} cannot be combined with {names[b]}: {reasons[(a, b)]}"
         for a, b in rules.exclusive
@@ -200,8 +228,12 @@ def rule_articles(
         "quantity": (
             "Products that may only be quoted in limited numbers.",
             "Some products are made in small batches, so one quote may hold only so many units "
-            "of them. A quote holding more units of one of these products than its limit (all "
-            f"its lines for the product together) is an invalid configuration.\n{limits}",
+            "of them; others are made to order in runs, so a quote holding them must hold at "
+            "least a few units. A quote holding more units of one of these products than its "
+            "limit, or fewer than its least, is an invalid configuration. The units are those "
+            "of all the quote's lines for the product together. (A companion quoted in a kit "
+            "may be exempt from its limit: see the article on companion products.)"
+            f"\n{limits}",
         ),
         "exclusive": (
             "Pairs of products that may not appear on the same quote.",
@@ -213,7 +245,7 @@ def rule_articles(
             "Products that are only sold together with another product.",
             "Each product below is only sold together with its companion, for the reason given: "
             "a quote holding it without the companion on the same quote is an invalid "
-            f"configuration.\n{companions}",
+            "configuration." + KIT_CLAUSE * rules.kits + f"\n{companions}",
         ),
         "discount": (
             "How large a discount a quote line may carry, by the line's number of units.",
