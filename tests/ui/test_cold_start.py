@@ -6,6 +6,8 @@
 * Before the picker's first frame, a start loads none of the modules that only later work
   needs (the dialogue core, the loading screen, the recorder, the web driver, rich's emoji
   table): each was a few ms of every start (benchmarks/bench_play.py --only start).
+* A plain ``crmtui play`` reaches its app without click (its options and click cost ~11 ms
+  of CPU: crmtui/commands/play_run.py).
 """
 
 from __future__ import annotations
@@ -94,3 +96,29 @@ async def test_free_play_opens_on_the_picker_and_comes_back_to_it(
         await pilot.press("escape")
         await _wait(pilot, lambda: app.screen is picker)
         assert app.screen_stack == [picker] and picker.status[0].submitted
+
+
+_CLI_PROBE = """
+import json, sys
+import crmtui.factory
+def run_app(app):
+    print(json.dumps(sorted(sys.modules)))
+crmtui.factory.run_app = run_app
+from crmtui.cli import main
+main(["play", "--annotator", "probe", "--recordings", sys.argv[1]])
+"""
+
+#: What only click's reading of a command line loads.
+CLICK = ("click", "crmtui.commands.group", "crmtui.commands.play", "crmtui.commands.options")
+
+
+def test_a_plain_crmtui_play_builds_its_app_without_click(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _CLI_PROBE, str(tmp_path / "recordings")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "crmtui.ui.app" in modules  # the app was built
+    assert [name for name in (*CLICK, *LATER) if name in modules] == []
