@@ -35,6 +35,9 @@ LATER = (
     "textual.widgets._text_area",  # and tree-sitter with it: the picker has no TextArea
     "litellm",
     "datasets",
+    "crmtui.ui.keys",  # the help and the palette: their keys are gathered when they open
+    "crmtui.data.parity",  # the parity table (the picker's labels are in data.tasktypes)
+    "crmtui.org.info",  # `crmtui org info`'s summaries
 )
 
 _PROBE = """

@@ -16,8 +16,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Label, Select, Static
 
-from crmtui.data.parity import person_task_label
-from crmtui.data.tasktypes import TASK_ORDER
+from crmtui.data.tasktypes import TASK_ORDER, person_task_label
 from crmtui.play.policy import Gate, PickerPolicy
 from crmtui.play.progress import InstanceStatus, tally
 from crmtui.ui.widgets.content_table import ContentTable
