@@ -18,6 +18,7 @@ from typing import Any
 from crmtui.data.tasktypes import resolve_task_type, sort_key
 from crmtui.errors import DatasetError, TaskNotFound
 from crmtui.limits import idx_range_problem
+from crmtui.value_class import FrozenValue
 
 # Field order of the HF rows, so to_row() round-trips key order too.
 _ROW_FIELDS = ("idx", "answer", "task", "persona", "metadata", "reward_metric", "query")
@@ -59,8 +60,7 @@ class RowError(DatasetError):
             self.args = (f"{where}: {message}",)
 
 
-@dataclass(frozen=True)
-class Metadata:
+class Metadata(FrozenValue):
     """The row's ``metadata``: task context that belongs in the system prompt.
 
     Attributes:
@@ -68,8 +68,13 @@ class Metadata:
         optional: Domain details, shown in upstream's ``aided`` evaluation mode.
     """
 
-    required: str = ""
-    optional: str = ""
+    FIELDS = ("required", "optional")
+
+    required: str
+    optional: str
+
+    def __init__(self, required: str = "", optional: str = "") -> None:
+        self._set(required=required, optional=optional)
 
 
 @dataclass(frozen=True)

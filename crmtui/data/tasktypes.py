@@ -17,13 +17,12 @@ loaded task set).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from crmtui.errors import ConfigError
+from crmtui.value_class import FrozenValue
 
 
-@dataclass(frozen=True)
-class TaskType:
+class TaskType(FrozenValue):
     """One original CRMArena task type.
 
     Attributes:
@@ -34,11 +33,16 @@ class TaskType:
         answer: What a gold answer looks like.
     """
 
+    FIELDS = ("code", "abbreviation", "name", "persona", "answer")
+
     code: str
     abbreviation: str
     name: str
     persona: str
     answer: str
+
+    def __init__(self, code: str, abbreviation: str, name: str, persona: str, answer: str) -> None:
+        self._set(code=code, abbreviation=abbreviation, name=name, persona=persona, answer=answer)
 
 
 _TYPES = (

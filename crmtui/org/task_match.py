@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from crmtui.errors import ConfigError
+from crmtui.value_class import ValueClass
 
 __all__ = ["IdCheck", "Sources", "check_task_ids", "load_sources", "own_tasks_path"]
 
@@ -167,8 +168,7 @@ def own_tasks_path(org: Any) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-@dataclass
-class Sources:
+class Sources(ValueClass):
     """An org and the tasks played on it.
 
     Attributes:
@@ -178,10 +178,20 @@ class Sources:
         check: The Id check, when the tasks came from elsewhere than the org.
     """
 
+    FIELDS = ("org", "tasks", "tasks_label", "check")
+
     org: Any
     tasks: Any
     tasks_label: str
-    check: IdCheck | None = None
+    check: IdCheck | None
+
+    def __init__(
+        self, org: Any, tasks: Any, tasks_label: str, check: IdCheck | None = None
+    ) -> None:
+        self.org = org
+        self.tasks = tasks
+        self.tasks_label = tasks_label
+        self.check = check
 
 
 def refusal(check: IdCheck, org: Any, tasks_label: str) -> str:

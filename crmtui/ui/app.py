@@ -252,8 +252,6 @@ class CrmtuiApp(
 
     def _new_picker(self) -> PickerScreen:
         assert self.workspace is not None
-        from dataclasses import replace
-
         dialogue = self.config.dialogue
         # A person playing the agent never sees the query: it is the user's hidden instruction.
         hide = bool(dialogue and dialogue.interactive) and not (
@@ -261,7 +259,7 @@ class CrmtuiApp(
         )
         # A person playing the user is not scored: their list never says right or wrong.
         user = self.config.as_user or self.config.agent is not None
-        policy = replace(self.plan.picker(), hide_queries=hide, unscored=user)
+        policy = self.plan.picker().replaced(hide_queries=hide, unscored=user)
         self.picker = PickerScreen(
             self.workspace.tasks, self.config.annotator, self.status(), policy=policy
         )

@@ -6,6 +6,8 @@
 * Before the picker's first frame, a start loads none of the modules that only later work
   needs (the dialogue core, the loading screen, the recorder, the web driver, rich's emoji
   table): each was a few ms of every start (benchmarks/bench_play.py --only start).
+* Of crmtui's dataclasses, only those listed (:data:`START_DATACLASSES`) are created before
+  the first frame: the records a start only builds are value classes.
 * A plain ``crmtui play`` reaches its app without click (its options and click cost ~11 ms
   of CPU: crmtui/commands/play_run.py).
 """
@@ -40,6 +42,21 @@ LATER = (
     "crmtui.org.info",  # `crmtui org info`'s summaries
 )
 
+#: crmtui's dataclasses a start creates before the picker's first frame: generating a
+#: dataclass's methods costs ~0.6-1 ms of it, so the records it only builds are value classes
+#: (crmtui/value_class.py). These remain: ``dataclasses.replace`` is used on them, or (Instance)
+#: their equality and hash differ field by field.
+START_DATACLASSES = {
+    "crmtui.config.PlayConfig",
+    "crmtui.agent.dialogue_settings.DialogueSettings",
+    "crmtui.data.instances.Instance",
+    "crmtui.data.schema.Field",
+    "crmtui.data.schema.SObject",
+    "crmtui.data.schema.ChildRelationship",
+    "crmtui.org.task_match.IdCheck",
+    "crmtui.org.layout.Validation",
+}
+
 _PROBE = """
 import json, sys, asyncio, time
 from crmtui.config import PlayConfig
@@ -51,6 +68,13 @@ seen = {}
 after = CrmtuiApp._after_first_frame
 def first_frame(self):
     seen.setdefault("modules", sorted(sys.modules))
+    seen.setdefault("dataclasses", sorted(
+        f"{name}.{value.__qualname__}"
+        for name, module in list(sys.modules.items()) if name.startswith("crmtui")
+        for value in list(vars(module).values())
+        if isinstance(value, type) and value.__module__ == name
+        and "__dataclass_fields__" in vars(value)
+    ))
     seen.setdefault("stack", [type(s).__name__ for s in self.screen_stack])
     after(self)
 CrmtuiApp._after_first_frame = first_frame
@@ -72,6 +96,9 @@ print(json.dumps(seen))
 def test_nothing_later_work_needs_is_loaded_before_the_pickers_first_frame(
     tmp_path: Path,
 ) -> None:
+    # The sample built first, as on every start but the first (building loads the generator).
+    build = "from crmtui.org.sample import ensure_sample; ensure_sample()"
+    subprocess.run([sys.executable, "-c", build], check=True, capture_output=True)
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, str(tmp_path / "recordings")],
         capture_output=True,
@@ -82,6 +109,8 @@ def test_nothing_later_work_needs_is_loaded_before_the_pickers_first_frame(
     assert seen["stack"] == ["PickerScreen"]
     modules = set(seen["modules"])
     assert [name for name in LATER if name in modules] == []
+    assert "crmtui.config.PlayConfig" in seen["dataclasses"]  # the probe sees them
+    assert set(seen["dataclasses"]) <= START_DATACLASSES, seen["dataclasses"]
 
 
 async def test_free_play_opens_on_the_picker_and_comes_back_to_it(

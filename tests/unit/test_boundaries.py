@@ -121,6 +121,7 @@ LAYERS: list[tuple[str, ...]] = [
         "crmtui.crash",
         "crmtui.startup",
         "crmtui.sanitise",
+        "crmtui.value_class",
     ),
     ("crmtui.data",),
     ("crmtui.org",),
