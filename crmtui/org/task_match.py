@@ -21,7 +21,6 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +51,7 @@ def _checksum(id15: str) -> str:
     return "".join(_SUFFIX_ALPHABET[int(flags[i : i + 5][::-1], 2)] for i in (0, 5, 10))
 
 
-@dataclass
-class IdCheck:
+class IdCheck(ValueClass):
     """Which of the record Ids a task set mentions exist in an org.
 
     Attributes:
@@ -65,11 +63,27 @@ class IdCheck:
         seconds: Time the check took.
     """
 
-    mentioned: int = 0
-    found: int = 0
-    by_object: dict[str, tuple[int, int]] = field(default_factory=dict)
-    missing_examples: list[str] = field(default_factory=list)
-    seconds: float = 0.0
+    FIELDS = ("mentioned", "found", "by_object", "missing_examples", "seconds")
+
+    mentioned: int
+    found: int
+    by_object: dict[str, tuple[int, int]]
+    missing_examples: list[str]
+    seconds: float
+
+    def __init__(
+        self,
+        mentioned: int = 0,
+        found: int = 0,
+        by_object: dict[str, tuple[int, int]] | None = None,
+        missing_examples: list[str] | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        self.mentioned = mentioned
+        self.found = found
+        self.by_object = {} if by_object is None else by_object
+        self.missing_examples = [] if missing_examples is None else missing_examples
+        self.seconds = seconds
 
     @property
     def missing(self) -> int:

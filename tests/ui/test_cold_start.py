@@ -53,8 +53,6 @@ START_DATACLASSES = {
     "crmtui.data.schema.Field",
     "crmtui.data.schema.SObject",
     "crmtui.data.schema.ChildRelationship",
-    "crmtui.org.task_match.IdCheck",
-    "crmtui.org.layout.Validation",
 }
 
 _PROBE = """

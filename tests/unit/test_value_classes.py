@@ -15,7 +15,8 @@ import pytest
 from crmtui.data.instances import Metadata
 from crmtui.data.loaders import HubSource
 from crmtui.data.tasktypes import TaskType
-from crmtui.org.task_match import Sources
+from crmtui.org.layout import Validation
+from crmtui.org.task_match import IdCheck, Sources
 from crmtui.play.policy import Gate, Instructions, PickerPolicy, PlayPolicy
 from crmtui.play.progress import InstanceStatus, Tally
 from crmtui.play.workspace import Workspace
@@ -76,6 +77,22 @@ CASES: list[tuple[type, dict[str, Any], dict[str, Any]]] = [
     (Metadata, {"required": "r", "optional": "o"}, {"required": "", "optional": ""}),
     (HubSource, {"repo": "Salesforce/CRMArena", "config": None, "split": "test"}, {}),
     (Workspace, {"org": "org", "tasks": (1, 2), "tasks_label": "sample"}, {}),
+    (
+        IdCheck,
+        {
+            "mentioned": 4,
+            "found": 1,
+            "by_object": {"Case": (4, 1)},
+            "missing_examples": ["x"],
+            "seconds": 0.5,
+        },
+        {"mentioned": 0, "found": 0, "by_object": {}, "missing_examples": [], "seconds": 0.0},
+    ),  # fmt: skip
+    (
+        Validation,
+        {"problems": ["p"], "warnings": ["w"], "schema": None, "sources": {"Case": "case"}},
+        {"problems": [], "warnings": [], "schema": None, "sources": {}},
+    ),
     (Sources, {"org": "org", "tasks": (1,), "tasks_label": "x", "check": None}, {"check": None}),
 ]
 
@@ -134,6 +151,13 @@ def test_replaced_is_what_dataclasses_replace_did() -> None:
     assert policy.hide_queries is False  # the original is unchanged
     with pytest.raises(TypeError):
         policy.replaced(colour="red")
+
+
+def test_mutable_defaults_are_new_each_time() -> None:
+    first, second = IdCheck(), IdCheck()
+    first.missing_examples.append("x")
+    assert second.missing_examples == [] and Validation().problems == []
+    assert IdCheck(mentioned=4, found=1).missing == 3 and IdCheck(mentioned=4).mostly_missing
 
 
 def test_play_policy_and_tally_keep_their_methods() -> None:
