@@ -10,6 +10,7 @@ Textual app does not pay (docs/performance.md). Both paths build the same
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,9 @@ def read_play_args(args: list[str]) -> dict[str, Any] | None:
 
     Only the forms click reads the same way are taken: each option once (``--org X`` or
     ``--org=X``), a value neither empty nor starting with ``-``, an ``--idx`` of digits, a
-    ``--recordings`` that is not a file, no arguments. Anything else (``--help``, any other
-    option, a bad value) is None: click reads it and reports its own usage errors.
+    ``--recordings`` that is neither a file nor an unreadable folder, no arguments.
+    Anything else (``--help``, any other option, a bad value) is None: click reads it and
+    reports its own usage errors.
     """
     found: dict[str, Any] = {}
     items = iter(args)
@@ -61,9 +63,9 @@ def read_play_args(args: list[str]) -> dict[str, Any] | None:
             return None
         found["idx"] = int(found["idx"])
     if "recordings" in found:
-        found["recordings"] = Path(found["recordings"])
-        if found["recordings"].exists() and not found["recordings"].is_dir():
-            return None  # click's "is a file" usage error
+        found["recordings"] = folder = Path(found["recordings"])
+        if folder.exists() and not (folder.is_dir() and os.access(folder, os.R_OK)):
+            return None  # click's "is a file" or "is not readable" usage error
     return found
 
 
