@@ -220,8 +220,6 @@ def _channel_settings(
     channel: str, as_user: bool, agent_model: str | None, conversation: Any
 ) -> Any:
     """``--channel NAME``: the other side is a person (checked here: one Error: line)."""
-    from dataclasses import replace
-
     from crmtui.play.channel import ChannelError, check_channel_name
 
     try:
@@ -234,15 +232,13 @@ def _channel_settings(
         raise click.UsageError(
             "--channel needs --interactive (you play the agent) or --as-user (you play the user)"
         )
-    return replace(conversation, interactive=True, user_kind="human")
+    return conversation.replaced(interactive=True, user_kind="human")
 
 
 def _agent_settings(
     model: str | None, strategy: str, api_base: str | None, conversation: Any
 ) -> Any:
     """The model agent of ``--as-user`` (crmtui's preset; the person is its user)."""
-    from dataclasses import replace
-
     from crmtui.agent.settings import AgentSettings
 
     if not model:
@@ -251,7 +247,7 @@ def _agent_settings(
         model=model,
         strategy=strategy,
         api_base=api_base,
-        dialogue=replace(conversation, interactive=True, user_kind="human"),
+        dialogue=conversation.replaced(interactive=True, user_kind="human"),
     )
     settings.check()
     return settings

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -77,8 +76,7 @@ class Metadata(FrozenValue):
         self._set(required=required, optional=optional)
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(FrozenValue):
     """One benchmark instance.
 
     Attributes:
@@ -92,17 +90,46 @@ class Instance:
         extra: Any further fields of the row, kept so :meth:`to_row` round-trips.
     """
 
+    FIELDS = ("idx", "task", "query", "answer", "metadata", "reward_metric", "persona", "extra")
+    #: Neither compared, hashed nor shown.
+    UNCOMPARED = ("extra",)
+
     idx: int
     task: str
     query: str
-    # Left out of the hash (a CRMArena-Pro answer is a list): instances stay usable as keys.
-    answer: str | list[str | None] | None = field(hash=False)
+    answer: str | list[str | None] | None
     metadata: Metadata
     reward_metric: str
-    persona: str | None = None
-    extra: Mapping[str, Any] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
-    )
+    persona: str | None
+    extra: Mapping[str, Any]
+
+    def __init__(
+        self,
+        idx: int,
+        task: str,
+        query: str,
+        answer: str | list[str | None] | None,
+        metadata: Metadata,
+        reward_metric: str,
+        persona: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._set(
+            idx=idx,
+            task=task,
+            query=query,
+            answer=answer,
+            metadata=metadata,
+            reward_metric=reward_metric,
+            persona=persona,
+            extra=MappingProxyType({}) if extra is None else extra,
+        )
+
+    def __hash__(self) -> int:
+        # Without the answer (a CRMArena-Pro answer is a list): instances stay usable as keys.
+        return hash(
+            (self.idx, self.task, self.query, self.metadata, self.reward_metric, self.persona)
+        )
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], *, position: int | None = None) -> Instance:

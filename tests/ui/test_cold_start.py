@@ -44,12 +44,9 @@ LATER = (
 
 #: crmtui's dataclasses a start creates before the picker's first frame: generating a
 #: dataclass's methods costs ~0.6-1 ms of it, so the records it only builds are value classes
-#: (crmtui/value_class.py). These remain: ``dataclasses.replace`` is used on them, or (Instance)
-#: their equality and hash differ field by field.
+#: (crmtui/value_class.py). These remain: ``dataclasses.replace`` is used on them.
 START_DATACLASSES = {
     "crmtui.config.PlayConfig",
-    "crmtui.agent.dialogue_settings.DialogueSettings",
-    "crmtui.data.instances.Instance",
     "crmtui.data.schema.Field",
     "crmtui.data.schema.SObject",
     "crmtui.data.schema.ChildRelationship",

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from crmtui.data.instances import Metadata
+from crmtui.agent.dialogue_settings import DialogueSettings
+from crmtui.data.instances import Instance, Metadata
 from crmtui.data.loaders import HubSource
 from crmtui.data.tasktypes import TaskType
 from crmtui.org.layout import Validation
@@ -72,6 +73,25 @@ CASES: list[tuple[type, dict[str, Any], dict[str, Any]]] = [
             "conversation_over": True,
         },
         {"reason": None, "submitted_at": None, "submissions": 0, "conversation_over": False},
+    ),
+    (
+        DialogueSettings,
+        {
+            "interactive": True,
+            "user_model": "m",
+            "user_api_base": "http://127.0.0.1:1/v1",
+            "user_temperature": 0.5,
+            "max_user_turns": 3,
+            "user_kind": "human",
+            "user_brief": "rich",
+        },
+        {
+            "interactive": False,
+            "user_api_base": None,
+            "user_temperature": None,
+            "user_kind": "model",
+            "user_brief": None,
+        },
     ),
     (TaskType, {"code": "c", "abbreviation": "C", "name": "N", "persona": "P", "answer": "A"}, {}),
     (Metadata, {"required": "r", "optional": "o"}, {"required": "", "optional": ""}),
@@ -158,6 +178,25 @@ def test_mutable_defaults_are_new_each_time() -> None:
     first.missing_examples.append("x")
     assert second.missing_examples == [] and Validation().problems == []
     assert IdCheck(mentioned=4, found=1).missing == 3 and IdCheck(mentioned=4).mostly_missing
+
+
+def test_an_instance_compares_as_its_dataclass_did() -> None:
+    """Equal over every field but ``extra`` (never compared, hashed or shown); hashed without
+    its answer (a CRMArena-Pro answer is a list), so instances stay usable as keys."""
+    fields = {"idx": 1, "task": "t", "query": "q", "metadata": Metadata("r"), "reward_metric": "m"}
+    listed = Instance(**fields, answer=["a", None], extra={"x": 1})
+    assert listed == Instance(**fields, answer=["a", None]) and {listed: 1}
+    assert hash(listed) == hash(Instance(**fields, answer="other"))
+    assert listed != Instance(**fields, answer=["a"])
+    assert listed != Instance(**{**fields, "persona": "p"}, answer=["a", None])
+    assert Instance(**fields, answer=None).extra == {}
+    assert repr(listed) == (
+        "Instance(idx=1, task='t', query='q', answer=['a', None], "
+        "metadata=Metadata(required='r', optional=''), reward_metric='m', persona=None)"
+    )
+    with pytest.raises(AttributeError):
+        listed.answer = "b"  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(listed)) == listed
 
 
 def test_play_policy_and_tally_keep_their_methods() -> None:
