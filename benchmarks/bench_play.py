@@ -10,7 +10,9 @@ Four measurements, each against the target from the play issue::
     header have reached the terminal (the picker drawn whole). Median of ``--starts`` runs,
     target < 1.5 s. In the same runs, interleaved so both see the same machine load, a bare
     Textual app (one Label and a Footer, spawned the
-    same way) is timed to its first frame: crmtui's start must stay within 1.5x of it. The
+    same way) is timed to its first frame: crmtui's start must stay within 1.3x of it (on a
+    quiet machine, load about 1: other processes' turns on the cores weigh on the two
+    starts differently). The
     breakdown below it times, in fresh interpreters, what crmtui adds: importing the CLI and
     the app module, loading the workspace (opening the sample org, reading its tasks), and
     in-process the stylesheet parse and the picker's first layout.
@@ -49,8 +51,8 @@ from coldstart import env as _env  # noqa: E402
 PAGE = 200
 DEEP_PAGE = 1_000
 
-#: crmtui's cold start over a bare Textual app's, measured in the same run.
-TARGET_RATIO = 1.5
+#: crmtui's cold start over a bare Textual app's, measured in the same run (issue #37: at load 1).
+TARGET_RATIO = 1.3
 
 TARGETS_MS = {
     "cold_start": 1500.0,
@@ -81,7 +83,7 @@ import json, time, asyncio
 t0 = time.perf_counter()
 import textual.app
 t1 = time.perf_counter()
-import crmtui.cli, crmtui.commands.play
+import crmtui.cli, crmtui.commands.play_run
 t2 = time.perf_counter()
 import crmtui.ui.app
 t3 = time.perf_counter()
@@ -404,7 +406,7 @@ def report_start(args: argparse.Namespace) -> tuple[dict[str, Any], list[Row]]:
         _row("  python -c pass (whole process)", breakdown["python_s"] * 1000),
         # In one fresh interpreter, step by step (what crmtui adds to a bare app).
         _row("  import textual.app", breakdown["import_textual_app_s"] * 1000),
-        _row("  + import crmtui.cli, commands.play", breakdown["import_cli_s"] * 1000),
+        _row("  + import crmtui.cli, commands.play_run", breakdown["import_cli_s"] * 1000),
         _row("  + import crmtui.ui.app (picker only)", breakdown["import_ui_app_s"] * 1000),
         _row("  + load workspace (sample org, tasks)", breakdown["load_workspace_s"] * 1000),
         _row("  + App() to running (CSS, first screen)", breakdown["app_start_s"] * 1000),

@@ -7,7 +7,9 @@ anything else (an internal error, with its traceback in a crash log).
 
 The click group (:data:`cli`) lives in :mod:`crmtui.commands.group`, loaded on first use:
 :func:`main` runs a plain ``crmtui query`` without click (:mod:`crmtui.commands.query_run`),
-whose start-up is most of a one-line query's time (docs/performance.md).
+whose start-up is most of a one-line query's time (docs/performance.md), and a plain
+``crmtui play`` the same way (:mod:`crmtui.commands.play_run`), whose cold start is measured
+against a bare Textual app's.
 """
 
 from __future__ import annotations
@@ -114,6 +116,12 @@ def _main(argv: list[str] | None) -> Any:
             plain = read_args(args[1:])
             if plain is not None:  # else click reads it (--help, a usage error...)
                 run_query(**plain)
+                return None
+        if not args or args[0] == "play":
+            from crmtui.commands.play_run import play_plainly
+
+            # A plain `crmtui play` (or `crmtui`) starts the app without click: see there.
+            if play_plainly(args[1:]):
                 return None
         from crmtui.commands.group import cli
 

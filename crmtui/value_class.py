@@ -1,10 +1,13 @@
-"""Value classes for the engine's plans, results and budgets, without :mod:`dataclasses`.
+"""Value classes without :mod:`dataclasses`, for what a fast start creates.
 
 Importing ``dataclasses`` (it loads ``inspect``, ``ast`` and ``dis``) and generating the
 methods of the five classes a query needs took a quarter of a stored plan's whole run by
-``crmtui query`` (docs/performance.md). These classes keep
-what the dataclasses gave: equality over the compared fields, a field-by-field ``repr``, and
-for the frozen ones a hash and no assignment. Each class writes its own ``__init__``.
+``crmtui query``; generating each dataclass's methods costs ~0.6-1 ms of a cold ``crmtui
+play`` too (docs/performance.md). These classes keep what the dataclasses gave: equality
+over the compared fields, a field-by-field ``repr``, and for the frozen ones a hash and no
+assignment. Each class writes its own ``__init__``. (``dataclasses.replace`` and
+``dataclasses.fields`` do not apply: :meth:`ValueClass.replaced` and :attr:`ValueClass.FIELDS`
+stand for them.)
 """
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from crmtui.errors import ConfigError
 from crmtui.limits import DEFAULT_MAX_USER_TURNS
+from crmtui.value_class import FrozenValue
 
 __all__ = [
     "UPSTREAM_USER_MODEL",
@@ -48,8 +48,7 @@ def is_interactive_source(tasks: str | None) -> bool:
     return bool(tasks) and str(tasks).strip().endswith("_interactive")
 
 
-@dataclass(frozen=True)
-class DialogueSettings:
+class DialogueSettings(FrozenValue):
     """The multi-turn mode's settings.
 
     Attributes:
@@ -63,13 +62,43 @@ class DialogueSettings:
         user_brief: ``rich`` or ``upstream`` (None: the preset's, see :func:`default_brief`).
     """
 
-    interactive: bool = False
-    user_model: str = UPSTREAM_USER_MODEL
-    user_api_base: str | None = None
-    user_temperature: float | None = None
-    max_user_turns: int = DEFAULT_MAX_USER_TURNS
-    user_kind: str = "model"
-    user_brief: str | None = None
+    FIELDS = (
+        "interactive",
+        "user_model",
+        "user_api_base",
+        "user_temperature",
+        "max_user_turns",
+        "user_kind",
+        "user_brief",
+    )
+
+    interactive: bool
+    user_model: str
+    user_api_base: str | None
+    user_temperature: float | None
+    max_user_turns: int
+    user_kind: str
+    user_brief: str | None
+
+    def __init__(
+        self,
+        interactive: bool = False,
+        user_model: str = UPSTREAM_USER_MODEL,
+        user_api_base: str | None = None,
+        user_temperature: float | None = None,
+        max_user_turns: int = DEFAULT_MAX_USER_TURNS,
+        user_kind: str = "model",
+        user_brief: str | None = None,
+    ) -> None:
+        self._set(
+            interactive=interactive,
+            user_model=user_model,
+            user_api_base=user_api_base,
+            user_temperature=user_temperature,
+            max_user_turns=max_user_turns,
+            user_kind=user_kind,
+            user_brief=user_brief,
+        )
 
     @property
     def simulated(self) -> bool:

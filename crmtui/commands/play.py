@@ -9,7 +9,6 @@ import click
 
 from crmtui.commands.dialogue_options import dialogue_options, dialogue_settings
 from crmtui.commands.options import POSITIVE_SECONDS
-from crmtui.config import PlayConfig, default_annotator
 
 
 @click.command("play")
@@ -159,8 +158,7 @@ def play(
 
     # Until the picker's first frame (the app resumes it): see crmtui.startup.
     pause_collector()
-    from crmtui.factory import build_play_app, run_app
-    from crmtui.paths import recordings_dir
+    from crmtui.commands.play_run import play_config, run_play
 
     conversation = dialogue_settings(dialogue, tasks)
     agent = None
@@ -176,44 +174,23 @@ def play(
         _play_study(ctx, study, annotator)
         return
 
-    config = PlayConfig(
+    config = play_config(
+        conversation,
         tasks=tasks,
         org=org,
-        annotator=annotator or default_annotator(),
+        annotator=annotator,
         task=task,
         idx=idx,
-        recordings=recordings if recordings is not None else recordings_dir(),
+        recordings=recordings,
         aided=aided,
-        idle_threshold=idle,
         force=force,
-        dialogue=conversation if conversation.interactive and agent is None else None,
+        idle=idle,
         agent=agent,
         channel=channel,
-        as_user=as_user and channel is not None,
-        partner_timeout_s=partner_timeout,
+        as_user=as_user,
+        partner_timeout=partner_timeout,
     )
-    conversation.check()
-    if agent is not None:
-        from crmtui.agent.preflight import check_agent_settings
-
-        # the agent model's key and server: one Error: line, naming play's own flags
-        check_agent_settings(agent, flags=("--agent-model", "--agent-api-base"))
-    elif conversation.interactive and channel is None:
-        from crmtui.agent.preflight import check_user_model
-
-        check_user_model(conversation)  # a missing key or a dead server: one Error: line
-    from crmtui.org.sample import sample_ready
-
-    workspace = None
-    if force or any(value is not None for value in (tasks, org, task, idx)) or sample_ready():
-        from crmtui.play.workspace import load_workspace
-
-        # Explicit choices are checked here, so a mistake (a missing org, an unknown idx) is
-        # one Error: line at the command line. So is the built sample (a fraction of a
-        # second to open): the picker is then the first screen. Only the first use, which
-        # builds the sample, shows the loading screen and its progress bar.
-        workspace = load_workspace(config)
-    run_app(build_play_app(config, workspace=workspace))
+    run_play(config, conversation)
 
 
 def _play_study(ctx: click.Context, study: str, annotator: str | None) -> None:
@@ -243,8 +220,6 @@ def _channel_settings(
     channel: str, as_user: bool, agent_model: str | None, conversation: Any
 ) -> Any:
     """``--channel NAME``: the other side is a person (checked here: one Error: line)."""
-    from dataclasses import replace
-
     from crmtui.play.channel import ChannelError, check_channel_name
 
     try:
@@ -257,15 +232,13 @@ def _channel_settings(
         raise click.UsageError(
             "--channel needs --interactive (you play the agent) or --as-user (you play the user)"
         )
-    return replace(conversation, interactive=True, user_kind="human")
+    return conversation.replaced(interactive=True, user_kind="human")
 
 
 def _agent_settings(
     model: str | None, strategy: str, api_base: str | None, conversation: Any
 ) -> Any:
     """The model agent of ``--as-user`` (crmtui's preset; the person is its user)."""
-    from dataclasses import replace
-
     from crmtui.agent.settings import AgentSettings
 
     if not model:
@@ -274,7 +247,7 @@ def _agent_settings(
         model=model,
         strategy=strategy,
         api_base=api_base,
-        dialogue=replace(conversation, interactive=True, user_kind="human"),
+        dialogue=conversation.replaced(interactive=True, user_kind="human"),
     )
     settings.check()
     return settings

@@ -11,13 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from crmtui.data.tasktypes import resolve_task_type, sort_key
 from crmtui.errors import DatasetError, TaskNotFound
 from crmtui.limits import idx_range_problem
+from crmtui.value_class import FrozenValue
 
 # Field order of the HF rows, so to_row() round-trips key order too.
 _ROW_FIELDS = ("idx", "answer", "task", "persona", "metadata", "reward_metric", "query")
@@ -59,8 +59,7 @@ class RowError(DatasetError):
             self.args = (f"{where}: {message}",)
 
 
-@dataclass(frozen=True)
-class Metadata:
+class Metadata(FrozenValue):
     """The row's ``metadata``: task context that belongs in the system prompt.
 
     Attributes:
@@ -68,12 +67,16 @@ class Metadata:
         optional: Domain details, shown in upstream's ``aided`` evaluation mode.
     """
 
-    required: str = ""
-    optional: str = ""
+    FIELDS = ("required", "optional")
+
+    required: str
+    optional: str
+
+    def __init__(self, required: str = "", optional: str = "") -> None:
+        self._set(required=required, optional=optional)
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(FrozenValue):
     """One benchmark instance.
 
     Attributes:
@@ -87,17 +90,46 @@ class Instance:
         extra: Any further fields of the row, kept so :meth:`to_row` round-trips.
     """
 
+    FIELDS = ("idx", "task", "query", "answer", "metadata", "reward_metric", "persona", "extra")
+    #: Neither compared, hashed nor shown.
+    UNCOMPARED = ("extra",)
+
     idx: int
     task: str
     query: str
-    # Left out of the hash (a CRMArena-Pro answer is a list): instances stay usable as keys.
-    answer: str | list[str | None] | None = field(hash=False)
+    answer: str | list[str | None] | None
     metadata: Metadata
     reward_metric: str
-    persona: str | None = None
-    extra: Mapping[str, Any] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, hash=False, repr=False
-    )
+    persona: str | None
+    extra: Mapping[str, Any]
+
+    def __init__(
+        self,
+        idx: int,
+        task: str,
+        query: str,
+        answer: str | list[str | None] | None,
+        metadata: Metadata,
+        reward_metric: str,
+        persona: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._set(
+            idx=idx,
+            task=task,
+            query=query,
+            answer=answer,
+            metadata=metadata,
+            reward_metric=reward_metric,
+            persona=persona,
+            extra=MappingProxyType({}) if extra is None else extra,
+        )
+
+    def __hash__(self) -> int:
+        # Without the answer (a CRMArena-Pro answer is a list): instances stay usable as keys.
+        return hash(
+            (self.idx, self.task, self.query, self.metadata, self.reward_metric, self.persona)
+        )
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], *, position: int | None = None) -> Instance:

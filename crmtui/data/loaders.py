@@ -27,7 +27,6 @@ import functools
 import os
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,6 +35,7 @@ from crmtui import paths
 from crmtui.data.instances import TaskSet
 from crmtui.data.task_files import check_regular_file, read_json_rows
 from crmtui.errors import DatasetError, OrgError
+from crmtui.value_class import FrozenValue
 
 HF_PREFIX = "hf:"
 SAMPLE_SOURCE = "sample"
@@ -45,8 +45,7 @@ HUB_CONNECT_TIMEOUT = 2.0
 _JSON_SUFFIXES = {".json": "json", ".jsonl": "json", ".ndjson": "json", ".parquet": "parquet"}
 
 
-@dataclass(frozen=True)
-class HubSource:
+class HubSource(FrozenValue):
     """A parsed ``hf:`` source.
 
     Attributes:
@@ -55,9 +54,14 @@ class HubSource:
         split: Split to load.
     """
 
+    FIELDS = ("repo", "config", "split")
+
     repo: str
     config: str | None
     split: str
+
+    def __init__(self, repo: str, config: str | None, split: str) -> None:
+        self._set(repo=repo, config=config, split=split)
 
 
 # repo -> (task config, default split, allowed splits); other repos are loaded as given.

@@ -23,6 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# A person's task labels live with the task types (the picker needs them, not this table).
+from crmtui.data.tasktypes import CUSTOMER_FACING as CUSTOMER_FACING
+from crmtui.data.tasktypes import PERSON_TYPE_LABEL as PERSON_TYPE_LABEL
+from crmtui.data.tasktypes import person_task_label as person_task_label
+
 __all__ = [
     "CUSTOMER_FACING",
     "EXTERNAL_AUDIENCE",
@@ -222,23 +227,6 @@ TABLE: dict[str, dict[str, str]] = {
     },
 }
 
-#: What a person is shown instead of a customer-facing task type's code (the picker, the
-#: status bar, the filter): the five types whose asker is a customer share one label, so a
-#: label never tells that the right answer is a refusal (the three confidentiality types).
-PERSON_TYPE_LABEL = ("CR", "customer_request")
-
-#: Task types whose asker is a customer (upstream's ``EXTERNAL_FACING_TASKS``): the model's
-#: prompt and the person's screens say so in the same words (:data:`INTERNAL_AUDIENCE`).
-CUSTOMER_FACING = frozenset(
-    {
-        "knowledge_qa",
-        "named_entity_disambiguation",
-        "private_customer_information",
-        "internal_operation_data",
-        "confidential_company_knowledge",
-    }
-)
-
 INTERNAL_AUDIENCE = (
     "The person you are helping is an internal user: an employee of the company that owns "
     "the {system}."
@@ -247,19 +235,6 @@ EXTERNAL_AUDIENCE = (
     "The person you are helping is an external user: a customer of the company that owns "
     "the {system}, not one of its employees."
 )
-
-
-def person_task_label(task: str) -> tuple[str, str]:
-    """``(abbreviation, code)`` a person is shown for ``task`` (see :data:`PERSON_TYPE_LABEL`).
-
-    The model is never told an instance's type; a person needs one to choose instances by,
-    so theirs names what the instance is about, never what kind of answer is right.
-    """
-    from crmtui.data.tasktypes import abbreviation
-
-    if task in CUSTOMER_FACING:
-        return PERSON_TYPE_LABEL
-    return abbreviation(task), task
 
 
 def shown(

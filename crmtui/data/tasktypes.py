@@ -17,13 +17,12 @@ loaded task set).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from crmtui.errors import ConfigError
+from crmtui.value_class import FrozenValue
 
 
-@dataclass(frozen=True)
-class TaskType:
+class TaskType(FrozenValue):
     """One original CRMArena task type.
 
     Attributes:
@@ -34,11 +33,16 @@ class TaskType:
         answer: What a gold answer looks like.
     """
 
+    FIELDS = ("code", "abbreviation", "name", "persona", "answer")
+
     code: str
     abbreviation: str
     name: str
     persona: str
     answer: str
+
+    def __init__(self, code: str, abbreviation: str, name: str, persona: str, answer: str) -> None:
+        self._set(code=code, abbreviation=abbreviation, name=name, persona=persona, answer=answer)
 
 
 _TYPES = (
@@ -218,3 +222,33 @@ def resolve_task_type(value: str, known: Iterable[str] = ()) -> str:
     valid = [f"{t.abbreviation} ({t.code})" for t in ALL_TASK_TYPES.values()]
     valid += sorted(extra - set(ALL_TASK_TYPES), key=sort_key)
     raise ConfigError(f"unknown task type {value!r}; valid values: {', '.join(valid)}")
+
+
+#: What a person is shown instead of a customer-facing task type's code (the picker, the
+#: status bar, the filter): the five types whose asker is a customer share one label, so a
+#: label never tells that the right answer is a refusal (the three confidentiality types).
+PERSON_TYPE_LABEL = ("CR", "customer_request")
+
+#: Task types whose asker is a customer (upstream's ``EXTERNAL_FACING_TASKS``): the model's
+#: prompt and the person's screens say so in the same words
+#: (:data:`crmtui.data.parity.INTERNAL_AUDIENCE`).
+CUSTOMER_FACING = frozenset(
+    {
+        "knowledge_qa",
+        "named_entity_disambiguation",
+        "private_customer_information",
+        "internal_operation_data",
+        "confidential_company_knowledge",
+    }
+)
+
+
+def person_task_label(task: str) -> tuple[str, str]:
+    """``(abbreviation, code)`` a person is shown for ``task`` (see :data:`PERSON_TYPE_LABEL`).
+
+    The model is never told an instance's type; a person needs one to choose instances by,
+    so theirs names what the instance is about, never what kind of answer is right.
+    """
+    if task in CUSTOMER_FACING:
+        return PERSON_TYPE_LABEL
+    return abbreviation(task), task

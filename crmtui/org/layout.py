@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from crmtui.data.schema import (
     Field,
@@ -23,6 +22,7 @@ from crmtui.data.schema import (
 )
 from crmtui.errors import OrgError
 from crmtui.org.digest import data_tables, quote_ident, table_columns
+from crmtui.value_class import ValueClass
 
 
 def infer_object(
@@ -103,8 +103,7 @@ def infer_schema(conn: sqlite3.Connection, expected: Schema | None = None) -> Sc
     return Schema(objects)
 
 
-@dataclass
-class Validation:
+class Validation(ValueClass):
     """Outcome of comparing a raw database with an expected schema.
 
     Attributes:
@@ -114,10 +113,24 @@ class Validation:
         sources: Table name in the source file for each object of ``schema``.
     """
 
-    problems: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    schema: Schema | None = None
-    sources: dict[str, str] = field(default_factory=dict)
+    FIELDS = ("problems", "warnings", "schema", "sources")
+
+    problems: list[str]
+    warnings: list[str]
+    schema: Schema | None
+    sources: dict[str, str]
+
+    def __init__(
+        self,
+        problems: list[str] | None = None,
+        warnings: list[str] | None = None,
+        schema: Schema | None = None,
+        sources: dict[str, str] | None = None,
+    ) -> None:
+        self.problems = [] if problems is None else problems
+        self.warnings = [] if warnings is None else warnings
+        self.schema = schema
+        self.sources = {} if sources is None else sources
 
 
 def validate_layout(conn: sqlite3.Connection, expected: Schema) -> Validation:

@@ -20,11 +20,10 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crmtui import paths
 from crmtui.data.schema import Schema, SObject
@@ -39,53 +38,24 @@ from crmtui.org.files import check_sqlite_file as check_sqlite_file
 from crmtui.org.files import connect_readonly as connect_readonly
 from crmtui.org.layout import infer_schema
 
+if TYPE_CHECKING:
+    from crmtui.org.info import ObjectInfo as ObjectInfo
+    from crmtui.org.info import OrgInfo as OrgInfo
+
+
+def __getattr__(name: str) -> Any:
+    # `crmtui org info`'s summaries, loaded on use (PEP 562): every other command opens orgs
+    # without them, a cold start of `crmtui play` included (their dataclasses cost ~1.5 ms).
+    if name in ("ObjectInfo", "OrgInfo"):
+        from crmtui.org import info
+
+        return getattr(info, name)
+    raise AttributeError(f"module 'crmtui.org.store' has no attribute {name!r}")
+
+
 FTS_PREFIX = "_fts_"
 DATE_TYPES = frozenset({"date", "datetime"})
 SEARCHABLE_TYPES = frozenset({"string", "textarea", "email", "phone", "picklist"})
-
-
-@dataclass(frozen=True)
-class ObjectInfo:
-    """Summary of one object for ``crmtui org info``.
-
-    Attributes:
-        name: Object API name.
-        rows: Number of records.
-        date_min: Earliest value over the object's date/datetime columns, if any.
-        date_max: Latest value over those columns, if any.
-        has_fts: Whether a full-text table exists for the object.
-    """
-
-    name: str
-    rows: int
-    date_min: str | None
-    date_max: str | None
-    has_fts: bool
-
-
-@dataclass(frozen=True)
-class OrgInfo:
-    """Summary of an org: where it is, what it holds and its digest."""
-
-    path: Path
-    name: str
-    size: int
-    digest: str
-    has_fts: bool
-    meta: dict[str, str]
-    objects: list[ObjectInfo] = field(default_factory=list)
-
-    @property
-    def total_rows(self) -> int:
-        """Records over all objects."""
-        return sum(o.rows for o in self.objects)
-
-    @property
-    def date_range(self) -> tuple[str | None, str | None]:
-        """Earliest and latest date over all objects."""
-        lows = [o.date_min for o in self.objects if o.date_min]
-        highs = [o.date_max for o in self.objects if o.date_max]
-        return (min(lows) if lows else None, max(highs) if highs else None)
 
 
 class Org:
@@ -202,6 +172,8 @@ class Org:
             raise read_error(self.path, exc) from None
 
     def _info(self) -> OrgInfo:
+        from crmtui.org.info import ObjectInfo, OrgInfo
+
         objects = []
         with self._connection() as conn:
             for obj in self.schema:

@@ -21,11 +21,11 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from crmtui.errors import ConfigError
+from crmtui.value_class import ValueClass
 
 __all__ = ["IdCheck", "Sources", "check_task_ids", "load_sources", "own_tasks_path"]
 
@@ -51,8 +51,7 @@ def _checksum(id15: str) -> str:
     return "".join(_SUFFIX_ALPHABET[int(flags[i : i + 5][::-1], 2)] for i in (0, 5, 10))
 
 
-@dataclass
-class IdCheck:
+class IdCheck(ValueClass):
     """Which of the record Ids a task set mentions exist in an org.
 
     Attributes:
@@ -64,11 +63,27 @@ class IdCheck:
         seconds: Time the check took.
     """
 
-    mentioned: int = 0
-    found: int = 0
-    by_object: dict[str, tuple[int, int]] = field(default_factory=dict)
-    missing_examples: list[str] = field(default_factory=list)
-    seconds: float = 0.0
+    FIELDS = ("mentioned", "found", "by_object", "missing_examples", "seconds")
+
+    mentioned: int
+    found: int
+    by_object: dict[str, tuple[int, int]]
+    missing_examples: list[str]
+    seconds: float
+
+    def __init__(
+        self,
+        mentioned: int = 0,
+        found: int = 0,
+        by_object: dict[str, tuple[int, int]] | None = None,
+        missing_examples: list[str] | None = None,
+        seconds: float = 0.0,
+    ) -> None:
+        self.mentioned = mentioned
+        self.found = found
+        self.by_object = {} if by_object is None else by_object
+        self.missing_examples = [] if missing_examples is None else missing_examples
+        self.seconds = seconds
 
     @property
     def missing(self) -> int:
@@ -167,8 +182,7 @@ def own_tasks_path(org: Any) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-@dataclass
-class Sources:
+class Sources(ValueClass):
     """An org and the tasks played on it.
 
     Attributes:
@@ -178,10 +192,20 @@ class Sources:
         check: The Id check, when the tasks came from elsewhere than the org.
     """
 
+    FIELDS = ("org", "tasks", "tasks_label", "check")
+
     org: Any
     tasks: Any
     tasks_label: str
-    check: IdCheck | None = None
+    check: IdCheck | None
+
+    def __init__(
+        self, org: Any, tasks: Any, tasks_label: str, check: IdCheck | None = None
+    ) -> None:
+        self.org = org
+        self.tasks = tasks
+        self.tasks_label = tasks_label
+        self.check = check
 
 
 def refusal(check: IdCheck, org: Any, tasks_label: str) -> str:

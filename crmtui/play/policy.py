@@ -10,13 +10,13 @@ counted instances behind a :class:`Gate` until the practice qualifies the annota
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from crmtui.value_class import FrozenValue
 
-@dataclass(frozen=True)
-class PickerPolicy:
+
+class PickerPolicy(FrozenValue):
     """How the instance picker lists instances.
 
     Attributes:
@@ -34,22 +34,54 @@ class PickerPolicy:
             conversations): the list counts what is done, never right or wrong.
     """
 
-    order: tuple[int, ...] | None = None
-    hidden: frozenset[int] = frozenset()
-    title: str = ""
-    report: bool = True
-    report_scope: str | None = None
-    resume_unasked: bool = False
-    hide_queries: bool = False
-    unscored: bool = False
+    FIELDS = (
+        "order",
+        "hidden",
+        "title",
+        "report",
+        "report_scope",
+        "resume_unasked",
+        "hide_queries",
+        "unscored",
+    )
+
+    order: tuple[int, ...] | None
+    hidden: frozenset[int]
+    title: str
+    report: bool
+    report_scope: str | None
+    resume_unasked: bool
+    hide_queries: bool
+    unscored: bool
+
+    def __init__(
+        self,
+        order: tuple[int, ...] | None = None,
+        hidden: frozenset[int] = frozenset(),
+        title: str = "",
+        report: bool = True,
+        report_scope: str | None = None,
+        resume_unasked: bool = False,
+        hide_queries: bool = False,
+        unscored: bool = False,
+    ) -> None:
+        self._set(
+            order=order,
+            hidden=hidden,
+            title=title,
+            report=report,
+            report_scope=report_scope,
+            resume_unasked=resume_unasked,
+            hide_queries=hide_queries,
+            unscored=unscored,
+        )
 
     def reveals(self, idx: int) -> bool:
         """Whether this instance's reward may be shown."""
         return idx not in self.hidden
 
 
-@dataclass(frozen=True)
-class PlayPolicy:
+class PlayPolicy(FrozenValue):
     """How the play screen treats one instance.
 
     Attributes:
@@ -61,10 +93,23 @@ class PlayPolicy:
             under ``CRMTUI_HOME``; a study keeps one of its own).
     """
 
-    reveal: bool = True
-    progress: str | None = None
-    time_limit_s: float | None = None
-    history_dir: Path | None = None
+    FIELDS = ("reveal", "progress", "time_limit_s", "history_dir")
+
+    reveal: bool
+    progress: str | None
+    time_limit_s: float | None
+    history_dir: Path | None
+
+    def __init__(
+        self,
+        reveal: bool = True,
+        progress: str | None = None,
+        time_limit_s: float | None = None,
+        history_dir: Path | None = None,
+    ) -> None:
+        self._set(
+            reveal=reveal, progress=progress, time_limit_s=time_limit_s, history_dir=history_dir
+        )
 
     def time_left(self, active_seconds: float) -> float | None:
         """Seconds left under the limit (None without a limit; never negative)."""
@@ -73,8 +118,7 @@ class PlayPolicy:
         return max(0.0, self.time_limit_s - active_seconds)
 
 
-@dataclass(frozen=True)
-class Instructions:
+class Instructions(FrozenValue):
     """A text the annotator must accept before any instance (a study's instructions).
 
     Attributes:
@@ -83,13 +127,17 @@ class Instructions:
         digest: sha256 of ``text``, recorded with the answer.
     """
 
+    FIELDS = ("title", "text", "digest")
+
     title: str
     text: str
     digest: str
 
+    def __init__(self, title: str, text: str, digest: str) -> None:
+        self._set(title=title, text=text, digest=digest)
 
-@dataclass(frozen=True)
-class Gate:
+
+class Gate(FrozenValue):
     """Instances that stay closed for now, and what the annotator is told.
 
     Attributes:
@@ -98,9 +146,14 @@ class Gate:
         final: True when they will not open (the annotator did not qualify).
     """
 
+    FIELDS = ("locked", "message", "final")
+
     locked: frozenset[int]
     message: str
-    final: bool = False
+    final: bool
+
+    def __init__(self, locked: frozenset[int], message: str, final: bool = False) -> None:
+        self._set(locked=locked, message=message, final=final)
 
 
 class PlayPlan(Protocol):

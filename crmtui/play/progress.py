@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from crmtui.value_class import FrozenValue
 
-@dataclass(frozen=True)
-class InstanceStatus:
+
+class InstanceStatus(FrozenValue):
     """Where an actor stands on one instance: the first submission, else the latest session.
 
     Attributes:
@@ -35,14 +35,47 @@ class InstanceStatus:
             instance is done, as a submission would make it.
     """
 
+    FIELDS = (
+        "idx",
+        "reward",
+        "finished",
+        "path",
+        "reason",
+        "submitted_at",
+        "submissions",
+        "conversation_over",
+    )
+
     idx: int
     reward: float | None
     finished: bool
     path: Path
-    reason: str | None = None
-    submitted_at: str | None = None
-    submissions: int = 0
-    conversation_over: bool = False
+    reason: str | None
+    submitted_at: str | None
+    submissions: int
+    conversation_over: bool
+
+    def __init__(
+        self,
+        idx: int,
+        reward: float | None,
+        finished: bool,
+        path: Path,
+        reason: str | None = None,
+        submitted_at: str | None = None,
+        submissions: int = 0,
+        conversation_over: bool = False,
+    ) -> None:
+        self._set(
+            idx=idx,
+            reward=reward,
+            finished=finished,
+            path=path,
+            reason=reason,
+            submitted_at=submitted_at,
+            submissions=submissions,
+            conversation_over=conversation_over,
+        )
 
     @property
     def submitted(self) -> bool:
@@ -148,7 +181,7 @@ def _pick(found: Iterable[tuple[str, InstanceStatus]]) -> dict[int, InstanceStat
         submitted = [item for _, item in items if item.submitted]
         if submitted:
             first = min(submitted, key=lambda item: (item.submitted_at, str(item.path)))
-            result[idx] = replace(first, submissions=len(submitted))
+            result[idx] = first.replaced(submissions=len(submitted))
         else:
             result[idx] = max(items, key=lambda pair: (pair[0], str(pair[1].path)))[1]
     return result
@@ -194,8 +227,7 @@ def _status(
     )
 
 
-@dataclass(frozen=True)
-class Tally:
+class Tally(FrozenValue):
     """How an actor's work on a list of instances stands.
 
     Attributes:
@@ -211,12 +243,32 @@ class Tally:
             without, right and wrong are not counted aloud.
     """
 
-    right: int = 0
-    wrong: int = 0
-    unfinished: int = 0
-    untouched: int = 0
-    done_blind: int = 0
-    scored: bool = True
+    FIELDS = ("right", "wrong", "unfinished", "untouched", "done_blind", "scored")
+
+    right: int
+    wrong: int
+    unfinished: int
+    untouched: int
+    done_blind: int
+    scored: bool
+
+    def __init__(
+        self,
+        right: int = 0,
+        wrong: int = 0,
+        unfinished: int = 0,
+        untouched: int = 0,
+        done_blind: int = 0,
+        scored: bool = True,
+    ) -> None:
+        self._set(
+            right=right,
+            wrong=wrong,
+            unfinished=unfinished,
+            untouched=untouched,
+            done_blind=done_blind,
+            scored=scored,
+        )
 
     def __str__(self) -> str:
         parts = []

@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from crmtui.config import PlayConfig
+from crmtui.value_class import ValueClass
 
 Progress = Callable[[str, float], None]
 
 
-@dataclass
-class Workspace:
-    """The org and tasks the app works on."""
+class Workspace(ValueClass):
+    """The org and tasks the app works on (a value class: see :mod:`crmtui.value_class`)."""
+
+    FIELDS = ("org", "tasks", "tasks_label")
 
     org: Any
     tasks: Any
     tasks_label: str
+
+    def __init__(self, org: Any, tasks: Any, tasks_label: str) -> None:
+        self.org = org
+        self.tasks = tasks
+        self.tasks_label = tasks_label
 
 
 def load_workspace(config: PlayConfig, progress: Progress | None = None) -> Workspace:

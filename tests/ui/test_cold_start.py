@@ -6,6 +6,10 @@
 * Before the picker's first frame, a start loads none of the modules that only later work
   needs (the dialogue core, the loading screen, the recorder, the web driver, rich's emoji
   table): each was a few ms of every start (benchmarks/bench_play.py --only start).
+* Of crmtui's dataclasses, only those listed (:data:`START_DATACLASSES`) are created before
+  the first frame: the records a start only builds are value classes.
+* A plain ``crmtui play`` reaches its app without click (its options and click cost ~11 ms
+  of CPU: crmtui/commands/play_run.py).
 """
 
 from __future__ import annotations
@@ -33,7 +37,15 @@ LATER = (
     "textual.widgets._text_area",  # and tree-sitter with it: the picker has no TextArea
     "litellm",
     "datasets",
+    "crmtui.ui.keys",  # the help and the palette: their keys are gathered when they open
+    "crmtui.data.parity",  # the parity table (the picker's labels are in data.tasktypes)
+    "crmtui.org.info",  # `crmtui org info`'s summaries
 )
+
+#: crmtui's dataclasses a start creates before the picker's first frame: generating a
+#: dataclass's methods costs ~0.6-1 ms of it, so the records it only builds are value classes
+#: (crmtui/value_class.py). This one remains: ``dataclasses.replace`` is used on it.
+START_DATACLASSES = {"crmtui.config.PlayConfig"}
 
 _PROBE = """
 import json, sys, asyncio, time
@@ -46,6 +58,13 @@ seen = {}
 after = CrmtuiApp._after_first_frame
 def first_frame(self):
     seen.setdefault("modules", sorted(sys.modules))
+    seen.setdefault("dataclasses", sorted(
+        f"{name}.{value.__qualname__}"
+        for name, module in list(sys.modules.items()) if name.startswith("crmtui")
+        for value in list(vars(module).values())
+        if isinstance(value, type) and value.__module__ == name
+        and "__dataclass_fields__" in vars(value)
+    ))
     seen.setdefault("stack", [type(s).__name__ for s in self.screen_stack])
     after(self)
 CrmtuiApp._after_first_frame = first_frame
@@ -67,6 +86,9 @@ print(json.dumps(seen))
 def test_nothing_later_work_needs_is_loaded_before_the_pickers_first_frame(
     tmp_path: Path,
 ) -> None:
+    # The sample built first, as on every start but the first (building loads the generator).
+    build = "from crmtui.org.sample import ensure_sample; ensure_sample()"
+    subprocess.run([sys.executable, "-c", build], check=True, capture_output=True)
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, str(tmp_path / "recordings")],
         capture_output=True,
@@ -77,6 +99,8 @@ def test_nothing_later_work_needs_is_loaded_before_the_pickers_first_frame(
     assert seen["stack"] == ["PickerScreen"]
     modules = set(seen["modules"])
     assert [name for name in LATER if name in modules] == []
+    assert "crmtui.config.PlayConfig" in seen["dataclasses"]  # the probe sees them
+    assert set(seen["dataclasses"]) <= START_DATACLASSES, seen["dataclasses"]
 
 
 async def test_free_play_opens_on_the_picker_and_comes_back_to_it(
@@ -94,3 +118,29 @@ async def test_free_play_opens_on_the_picker_and_comes_back_to_it(
         await pilot.press("escape")
         await _wait(pilot, lambda: app.screen is picker)
         assert app.screen_stack == [picker] and picker.status[0].submitted
+
+
+_CLI_PROBE = """
+import json, sys
+import crmtui.factory
+def run_app(app):
+    print(json.dumps(sorted(sys.modules)))
+crmtui.factory.run_app = run_app
+from crmtui.cli import main
+main(["play", "--annotator", "probe", "--recordings", sys.argv[1]])
+"""
+
+#: What only click's reading of a command line loads.
+CLICK = ("click", "crmtui.commands.group", "crmtui.commands.play", "crmtui.commands.options")
+
+
+def test_a_plain_crmtui_play_builds_its_app_without_click(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _CLI_PROBE, str(tmp_path / "recordings")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "crmtui.ui.app" in modules  # the app was built
+    assert [name for name in (*CLICK, *LATER) if name in modules] == []

@@ -116,3 +116,50 @@ async def test_a_content_table_draws_each_cell_as_datatable_does() -> None:
                     fast += text_cell_line(app.console, cell, width, 1, style, style) is not None
         assert fast >= 12  # most of these cells took the direct way
         assert table.get_cell_at(Coordinate(0, 0)) == "1"
+
+
+def _lines(table: ContentTable, draw: Any) -> list[list[Any]]:
+    """The table's lines drawn by ``draw`` from empty caches, as segment lists."""
+    from textual.geometry import Region
+
+    table._update_count += 1  # a fresh key for every DataTable cache
+    table._styles_cache.clear()
+    return [list(strip) for strip in draw(Region(0, 0, *table.size))]
+
+
+async def test_a_content_tables_rows_are_drawn_as_datatable_draws_them() -> None:
+    """Whole lines drawn in one pass (each row style worked out once, per-row lookups
+    shared by the row's cells) equal DataTable's own lines, segment for segment: cursor
+    and hover on various rows, zebra stripes on and off, a fixed row, the cursor hidden,
+    another cursor type, row labels (the last two go DataTable's way)."""
+    app = _Table()
+    async with app.run_test(size=(70, 14)) as pilot:
+        table = app.query_one(ContentTable)
+        table.add_column("idx", width=3)
+        table.add_column("done", key="done")
+        table.add_column("query", width=14)
+        for n in range(16):
+            mark = Text("right", style="green") if n % 3 else ""
+            table.add_row(str(n), mark, Text(f"What is [b]{n}[/b]? 日本 …" * (n % 2 + 1)))
+        await pilot.pause()
+        settings_tried = 0
+        for zebra, fixed_rows, show_cursor, cursor_type in (
+            (True, 0, True, "row"),
+            (False, 0, True, "row"),
+            (True, 1, True, "row"),
+            (True, 0, False, "row"),
+            (True, 0, True, "cell"),
+        ):
+            table.zebra_stripes = zebra
+            table.fixed_rows = fixed_rows
+            table.show_cursor = show_cursor
+            table.cursor_type = cursor_type
+            for cursor_row, hover_row in ((0, 3), (5, 5), (11, 0)):
+                table.move_cursor(row=cursor_row)
+                table.hover_coordinate = Coordinate(hover_row, 1)
+                await pilot.pause()
+                mine = _lines(table, table.render_lines)
+                theirs = _lines(table, lambda region: DataTable.render_lines(table, region))
+                assert mine == theirs, (zebra, fixed_rows, show_cursor, cursor_type, cursor_row)
+                settings_tried += 1
+        assert settings_tried == 15

@@ -104,3 +104,26 @@ def test_sample_tasks_path_builds_when_missing(fake_build: list[dict[str, Any]])
     paths.org_tasks_path("sample").write_text("[]", encoding="utf-8")
     assert sample_tasks_path() == paths.org_tasks_path("sample")
     assert len(fake_build) == 1
+
+
+def test_a_sample_found_ready_is_opened_once(
+    fake_build: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``crmtui play`` asks :func:`sample_ready`, then opens the sample: one Org.open for both
+    (the second was ~1.7 ms of a cold start); any later open reads the file afresh."""
+    from crmtui.org.sample import sample_ready
+
+    assert not sample_ready()  # nothing built yet: nothing kept
+    ensure_sample()
+    opens: list[Path] = []
+    real_open = Org.open.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        Org, "open", classmethod(lambda cls, p: opens.append(p) or real_open(cls, p))
+    )
+    assert sample_ready() and len(opens) == 1
+    org = ensure_sample()
+    assert len(opens) == 1 and org.name == "sample"
+    assert ensure_sample().digest == org.digest and len(opens) == 2
+    paths.org_path("sample").write_bytes(b"garbage, not sqlite")
+    assert not sample_ready()  # damaged: nothing kept, the next open rebuilds it
+    assert ensure_sample().count("Case") == 2 and len(fake_build) == 2
