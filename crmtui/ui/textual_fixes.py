@@ -1,4 +1,5 @@
-"""Fixes for Textual 8.2.8 bugs that end the app, found by the monkey (tests/ui/test_monkey.py).
+"""Fixes for Textual 8.2.8 bugs: two that ended the app, found by the monkey
+(tests/ui/test_monkey.py), and one that kept dead widgets' drawings in memory.
 
 **Page Up/Down in an option list with no size.** ``OptionList._move_page`` looks the
 highlighted option up in the list's option-to-line map, which is built only once the list
@@ -12,6 +13,14 @@ task filter just after its first frame, and an app closed at that moment (a test
 ``q`` pressed at once) raised ``NoMatches`` on the way out. A Select without its option list
 is being removed: there is nothing to set up.
 
+**Style caches kept alive after their widgets.** ``StylesCache.get_inner_outer`` is an
+``lru_cache(1024)`` on a method, so every key holds ``self``: the style caches of the last
+1,024 widgets ever drawn, each with every line it rendered (strips, each with seven caches of
+its own), stay in memory after their widgets are gone. Not a crash but a heap that grows
+with every screen built: in the test suite's workers it reached 700,000 objects, which each
+full collection (``crmtui.ui.heap.settle_heap``, once per instance opened) scanned again. The
+two colours it computes depend on its arguments only: they are now cached by those.
+
 :func:`install` applies the fixes; the app factory calls it before building any app.
 Idempotent. ``tests/ui/test_textual_fixes.py`` fails when Textual is upgraded and fixed
 (the fix can then go).
@@ -19,6 +28,7 @@ Idempotent. ``tests/ui/test_textual_fixes.py`` fails when Textual is upgraded an
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 _INSTALLED = False
@@ -54,3 +64,21 @@ def install() -> None:
 
     _on_mount.__wrapped__ = select_on_mount  # type: ignore[attr-defined]
     Select._on_mount = _on_mount  # type: ignore[method-assign]
+
+    from textual._styles_cache import StylesCache
+
+    get_inner_outer = StylesCache.get_inner_outer
+
+    def _get_inner_outer(self: Any, base_background: Any, background: Any) -> Any:
+        return _inner_outer(base_background, background)
+
+    _get_inner_outer.__wrapped__ = get_inner_outer  # type: ignore[attr-defined]
+    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
+
+
+@lru_cache(1024)
+def _inner_outer(base_background: Any, background: Any) -> Any:
+    """The inner and outer background styles of a widget (Textual's own two lines)."""
+    from textual.style import Style
+
+    return (Style(background=base_background + background), Style(background=base_background))

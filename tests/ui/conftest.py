@@ -54,9 +54,12 @@ def workspace(sample_org_path: Path) -> Any:
     from crmtui.play.workspace import Workspace
 
     tasks_path = sample_org_path.with_suffix(".tasks.json")
-    return Workspace(
-        org=Org.open(sample_org_path), tasks=load_tasks(str(tasks_path)), tasks_label="sample"
-    )
+    # Read with the json module, not through ``datasets`` (the same instances: the loaders'
+    # own tests cover that path): ``datasets`` cost 0.25 s of CPU a test (an Arrow cache in
+    # each test's fresh home) and its import 0.8-2.4 s and 80,000 objects a worker, which every
+    # later full collection of the heap (``crmtui.ui.heap.settle_heap``) scanned again.
+    tasks = load_tasks(str(tasks_path), via_datasets=False)
+    return Workspace(org=Org.open(sample_org_path), tasks=tasks, tasks_label="sample")
 
 
 @pytest.fixture

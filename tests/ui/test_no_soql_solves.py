@@ -43,7 +43,7 @@ def b2b_workspace(b2b_path: Path) -> Any:
     from crmtui.org.store import Org
     from crmtui.play.workspace import Workspace
 
-    tasks = load_tasks(str(b2b_path.with_suffix(".tasks.json")))
+    tasks = load_tasks(str(b2b_path.with_suffix(".tasks.json")), via_datasets=False)
     return Workspace(org=Org.open(b2b_path), tasks=tasks, tasks_label="sample-b2b")
 
 

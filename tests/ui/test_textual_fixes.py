@@ -3,6 +3,11 @@ each harmless once the fixes are installed."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import weakref
+from typing import Any
+
 import pytest
 from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
@@ -79,3 +84,49 @@ async def test_textual_still_raises_for_a_select_removed_while_mounting() -> Non
     """When this fails, Textual fixed it: the workaround can go."""
     with pytest.raises(NoMatches):
         await _close_while_mounting(fixed=False)
+
+
+class _Labels(App[None]):
+    """A screen of labels with a background, so that each one's lines are drawn and cached."""
+
+    CSS = "Label { background: $panel; }"
+
+    def compose(self) -> ComposeResult:
+        for n in range(40):
+            yield Label(f"label {n}")
+
+
+async def _draw_labels() -> list[weakref.ref[Any]]:
+    app = _Labels()
+    async with app.run_test(size=(40, 50)) as pilot:
+        await pilot.pause()
+        return [weakref.ref(label._styles_cache) for label in app.query(Label)]
+
+
+def _style_caches_alive_after_close(fixed: bool) -> int:
+    """How many of a closed app's widgets' style caches are still in memory (the app runs
+    in a loop of its own, closed before counting: a running loop still holds its app)."""
+    from textual._styles_cache import StylesCache
+
+    textual_fixes.install()
+    installed = StylesCache.get_inner_outer
+    if not fixed:
+        StylesCache.get_inner_outer = installed.__wrapped__  # type: ignore[attr-defined]
+    try:
+        caches = asyncio.run(_draw_labels())
+        gc.collect()
+        return sum(ref() is not None for ref in caches)
+    finally:
+        StylesCache.get_inner_outer = installed  # type: ignore[method-assign]
+        if not fixed:  # what the unfixed method cached holds the widgets: let it go
+            installed.__wrapped__.cache_clear()  # type: ignore[attr-defined]
+
+
+def test_a_closed_apps_style_caches_are_freed() -> None:
+    """Property: no widget's drawn lines outlive its app (a test worker's heap stays flat)."""
+    assert _style_caches_alive_after_close(fixed=True) == 0
+
+
+def test_textual_still_keeps_style_caches_alive() -> None:
+    """When this fails, Textual fixed it: the workaround can go."""
+    assert _style_caches_alive_after_close(fixed=False) == 40
