@@ -66,7 +66,7 @@ async def test_a_person_talks_to_the_simulated_user_and_is_scored(
             app, pilot, ["Which state is the lead from?", f"Route it to {fx.U4}"], 2
         )
         await _wait(pilot, lambda: screen.session.submitted)
-        await pilot.pause(0.1)
+        await _wait(pilot, lambda: "your last message was scored" in _screen_text(screen))
         shown = _screen_text(screen)
         assert chat.messages[0] == ("user", OPENING)
         assert "ends the conversation" in shown and "your last message was scored" in shown
@@ -97,15 +97,15 @@ async def test_a_person_talks_to_the_simulated_user_and_is_scored(
 async def _replays(path: Path) -> None:
     """Replay shows the conversation as it stood at each step (who said what)."""
     from crmtui.factory import build_replay_app
+    from crmtui.ui.screens.replay import ReplayScreen
     from crmtui.ui.widgets.panels import QueryPanel
 
     app = build_replay_app(path)
     async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause(0.1)
+        await _wait(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("end")
-        await pilot.pause(0.3)
         panel = app.screen.query_one(QueryPanel)
-        assert panel.border_title == "Conversation (5 of 5 messages)"
+        await _wait(pilot, lambda: panel.border_title == "Conversation (5 of 5 messages)")
         shown = _screen_text(app.screen)
         assert "tester (agent): Route it to" in shown and "openai/user (user)" in shown
 
