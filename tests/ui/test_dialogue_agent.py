@@ -142,7 +142,7 @@ async def test_watch_shows_a_model_agent_talking_to_the_simulated_user(
     with FakeOpenAI(model_name="agent") as agent:
         agent.push(text(f"<thought>Easy.</thought><respond>Give it to {fx.U4}.</respond>"))
         config = WatchConfig(
-            model="openai/agent", api_base=agent.base_url, idx=IDX, timeout=10.0, fsync=False,
+            model="openai/agent", api_base=agent.base_url, idx=IDX, timeout=60.0, fsync=False,
             recordings=tmp_path / "rec", stream=False,
             dialogue=DialogueSettings(interactive=True, user_model="openai/user",
                                       user_api_base=user_server.base_url),
