@@ -207,7 +207,7 @@ def test_copies_take_turns_to_start_and_a_dead_copy_frees_its_turn() -> None:
         waiting.join(0.2)
         assert waiting.is_alive() and not got  # both turns are taken: the third waits
         os.close(first)
-        waiting.join(5)
+        waiting.join(PATIENCE_S)
         assert got  # ... and starts when one is given back
         os.close(second)
         os.close(got[0])

@@ -64,7 +64,7 @@ def test_slow_and_idle_connections_do_not_starve_normal_clients(
     stop = threading.Event()
     try:
         for number in range(96):  # six times the connection threads
-            sock = socket.create_connection((server.host, server.port), timeout=5)
+            sock = socket.create_connection((server.host, server.port), timeout=PATIENCE_S)
             if number % 2:
                 sock.sendall(b"GET /services/data/v59.0/ HTTP/1.1\r\nHo")  # never finished
             hostile.append(sock)
@@ -104,7 +104,7 @@ def test_stalled_tls_handshakes_do_not_starve_normal_clients(
     client_tls = ssl.create_default_context(cafile=str(tls.ca_path))
     stalled: list[socket.socket] = []
     try:
-        stalled = [socket.create_connection((server.host, server.port), timeout=5)
+        stalled = [socket.create_connection((server.host, server.port), timeout=PATIENCE_S)
                    for _ in range(6 * SLOTS)]  # fmt: skip
         took = []
         for _ in range(4):
