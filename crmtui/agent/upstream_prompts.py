@@ -257,14 +257,7 @@ def upstream_prompts(version: str, named: str | Path | None = None) -> UpstreamP
     """
     from crmtui.agent.upstream_texts import find_harness
 
-    try:
-        folder = find_harness(version, named)
-    except ConfigError as exc:
-        if named is not None:
-            raise
-        raise ConfigError(
-            str(exc).replace("upstream's own tool schemas", "upstream's own prompts", 1)
-        ) from None
+    folder = find_harness(version, named, sends="prompts")
     return _cached(str(folder), version)
 
 

@@ -33,9 +33,9 @@ _FUNCTIONS = Path("crm_sandbox", "env", "functions.py")
 _TOOL_LISTS = Path("crm_sandbox", "env", "__init__.py")
 
 
-def _missing(version: str) -> ConfigError:
+def _missing(version: str, sends: str) -> ConfigError:
     return ConfigError(
-        f"--preset {version} sends upstream's own tool schemas, read from upstream's harness: "
+        f"--preset {version} sends upstream's own {sends}, read from upstream's harness: "
         "clone https://github.com/SalesforceAIResearch/CRMArena and run `crmtui upstream setup "
         f"<folder>{' --version naacl' if version == 'naacl' else ''}`, or name the folder with "
         f"--upstream-dir (or {ENV_VAR})"
@@ -116,12 +116,16 @@ def _candidates(named: str | Path | None) -> list[Path]:
     return found
 
 
-def find_harness(version: str, named: str | Path | None = None) -> Path:
+def find_harness(
+    version: str, named: str | Path | None = None, *, sends: str = "tool schemas"
+) -> Path:
     """The upstream harness folder holding ``version`` (``naacl`` or ``head``).
 
     Args:
         version: The harness version wanted.
         named: A folder the user named (``--upstream-dir``); only it is looked at.
+        sends: What the caller reads from the harness, for the message when there is none
+            ("--preset head sends upstream's own <sends>, ...").
 
     Raises:
         ConfigError: No such folder (one line saying how to get one), or the named folder
@@ -137,7 +141,7 @@ def find_harness(version: str, named: str | Path | None = None) -> Path:
                 f"--upstream-dir {folder} {what}, not upstream's {version} code "
                 f"(crm_sandbox/env/functions.py and __init__.py)"
             )
-    raise _missing(version)
+    raise _missing(version, sends)
 
 
 @lru_cache(maxsize=8)

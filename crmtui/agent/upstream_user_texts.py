@@ -275,7 +275,7 @@ def user_texts(named: str | Path | None = None) -> UpstreamUserTexts:
     Raises:
         ConfigError: No HEAD harness, or its user code cannot be read.
     """
-    return _user_texts(str(find_harness("head", named)))
+    return _user_texts(str(find_harness("head", named, sends="simulated user prompts")))
 
 
 @dataclass(frozen=True)
@@ -331,4 +331,6 @@ def evaluator_texts(named: str | Path | None = None) -> UpstreamEvaluatorTexts:
     Raises:
         ConfigError: No HEAD harness, or its evaluator code cannot be read.
     """
-    return _evaluator_texts(str(find_harness("head", named)))
+    return _evaluator_texts(
+        str(find_harness("head", named, sends="answer extractor and judge prompts"))
+    )

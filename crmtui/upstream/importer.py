@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.record import Recorder, RecordingError, verify
 from crmtui.scoring import Score, score
 from crmtui.upstream.dialogue_import import ImportedDialogue, is_dialogue
+from crmtui.upstream.log_times import LogTimes, ModelTimes, StepClock, parse_time, read_model_log
 from crmtui.upstream.results import Attempt, ResultsFile, Step, read_results
 
 LIVE_ORG_NAME = "live Salesforce org (upstream run)"
@@ -62,93 +62,6 @@ class ImportReport:
     written: list[Path] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-
-
-class _Clock:
-    """Wall and monotonic clocks the importer moves to each step's time."""
-
-    def __init__(self, start: dt.datetime) -> None:
-        self.start = start
-        self.now = start
-
-    def wall(self) -> dt.datetime:
-        return self.now
-
-    def monotonic(self) -> float:
-        return (self.now - self.start).total_seconds()
-
-    def move(self, moment: dt.datetime | None) -> None:
-        if moment is not None and moment > self.now:
-            self.now = moment
-
-
-def _parse_t(text: Any) -> dt.datetime | None:
-    if not isinstance(text, str):
-        return None
-    try:
-        return dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
-    except ValueError:
-        return None
-
-
-def _norm(text: str) -> str:
-    fenced = re.findall(r"```(?:sql|SQL|soql|SOQL)?([\s\S]+?)```", text)
-    return " ".join((fenced[0] if fenced else text).split())
-
-
-class _LogTimes:
-    """Query entries of a request log, matched to query steps in order."""
-
-    def __init__(self, entries: list[dict[str, Any]]) -> None:
-        self.entries = [e for e in entries if e.get("endpoint") in ("query", "queryAll", "search")]
-        self.position = 0
-
-    def match(self, text: str) -> dict[str, Any] | None:
-        wanted = _norm(text)
-        for i in range(self.position, len(self.entries)):
-            if _norm(str(self.entries[i].get("query") or "")) == wanted:
-                self.position = i + 1
-                return self.entries[i]
-        return None
-
-
-@dataclass
-class _Call:
-    start: dt.datetime
-    end: dt.datetime
-
-
-class _ModelTimes:
-    """Model calls from the hook log, grouped by task index: the agent's and the others'."""
-
-    def __init__(self, entries: list[dict[str, Any]]) -> None:
-        self.agent: dict[str, list[_Call]] = {}
-        self.other: dict[str, list[_Call]] = {}
-        for entry in entries:
-            if entry.get("event") != "model_call" or not entry.get("ok"):
-                continue
-            start, end = _parse_t(entry.get("start")), _parse_t(entry.get("end"))
-            if start is None or end is None or entry.get("task_id") is None:
-                continue
-            table = self.agent if entry.get("caller") == "agent" else self.other
-            table.setdefault(str(entry["task_id"]), []).append(_Call(start, end))
-
-    def for_attempt(self, task_id: Any, steps: int) -> tuple[list[_Call] | None, list[_Call]]:
-        """The agent's calls for ``steps`` steps (None unless they match 1:1), and the rest."""
-        agent = self.agent.pop(str(task_id), [])
-        other = self.other.pop(str(task_id), [])
-        return (agent if len(agent) == steps and steps else None), other
-
-
-def read_model_log(path: str | Path) -> _ModelTimes:
-    """The model calls a ``crmtui upstream run`` hook log holds (other lines are skipped).
-
-    Raises:
-        ConfigError: The file cannot be read.
-    """
-    from crmtui.rest import read_log
-
-    return _ModelTimes(list(read_log(path)))
 
 
 def numeric_reward(reward: Any) -> float | None:
@@ -356,7 +269,7 @@ def import_results(
     if request_log is not None:
         from crmtui.rest import read_log
 
-        times = _LogTimes(list(read_log(request_log)))
+        times = LogTimes(list(read_log(request_log)))
     model_times = read_model_log(model_log) if model_log is not None else None
     fallback = dt.datetime.fromtimestamp(results.path.stat().st_mtime, dt.UTC)
     previous_end: dt.datetime | None = None
@@ -407,8 +320,8 @@ def _write(
     *,
     org: Any,
     tasks_source: str,
-    times: _LogTimes | None,
-    model_times: _ModelTimes | None,
+    times: LogTimes | None,
+    model_times: ModelTimes | None,
     start: dt.datetime,
     model: str,
     strategy: str,
@@ -416,13 +329,13 @@ def _write(
     dialogue: Mapping[str, Any] | None = None,
 ) -> tuple[Path, dt.datetime]:
     entries = [times.match(s.text) if times and s.kind == "query" else None for s in attempt.steps]
-    anchors = [t for t in (_parse_t(e.get("t")) for e in entries if e) if t is not None]
+    anchors = [t for t in (parse_time(e.get("t")) for e in entries if e) if t is not None]
     calls, others = (
         model_times.for_attempt(attempt.task_id, len(attempt.steps)) if model_times else (None, [])
     )
     if calls:
         anchors.append(calls[0].start)
-    clock = _Clock(min(anchors) if anchors else start)
+    clock = StepClock(min(anchors) if anchors else start)
     metric = _reward_metric(attempt, instance)
     header_instance = {
         "idx": attempt.task_id,
@@ -466,7 +379,7 @@ def _write(
                 clock.move(call.end)
                 latency = round((call.end - call.start).total_seconds() * 1000)
             _emit_step(recorder, attempt, step, index, model, latency)
-            clock.move(_parse_t(entry.get("t")) if entry else None)
+            clock.move(parse_time(entry.get("t")) if entry else None)
             _emit_action(recorder, step, entry)
             if talk is not None:
                 last = bool(answers) and step is answers[-1]

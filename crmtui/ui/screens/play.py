@@ -50,6 +50,7 @@ from crmtui.ui.widgets.chat import ChatPanel
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.footer import KeyFooter
 from crmtui.ui.widgets.notes import NotesPane
+from crmtui.ui.widgets.object_list import ObjectList
 from crmtui.ui.widgets.panels import MetadataPanel, QueryPanel, StatusBar
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.schema_tree import SchemaTree
@@ -83,6 +84,10 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
     BINDINGS = [
         Binding("f2", "focus_browser", "Browse", priority=True),
         Binding("b", "focus_browser", "Browse", show=False),
+        # The browser's own "o" only works once it has the focus; from anywhere else on the
+        # screen (not a text field) it opens the object list too. No description: help and
+        # the palette list the browser's "o" once, which now holds everywhere.
+        Binding("o", "focus_objects", show=False),
         Binding("f3", "focus_console", "Console", priority=True),
         Binding("c", "focus_console", "Console", show=False),
         Binding("f4", "focus_answer", "Answer", priority=True),
@@ -432,6 +437,13 @@ class PlayScreen(ResponsiveLayout, PlayWorkbench, PlayChat, TracksActivity, Brow
         to copy the next Id from it), else the object list."""
         self.query_one(TabbedContent).active = "tab-browse"
         self.focus_now(self._browser_return())
+
+    def action_focus_objects(self) -> None:
+        """o: the browser's object list, armed for the start of an object's name."""
+        self.query_one(TabbedContent).active = "tab-browse"
+        objects = self.query_one(ObjectList)
+        objects.arm()
+        self.focus_now(objects)
 
     def _browser_return(self) -> str | Widget:
         last = self._browser_focus

@@ -82,3 +82,29 @@ def test_run_without_a_harness_says_how_to_get_one(
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and said[0].startswith("Error: ")
     assert "crmtui upstream setup <folder> --version naacl" in said[0]
+
+
+@pytest.mark.parametrize(
+    ("reader", "says"),
+    [
+        ("crmtui.agent.upstream_texts:upstream_tool_specs", "tool schemas"),
+        ("crmtui.agent.upstream_prompts:upstream_prompts", "prompts"),
+        ("crmtui.agent.upstream_user_texts:user_texts", "simulated user prompts"),
+        ("crmtui.agent.upstream_user_texts:evaluator_texts", "answer extractor and judge prompts"),
+    ],
+)
+def test_each_reader_says_what_it_reads_when_there_is_no_harness(
+    reader, says, monkeypatch, tmp_path
+):
+    """No harness anywhere: each reader's one line names what the preset would have read."""
+    import importlib
+
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "nowhere"))
+    monkeypatch.setattr("crmtui.agent.upstream_texts._candidates", lambda named: [])
+    module, name = reader.split(":")
+    call = getattr(importlib.import_module(module), name)
+    with pytest.raises(ConfigError) as caught:
+        call() if name in ("user_texts", "evaluator_texts") else call("head")
+    message = str(caught.value)
+    assert f"sends upstream's own {says}, read from upstream's harness" in message
+    assert "\n" not in message
