@@ -19,6 +19,7 @@ pause loops):
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -133,11 +134,16 @@ def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+@functools.cache
+def _scopes(tree: ast.Module) -> tuple[tuple[str, tuple[ast.AST, ...]], ...]:
+    """(function name, its own nodes) for the module and every function in it."""
+    return tuple((name, tuple(_own_nodes(scope))) for name, scope in _functions(tree))
+
+
 def wall_time_asserts(tree: ast.Module) -> list[int]:
     """Lines of asserts that bound a wall-clock duration by a bare number."""
     found = []
-    for _, scope in _functions(tree):
-        nodes = list(_own_nodes(scope))
+    for _, nodes in _scopes(tree):
         timed: set[str] = set()
         for node in nodes:  # names holding a clock reading or a duration
             if isinstance(node, ast.Assign) and _reads_clock(node.value, set()):
@@ -163,8 +169,8 @@ def wall_time_asserts(tree: ast.Module) -> list[int]:
 def short_guards(tree: ast.Module) -> list[tuple[str, int]]:
     """(function, line) of waits for another party given a timeout under the shortest."""
     found = []
-    for function, scope in _functions(tree):
-        for node in _own_nodes(scope):
+    for function, nodes in _scopes(tree):
+        for node in nodes:
             if not (isinstance(node, ast.Call) and _name(node) in WAITS):
                 continue
             values = [k.value for k in node.keywords if k.arg == "timeout"]
@@ -178,8 +184,8 @@ def short_guards(tree: ast.Module) -> list[tuple[str, int]]:
 def fixed_pauses(tree: ast.Module) -> list[tuple[str, int]]:
     """(function, line) of pauses and sleeps of a fixed LONGEST_PAUSE_S or more."""
     found = []
-    for function, scope in _functions(tree):
-        for node in _own_nodes(scope):
+    for function, nodes in _scopes(tree):
+        for node in nodes:
             if isinstance(node, ast.Call) and _name(node) in {"pause", "sleep"} and node.args:
                 seconds = _number(node.args[0])
                 if seconds is not None and seconds >= LONGEST_PAUSE_S:
@@ -187,11 +193,14 @@ def fixed_pauses(tree: ast.Module) -> list[tuple[str, int]]:
     return sorted(found, key=lambda hit: hit[1])
 
 
-def _trees() -> Iterator[tuple[str, ast.Module]]:
-    for path in sorted(TESTS.rglob("*.py")):
-        if path.name == Path(__file__).name:
-            continue
-        yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+@functools.cache
+def _trees() -> tuple[tuple[str, ast.Module], ...]:
+    """Every test file but this one, parsed once for all the checks."""
+    return tuple(
+        (path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8")))
+        for path in sorted(TESTS.rglob("*.py"))
+        if path.name != Path(__file__).name
+    )
 
 
 def test_no_assert_bounds_wall_time_by_a_bare_number() -> None:
