@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+from tests.waiting import PATIENCE_S
+
 COLUMNS, LINES = 160, 48
 
 
@@ -150,5 +152,5 @@ class PtyProcess:
     def close(self) -> None:
         """Kill the child if still running and release the terminal."""
         self.kill()
-        self._reader.join(timeout=5)
+        self._reader.join(timeout=PATIENCE_S)
         os.close(self.master)

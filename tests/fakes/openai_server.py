@@ -61,6 +61,9 @@ class Reply:
         raw_body: Sent verbatim as the response body (with ``status``), whatever was asked.
         trickle_s: Seconds between single bytes of the body (0: send it at once).
         ignore_stream: Answer a streamed request with a plain JSON completion.
+        hold: Answer only once this event is set (by the test): a call kept in flight for
+            as long as the test needs, on however busy a machine (a hang guard of 10
+            minutes ends it).
     """
 
     content: str | None = None
@@ -75,6 +78,7 @@ class Reply:
     raw_body: bytes | None = None
     trickle_s: float = 0.0
     ignore_stream: bool = False
+    hold: threading.Event | None = None
 
 
 def text(content: str, **kwargs: Any) -> Reply:
@@ -299,6 +303,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if reply.delay_s:
             time.sleep(reply.delay_s)
+        if reply.hold is not None:
+            reply.hold.wait(600)
         if reply.raw_body is not None:
             self._send_bytes(reply.status, reply.raw_body, reply.headers, reply.trickle_s)
             return

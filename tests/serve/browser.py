@@ -74,6 +74,15 @@ class Screen:
         return wait_until(lambda: needle in self.text, timeout, f"{needle!r} on screen", page)
 
 
+def patient(target: Any) -> Any:
+    """A Playwright page or context whose waits (selectors, navigation, clicks) run to the
+    suite's patience instead of Playwright's 30 s: they only guard a hang, and a loaded
+    machine draws late but draws."""
+    target.set_default_timeout(PATIENCE_S * 1000)
+    target.set_default_navigation_timeout(PATIENCE_S * 1000)
+    return target
+
+
 def wait_until(condition: Callable[[], bool], timeout: float, what: str, page: Any = None) -> float:
     """Poll ``condition`` (letting Playwright process events) until true.
 
@@ -104,7 +113,7 @@ def start_server(study: str, env: dict[str, str], *extra: str) -> tuple[subproce
         env=env,
     )
     assert process.stdout is not None
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE_S  # a loaded machine starts it late
     while time.monotonic() < deadline:
         line = process.stdout.readline()
         match = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
@@ -120,7 +129,7 @@ def stop_server(process: subprocess.Popen) -> str:
     """SIGTERM (sessions end cleanly), then return what the server logged."""
     process.terminate()
     try:
-        out, _ = process.communicate(timeout=30)
+        out, _ = process.communicate(timeout=PATIENCE_S)
     except subprocess.TimeoutExpired:
         process.kill()
         out, _ = process.communicate()

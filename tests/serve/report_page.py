@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.serve.browser import CHROMIUM, CHROMIUM_FLAGS
+from tests.serve.browser import CHROMIUM, CHROMIUM_FLAGS, patient
 
 #: Per figure: its size on the page and the Vega marks with a visible box.
 _MEASURE = """() => [...document.querySelectorAll('figure[data-figure]')].map(f => {
@@ -52,9 +52,9 @@ def open_report(
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
-            context = browser.new_context(viewport={"width": width, "height": 900})
+            context = patient(browser.new_context(viewport={"width": width, "height": 900}))
             context.on("request", lambda request: check.requests.append(request.url))
-            page = context.new_page()
+            page = patient(context.new_page())
             page.on(
                 "console",
                 lambda message: (

@@ -25,6 +25,7 @@ from crmtui.study import load_study, read_cookie, revoke_tokens, rotate_tokens
 from crmtui.study.address import Served, check_url
 from crmtui.ui.web import COOKIE_NAME, StudyServer
 from tests.serve.browser import stop_server
+from tests.waiting import PATIENCE_S
 
 LINK = re.compile(r"(https?://[^\s/]+)/\?token=([\w-]+)")
 
@@ -42,7 +43,7 @@ def _sign_in_status(link: str) -> int:
 
     opener = urllib.request.build_opener(NoRedirect)
     try:
-        with opener.open(link, timeout=10) as response:
+        with opener.open(link, timeout=PATIENCE_S) as response:
             return int(response.status)
     except urllib.error.HTTPError as exc:
         return int(exc.code)
@@ -153,7 +154,7 @@ def test_serve_start_up_failures_are_one_line_errors(served_study: Any, tmp_path
         busy.listen()
         port = busy.getsockname()[1]
         server = _serve(str(study.folder), "--port", str(port))  # with standby processes
-        out, _ = server.communicate(timeout=60)
+        out, _ = server.communicate(timeout=PATIENCE_S)
     assert server.returncode != 0
     assert re.fullmatch(rf"Error: cannot listen on 127\.0\.0\.1:{port}: [^\n]+\n", out), out
     # A certificate that is not one: refused before anything loads.
@@ -177,7 +178,7 @@ def _crmtui(*args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "crmtui.cli", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE_S,
         env=dict(os.environ),
     )
 

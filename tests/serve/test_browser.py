@@ -23,11 +23,12 @@ from tests.serve.browser import (
     CHROMIUM_FLAGS,
     Screen,
     browser_missing,
+    patient,
     start_server,
     stop_server,
     wait_until,
 )
-from tests.waiting import PATIENCE_S
+from tests.waiting import PATIENCE_S, promptly
 
 pytestmark = pytest.mark.skipif(bool(browser_missing()), reason=browser_missing() or "")
 
@@ -40,7 +41,7 @@ def _recording(study: Any, annotator: str) -> Path | None:
 def _status(url: str, cookie: str) -> int:
     request = urllib.request.Request(url + "/", headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE_S) as response:
             return int(response.status)
     except urllib.error.HTTPError as exc:
         return int(exc.code)
@@ -63,7 +64,7 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             try:
                 # -- refused: no token, a wrong token, a websocket without the cookie ---------
-                stranger = browser.new_page()
+                stranger = patient(browser.new_page())
                 assert stranger.goto(url + "/").status == 401
                 assert stranger.locator("#token").is_visible()
                 wrong = stranger.goto(url + "/?token=wrong-token")
@@ -81,7 +82,7 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 stranger.close()
 
                 # -- ann signs in with her link and works on her first instance ---------------
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
+                page = patient(browser.new_page(viewport={"width": 1400, "height": 900}))
                 screen = Screen()
                 screen.attach(page)
                 response = page.goto(f"{url}/?token={tokens['ann']}")
@@ -121,13 +122,14 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 rotate_tokens(str(study.folder), ["ann"])
                 rotated = time.monotonic()
                 page.wait_for_selector("text=Your sign-in has ended (token rotated)")
-                assert time.monotonic() - rotated < 5
+                # Within seconds (the server looks every WATCH_S), more on a loaded machine.
+                assert time.monotonic() - rotated < promptly(5.0, instead=PATIENCE_S)
                 page.close()
 
                 # -- ben signs out with the button: a POST from the page itself (Chromium
                 # sends it with Origin: null under the page's no-referrer policy) ---------------
-                context = browser.new_context()
-                ben = context.new_page()
+                context = patient(browser.new_context())
+                ben = patient(context.new_page())
                 assert ben.goto(f"{url}/?token={tokens['ben']}").status == 200
                 cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE_NAME)
                 ben.click("#sign-out")

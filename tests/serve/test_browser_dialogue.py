@@ -25,6 +25,7 @@ from tests.serve.browser import (
     CHROMIUM_FLAGS,
     Screen,
     browser_missing,
+    patient,
     start_server,
     stop_server,
 )
@@ -63,7 +64,7 @@ def test_a_person_answers_the_simulated_user_in_the_browser(
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
                 try:
-                    page = browser.new_page(viewport={"width": 1400, "height": 900})
+                    page = patient(browser.new_page(viewport={"width": 1400, "height": 900}))
                     screen = Screen()
                     screen.attach(page)
                     assert page.goto(f"{url}/?token={tokens['ann']}").status == 200

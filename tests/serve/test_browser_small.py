@@ -18,6 +18,7 @@ from tests.serve.browser import (
     CHROMIUM_FLAGS,
     Screen,
     browser_missing,
+    patient,
     start_server,
     stop_server,
     wait_until,
@@ -41,7 +42,7 @@ def test_an_answer_is_submitted_at_800x600_with_the_visible_controls(served_stud
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
             try:
-                page = browser.new_page(viewport={"width": 800, "height": 600})
+                page = patient(browser.new_page(viewport={"width": 800, "height": 600}))
                 screen = Screen()
                 screen.attach(page)
                 assert page.goto(f"{url}/?token={tokens['ann']}").status == 200

@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from crmtui.serve import wire
 from crmtui.ui.web import StudyServer
+from tests.waiting import PATIENCE_S
 
 _ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
@@ -27,7 +28,7 @@ async def _client(study: Any) -> TestClient:
     return client
 
 
-async def _until_drawn(ws: Any, needle: bytes, timeout: float = 60) -> int:
+async def _until_drawn(ws: Any, needle: bytes, timeout: float = PATIENCE_S) -> int:
     """Read frames until ``needle`` is on screen; returns the bytes received."""
     screen = b""
     async with asyncio.timeout(timeout):
@@ -39,7 +40,7 @@ async def _until_drawn(ws: Any, needle: bytes, timeout: float = 60) -> int:
 
 
 async def _gone(client: TestClient) -> None:
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(PATIENCE_S):
         while client.study_server.sessions:  # type: ignore[attr-defined]
             await asyncio.sleep(0.05)
 
@@ -83,7 +84,7 @@ async def test_an_oversized_message_closes_with_1009(served_study: Any) -> None:
         )
         await _until_drawn(ws, b"Annotator: ben")
         await ws.send_str(json.dumps(["stdin", "x" * wire.MAX_MESSAGE_BYTES]))
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             while (message := await ws.receive()).type == WSMsgType.BINARY:
                 pass
         assert message.type == WSMsgType.CLOSE and message.data == 1009  # message too big

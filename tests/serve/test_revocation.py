@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from crmtui.study import read_cookie, revoke_tokens, rotate_tokens
 from crmtui.study.signouts import SignOuts
 from crmtui.ui.web import COOKIE_NAME, SIGNED_OUT_CLOSE, WATCH_S, LiveSession, StudyServer
+from tests.waiting import PATIENCE_S, promptly
 
 _ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
@@ -28,7 +29,7 @@ async def _client(study: Any) -> TestClient:
 
 
 async def _screen_until(ws: Any, needle: bytes, screen: bytes = b"") -> bytes:
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(PATIENCE_S):
         while needle not in _ANSI.sub(b"", screen):
             message = await ws.receive()
             assert message.type == WSMsgType.BINARY, message
@@ -61,14 +62,15 @@ async def test_a_rotated_token_ends_the_open_session_within_seconds(served_study
 
         rotated_at = time.monotonic()
         _, fresh = rotate_tokens(str(study.folder), ["ann"])
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE_S):
             while (message := await ws.receive()).type == WSMsgType.BINARY:
                 pass
         closed_after = time.monotonic() - rotated_at
         assert message.type == WSMsgType.CLOSE and message.data == SIGNED_OUT_CLOSE
         assert message.extra == "token rotated"
-        assert closed_after < 5, closed_after  # the watch runs every WATCH_S
-        async with asyncio.timeout(30):
+        # The watch runs every WATCH_S: within seconds, more on a loaded machine.
+        assert closed_after < promptly(5.0, instead=PATIENCE_S), closed_after
+        async with asyncio.timeout(PATIENCE_S):
             while server.sessions:
                 await asyncio.sleep(0.05)
         [path] = find_unfinished(study.recordings)
@@ -85,7 +87,7 @@ async def test_a_rotated_token_ends_the_open_session_within_seconds(served_study
         screen = await _screen_until(ws, b"(resumed)")
         await _screen_until(ws, b"half", screen)
         await ws.close()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             while server.sessions:
                 await asyncio.sleep(0.05)
     finally:
@@ -133,7 +135,7 @@ async def test_the_watch_runs_while_serving(served_study: Any) -> None:
         live.done.set()  # no app to wait for
         server.sessions["ann"] = live
         rotate_tokens(str(study.folder), ["ann"])
-        async with asyncio.timeout(WATCH_S * 5):
+        async with asyncio.timeout(promptly(WATCH_S * 5, instead=PATIENCE_S)):
             while live.ending is None:
                 await asyncio.sleep(0.05)
         assert live.ending == "token rotated"

@@ -15,6 +15,7 @@ from crmtui.errors import ConfigError
 from crmtui.serve import ServeOptions, check_options, is_loopback
 from crmtui.ui.web import COOKIE_NAME, LiveSession, StudyServer, child_command
 from tests.serve.terminal import Terminal
+from tests.waiting import PATIENCE_S
 
 
 async def _client(study: Any, **kwargs: Any) -> TestClient:
@@ -232,7 +233,7 @@ async def test_a_websocket_session_runs_the_annotators_app(served_study: Any, st
         )
         screen = b""
         first = study.assignments["ben"].instances[0]
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(PATIENCE_S):
             while b"Annotator: ben" not in _ANSI.sub(b"", screen):
                 message = await ws.receive()
                 if isinstance(message.data, bytes):
@@ -242,7 +243,7 @@ async def test_a_websocket_session_runs_the_annotators_app(served_study: Any, st
         assert len(client.study_server.sessions) == 1  # type: ignore[attr-defined]
         await ws.send_str(json.dumps(["ping", "1"]))
         await ws.close()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             while client.study_server.sessions:  # type: ignore[attr-defined]
                 await asyncio.sleep(0.05)
     finally:
@@ -251,7 +252,7 @@ async def test_a_websocket_session_runs_the_annotators_app(served_study: Any, st
 
 async def _shown(ws: Any, screen: Terminal, done: Any) -> None:
     """Apply the app's frames to ``screen`` until ``done()`` holds."""
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(PATIENCE_S):
         while not done():
             message = await ws.receive()
             if isinstance(message.data, bytes):
@@ -259,7 +260,7 @@ async def _shown(ws: Any, screen: Terminal, done: Any) -> None:
 
 
 async def _screen_until(ws: Any, needle: bytes, screen: bytes = b"") -> bytes:
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(PATIENCE_S):
         while needle not in _ANSI.sub(b"", screen):
             message = await ws.receive()
             if isinstance(message.data, bytes):
@@ -290,7 +291,7 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
         await ws.send_str(json.dumps(["stdin", "draft"]))
         await _shown(ws, screen, lambda: "draft" in screen.text)
         await ws.close()  # the browser tab is gone
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             while client.study_server.sessions:  # type: ignore[attr-defined]
                 await asyncio.sleep(0.05)
         [path] = find_unfinished(study.recordings)
@@ -306,7 +307,7 @@ async def test_a_dropped_connection_leaves_the_attempt_resumable(served_study: A
         assert b"Annotator: ben" not in _ANSI.sub(b"", screen)
         await _screen_until(ws, b"draft", screen)
         await ws.close()
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             while client.study_server.sessions:  # type: ignore[attr-defined]
                 await asyncio.sleep(0.05)
         assert find_unfinished(study.recordings) == [path]

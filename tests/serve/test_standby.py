@@ -18,6 +18,7 @@ from crmtui.errors import CrmtuiError
 from crmtui.serve.pool import StandbyChild, StandbyPool
 from crmtui.ui.standby import MAX_HANDOVER_BYTES, read_handover
 from crmtui.ui.web import app_environment
+from tests.waiting import PATIENCE_S
 
 _ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
@@ -60,7 +61,7 @@ def test_a_bad_hand_over_is_refused(data: bytes) -> None:
         os.close(fd)
 
 
-async def _screen(child: StandbyChild, needle: bytes, timeout: float = 60) -> bytes:
+async def _screen(child: StandbyChild, needle: bytes, timeout: float = PATIENCE_S) -> bytes:
     """textual-serve's packets from ``child`` until the screen shows ``needle``."""
     screen = b""
     async with asyncio.timeout(timeout):
@@ -79,7 +80,7 @@ async def _quit(child: StandbyChild) -> int:
     meta = json.dumps({"type": "quit"}).encode()
     child.stdin.write(b"M" + len(meta).to_bytes(4, "big") + meta)
     await child.stdin.drain()
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(PATIENCE_S):
         status = await child.wait()
     child.close()
     return status
@@ -112,7 +113,7 @@ async def test_a_copy_learns_whom_it_serves_at_hand_over(served_study: Any) -> N
     pool = StandbyPool(study.folder, 2, app_environment())
     await pool.start()
     try:
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(PATIENCE_S):
             while len(pool.waiting) < 2:
                 await asyncio.sleep(0.05)
         add_annotator(str(study.folder), "cat")  # after the standby process loaded
@@ -130,7 +131,7 @@ async def test_a_copy_learns_whom_it_serves_at_hand_over(served_study: Any) -> N
         first = load_study(study.folder).assignment("cat").order[0]
         screen = _ANSI.sub(b"", await _screen(child, b"Annotator: cat"))
         assert f" {first} ".encode() in screen  # cat's own list
-        async with asyncio.timeout(30):  # the pool refilled behind the copy it gave
+        async with asyncio.timeout(PATIENCE_S):  # the pool refilled behind the copy it gave
             while len(pool.waiting) < 2:
                 await asyncio.sleep(0.05)
         assert child not in pool.waiting
@@ -150,7 +151,7 @@ async def test_an_unknown_annotator_at_hand_over_ends_the_copy_with_an_error(
         child = await pool.take()
         assert child is not None
         await child.hand_over("mallory", 80, 24)
-        async with asyncio.timeout(30):
+        async with asyncio.timeout(PATIENCE_S):
             status = await child.wait()
         errors = await child.stderr.read()
         assert status != 0
@@ -164,13 +165,13 @@ async def test_a_standby_process_that_dies_is_replaced(served_study: Any) -> Non
     pool = StandbyPool(study.folder, 1, app_environment())
     await pool.start()
     try:
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(PATIENCE_S):
             while not pool.waiting:
                 await asyncio.sleep(0.05)
         first = pool._process
         assert first is not None
         os.kill(first.pid, signal.SIGKILL)
-        async with asyncio.timeout(60):  # noticed, and started again
+        async with asyncio.timeout(PATIENCE_S):  # noticed, and started again
             while pool._process is first or not pool.ready:
                 await asyncio.sleep(0.05)
         child = await pool.take()
@@ -206,7 +207,7 @@ def test_copies_take_turns_to_start_and_a_dead_copy_frees_its_turn() -> None:
         waiting.join(0.2)
         assert waiting.is_alive() and not got  # both turns are taken: the third waits
         os.close(first)
-        waiting.join(5)
+        waiting.join(PATIENCE_S)
         assert got  # ... and starts when one is given back
         os.close(second)
         os.close(got[0])

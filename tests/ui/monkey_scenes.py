@@ -106,13 +106,13 @@ async def at_play(pilot: Any) -> Any:
     def at(*kinds: type) -> bool:
         return isinstance(app.screen, kinds) and app.screen.is_mounted
 
-    await until(pilot, lambda: at(PickerScreen, ConfirmScreen))
+    # The start has run its course (``app.started``): the question about the unfinished
+    # session a run before left, if any, is asked by then (just after the picker's first
+    # frame, later on a loaded machine).
+    await until(pilot, lambda: app.started and at(PickerScreen, ConfirmScreen))
     for row in range(20):
-        await pilot.pause(0.05)
         if at(ConfirmScreen):
-            # Resume the unfinished session a run before left (the question may come just
-            # after the picker's first frame).
-            await pilot.press("y")
+            await pilot.press("y")  # resume it
         await until(pilot, lambda: not at(ConfirmScreen))
         if at(PlayScreen):
             return app.screen
@@ -185,6 +185,8 @@ async def at_compute(pilot: Any) -> None:
 async def at_notes(pilot: Any) -> None:
     await at_play(pilot)
     await pilot.press("ctrl+n")
+    notes = pilot.app.screen.query_one("#notes-editor")
+    await until(pilot, lambda: pilot.app.focused is notes)
 
 
 async def at_browser_table(pilot: Any) -> None:

@@ -17,6 +17,7 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.content_table import ContentTable
 from crmtui.ui.widgets.records_table import RecordsTable
 from tests.ui.test_play_flow import _wait
+from tests.waiting import until
 
 
 def _painted(table: Any, lines: int = 6) -> list[str]:
@@ -38,8 +39,7 @@ async def test_a_frame_painted_before_the_idle_does_not_keep_label_widths() -> N
         for record_id in ("500Ws000006ua8JIAQ", "500Ws000006ua8MIAQ", "500Ws000006ua8OIAQ"):
             table.add_row(record_id)
         assert "50 " in _painted(table)[2]  # the frame that sneaks in: label width
-        await pilot.pause(0.1)
-        assert "500Ws000006ua8MIAQ" in _painted(table)[2]
+        await until(pilot, lambda: "500Ws000006ua8MIAQ" in _painted(table)[2])
 
 
 async def test_the_reported_steps_show_whole_ids(workspace, play_config, clock, wall, monkeypatch):
@@ -75,6 +75,5 @@ async def test_the_reported_steps_show_whole_ids(workspace, play_config, clock, 
         await pilot.press("enter")
         table = screen.query_one(RecordsTable)
         await _wait(pilot, lambda: table.row_count > 0)
-        await pilot.pause(0.1)
         first_id = table.ids[0]
-        assert any(first_id in line for line in _painted(table)), _painted(table)
+        await until(pilot, lambda: any(first_id in line for line in _painted(table)))

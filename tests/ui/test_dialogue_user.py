@@ -49,7 +49,7 @@ def _config(tmp_path: Path, server: Any, max_turns: int = 20) -> PlayConfig:
         model="openai/agent",
         api_base=server.base_url,
         max_turns=max_turns,
-        timeout=10.0,
+        timeout=60.0,  # the fake answers at once: only a hang waits it out
         fsync=False,
         dialogue=DialogueSettings(interactive=True, user_kind="human"),
     )

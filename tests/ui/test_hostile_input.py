@@ -22,7 +22,7 @@ from crmtui.ui.screens.play import PlayScreen
 from crmtui.ui.widgets.console import QueryConsole
 from crmtui.ui.widgets.record_browser import RecordBrowser
 from crmtui.ui.widgets.records_table import RecordsTable
-from tests.waiting import deadline
+from tests.waiting import PATIENCE_S, deadline, promptly, until
 
 from .annotator import Annotator
 from .test_play_flow import SIZE, _recording, _wait
@@ -202,19 +202,19 @@ async def test_escape_cancels_a_running_query_and_the_step_is_recorded(
         console = screen.query_one(QueryConsole)
         console.set_text("SELECT Id FROM Case WHERE Subject = 'slow'")
         await pilot.press("f5")
-        await pilot.pause(0.2)
-        assert console._query_running is not None and "Esc cancels" in _status(console)
+        # Not _wait: it waits for the workers too, and this query's never ends by itself.
+        await until(pilot, lambda: console._query_running and "Esc cancels" in _status(console))
         pressed = time.perf_counter()
         await pilot.press("escape")
-        until = deadline()
-        while time.monotonic() < until:
+        end = deadline()
+        while time.monotonic() < end:
             await pilot.pause(0.005)
             if console._query_running is None:
                 break
         latency = time.perf_counter() - pressed
         # ~10 ms here (benchmarks/bench_failfast.py measures it); the bound guards a cancel
-        # that never lands, and holds on a loaded machine too.
-        assert console._query_running is None and latency < 10.0
+        # that never lands, and grows with the machine's load.
+        assert console._query_running is None and latency < promptly(10.0, instead=PATIENCE_S)
         assert _status(console).startswith("QUERY_TIMEOUT: Your query request was cancelled")
         status = await _run_console(pilot, console, "SELECT Id FROM Issue__c LIMIT 3")
         assert status.startswith("3 rows")

@@ -29,13 +29,13 @@ from crmtui.factory import build_play_app  # noqa: E402
 from crmtui.record.sessions import find_unfinished  # noqa: E402
 from crmtui.record.verify import load, verify  # noqa: E402
 from tests.ptyproc import COLUMNS, LINES, PtyProcess, crmtui_argv, terminal_env  # noqa: E402
-from tests.waiting import until  # noqa: E402
+from tests.waiting import PATIENCE_S, until  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "openpty") or sys.platform == "win32", reason="needs POSIX pseudo-terminals"
 )
 
-START_TIMEOUT = 30.0  # first start: imports, opens the org, loads tasks, paints
+START_TIMEOUT = PATIENCE_S  # first start (imports, org, tasks, paint): only a hang is longer
 DOWN, ENTER = b"\x1b[B", b"\r"
 ANNOTATOR = "killer"
 

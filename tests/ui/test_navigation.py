@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.widgets import TabbedContent
 
 from crmtui.factory import build_play_app
@@ -69,10 +69,8 @@ async def test_schema_tree_search_and_reference_jump(workspace, play_config, clo
         schema = screen.query_one(SchemaTree)
         assert screen.query_one("#schema-search").has_focus
         await pilot.press(*"case.own")
-        await pilot.pause(0.1)
         tree = schema.tree
-        objects = [n.data[0] for n in tree.root.children]
-        assert objects == ["Case"]
+        await _wait(pilot, lambda: [n.data[0] for n in tree.root.children] == ["Case"])
         assert [c.data[1] for c in tree.root.children[0].children] == ["OwnerId"]
         await pilot.press("enter")  # to the tree, cursor on Case.OwnerId
         assert tree.has_focus and tree.cursor_node.data == ("Case", "OwnerId")
@@ -95,7 +93,14 @@ async def test_palette_finds_schema_objects_and_fields(workspace, play_config, c
         await pilot.press("ctrl+p")
         await _wait(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"ShippingState")
-        await pilot.pause(0.5)
+        hits = app.screen.query_one(CommandList)
+
+        def first_hit_found() -> bool:
+            if not hits.option_count or hits.highlighted != 0:
+                return False
+            return "Account.ShippingState" in str(hits.get_option_at_index(0).prompt)
+
+        await _wait(pilot, first_hit_found)  # the search runs in the background
         await pilot.press("enter")
         tree = screen.query_one(SchemaTree).tree
         await _wait(

@@ -59,7 +59,8 @@ async def test_free_play_shows_the_models_information_and_no_hint(
     async with app.run_test(size=(160, 48)) as pilot:
         await wait(pilot, lambda: isinstance(app.screen, PlayScreen))
         screen = app.screen
-        await pilot.pause(0.1)
+        query = " ".join(row["query"].split())[:40]
+        await wait(pilot, lambda: query in " ".join(screen_text(screen).split()))  # drawn
         shown = " ".join(screen_text(screen).split())
         where = f"idx {idx} {row['task']}"
         assert " ".join(row["query"].split())[:40] in shown, where
@@ -143,7 +144,8 @@ async def test_the_user_of_a_dialogue_sees_persona_and_instruction_not_the_conte
     )
     async with app.run_test(size=(160, 48)) as pilot:
         await wait(pilot, lambda: isinstance(app.screen, UserScreen))
-        await pilot.pause(0.1)
+        persona = row["persona"][:40]
+        await wait(pilot, lambda: persona in " ".join(screen_text(app.screen).split()))  # drawn
         shown = " ".join(screen_text(app.screen).split())
         assert row["persona"][:40] in shown
         assert " ".join(row["query"].split())[:30] in shown

@@ -94,13 +94,11 @@ async def test_resizing_moves_the_event_list_back_and_forth(human_path: Path) ->
         assert not tabs.query_one("#tab-context").display or tabs.active != "tab-context"
         await pilot.press("right")
         await pilot.resize_terminal(*SMALL)
-        await pilot.pause(0.1)
         compact = screen.query_one("#event-list-compact", DataTable)
-        assert screen.has_class("compact") and tabs.active == "tab-events"
-        assert compact.has_focus and compact.cursor_row == 1
+        await _wait(pilot, lambda: screen.has_class("compact") and compact.has_focus)
+        assert tabs.active == "tab-events" and compact.cursor_row == 1
         await pilot.resize_terminal(160, 48)
-        await pilot.pause(0.1)
-        assert screen.has_class("wide") and side.has_focus
+        await _wait(pilot, lambda: screen.has_class("wide") and side.has_focus)
         assert tabs.active not in ("tab-events", "tab-context")
         assert screen.query_one("#metadata-panel").display
 

@@ -31,13 +31,11 @@ async def test_console_results_are_reachable_at_80x24(workspace, play_config, cl
         # At least a few rows are on screen under the editor.
         assert results.region.height >= 5 and results.region.bottom <= 24
         # F10 gives the results the whole screen; again, the layout comes back.
+        work = screen.query_one("#work-tabs")
         await pilot.press("f10")
-        await pilot.pause(0.05)
-        assert screen.maximized is screen.query_one("#work-tabs")
-        assert results.region.height >= 15
+        await _wait(pilot, lambda: screen.maximized is work and results.region.height >= 15)
         await pilot.press("f10")
-        await pilot.pause(0.05)
-        assert screen.maximized is None
+        await _wait(pilot, lambda: screen.maximized is None)
 
 
 async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock, wall):
@@ -46,15 +44,16 @@ async def test_the_task_context_is_a_tab_at_80x24(workspace, play_config, clock,
         screen = await _open(pilot, app)
         await pilot.press("ctrl+o")
         tabs = screen.query_one(TabbedContent)
-        assert tabs.active == "tab-context"
         context = screen.query_one("#context-panel")
-        assert context.has_focus and context.region.height > 8
+        # The tab switches and the panel takes the focus after a refresh: wait for that state.
+        await _wait(pilot, lambda: tabs.active == "tab-context" and context.has_focus)
+        await _wait(pilot, lambda: context.region.height > 8)
         text = context.query_one("#metadata-text")
         painted = "".join(text.render_line(y).text for y in range(context.region.height))
         # The query comes first and the task context (policy, ids, date) starts below it.
         assert painted.startswith("Query") and "Task context" in painted
         await pilot.press("f2")
-        assert tabs.active == "tab-browse"
+        await _wait(pilot, lambda: tabs.active == "tab-browse")
 
 
 async def test_wider_layouts_hide_the_task_tab_and_yield_width(workspace, play_config, clock, wall):
@@ -66,7 +65,8 @@ async def test_wider_layouts_hide_the_task_tab_and_yield_width(workspace, play_c
         assert not tabs.get_tab("tab-context").display
         assert screen.query_one("#object-list").region.width <= 26
         await pilot.press("ctrl+o")
-        assert screen.query_one("#metadata-panel").has_focus
+        metadata = screen.query_one("#metadata-panel")
+        await _wait(pilot, lambda: metadata.has_focus)
 
 
 async def test_below_the_minimum_a_notice_replaces_the_instance(
@@ -100,7 +100,7 @@ async def test_the_task_tab_shows_the_whole_query_and_y_copies_its_id(
         assert query.max_scroll_y > 0  # two lines do not hold it
         await pilot.press("ctrl+o")
         context = screen.query_one("#context-panel")
-        assert context.has_focus
+        await _wait(pilot, lambda: context.has_focus)
         text = context.query_one("#metadata-text")
         painted = " ".join(text.render_line(y).text.strip() for y in range(text.size.height))
         words = " ".join(inst.query.split())

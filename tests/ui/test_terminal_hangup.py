@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,14 +22,16 @@ from crmtui.record.sessions import find_unfinished  # noqa: E402
 from crmtui.record.verify import load, verify  # noqa: E402
 from tests.ptyproc import PtyProcess, crmtui_argv, terminal_env  # noqa: E402
 from tests.ui.test_kill_resume import START_TIMEOUT, _poll, _seed_sample_org  # noqa: E402
+from tests.waiting import PATIENCE_S  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "openpty") or sys.platform == "win32", reason="needs POSIX pseudo-terminals"
 )
 
 F4 = b"\x1bOS"
-#: From the terminal closing to the process gone (its exit saves and closes the recording).
-EXIT_TIMEOUT = 15.0
+#: From the terminal closing to the process gone (its exit saves and closes the recording): a
+#: few seconds; the bug spun for ever, so only a hang runs out of the patience.
+EXIT_TIMEOUT = PATIENCE_S
 
 
 def test_a_terminal_gone_without_sighup_ends_the_app_and_keeps_the_attempt(
@@ -50,14 +51,12 @@ def test_a_terminal_gone_without_sighup_ends_the_app_and_keeps_the_attempt(
         child.send(F4 + b"Sacramento")
         _poll(lambda: b"Sacramento" in child.output, START_TIMEOUT, "the answer drawn", child)
         os.close(child.master)  # the terminal goes away; nobody signals the process
-        started = time.monotonic()
         status = child.proc.wait(timeout=EXIT_TIMEOUT)
-        took = time.monotonic() - started
     finally:
         if child.proc.poll() is None:
             child.proc.kill()
             child.proc.wait()
-    assert status == 0 and took < EXIT_TIMEOUT
+    assert status == 0
     report = verify(path)
     assert report.ok and not report.finished, report.describe()
     assert find_unfinished(recordings, "gone") == [path]

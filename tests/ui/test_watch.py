@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from crmtui.factory import build_watch_app
 from crmtui.record.verify import load, verify
 from crmtui.ui.screens.watch import WatchScreen
 from crmtui.ui.widgets.transcript import Transcript
-from tests.fakes.openai_server import FakeOpenAI, delayed, text
+from tests.fakes.openai_server import FakeOpenAI, text
 from tests.waiting import PATIENCE_S
 
 SIZE = (160, 48)
@@ -44,7 +46,7 @@ def _config(server: FakeOpenAI, idx: int | None, tmp_path: Path, **kwargs: Any) 
         api_base=server.base_url,
         idx=idx,
         recordings=tmp_path / "recordings",
-        timeout=5.0,
+        timeout=60.0,  # the fake answers at once: only a hang waits this out
         fsync=False,
         client_options={"max_retries": 0},
         **kwargs,
@@ -114,7 +116,9 @@ async def test_single_steps_then_shows_answer_and_reward(
 async def test_pause_after_current_step_then_resume_and_stop(workspace, wall, tmp_path) -> None:
     inst = _instance(workspace)
     step = text(f"<thought>Look.</thought><execute>{QUERY}</execute>")
-    script = [delayed(3.0, step), step, step, step]  # long enough to press p mid-call
+    # The first call stays in flight until p is pressed, the second until x is.
+    release, release_second = threading.Event(), threading.Event()
+    script = [replace(step, hold=release), replace(step, hold=release_second), step, step]
     with FakeOpenAI(script) as server:
         config = _config(server, inst.idx, tmp_path, delay=0.0)
         app = build_watch_app(config, workspace=workspace, wall=wall)
@@ -123,6 +127,7 @@ async def test_pause_after_current_step_then_resume_and_stop(workspace, wall, tm
             transcript = screen.query_one(Transcript)
             await _wait(pilot, lambda: len(server.requests) == 1)
             await pilot.press("p")  # while the first model call is in flight
+            release.set()
             await _wait(pilot, lambda: transcript.steps == 1 and screen.gate.waiting)
             await pilot.pause(0.2)
             assert len(server.requests) == 1  # paused after the current step, not before
@@ -137,6 +142,7 @@ async def test_pause_after_current_step_then_resume_and_stop(workspace, wall, tm
             await pilot.press("p")  # resume: the agent runs on
             await _wait(pilot, lambda: len(server.requests) >= 2)
             await pilot.press("x")  # stop after the current step
+            release_second.set()
             await _wait(pilot, lambda: screen.result is not None)
             assert screen.result.end_reason == {"source": "runner", "message": "Stopped"}
             assert "Ended: Stopped" in transcript.plain_text

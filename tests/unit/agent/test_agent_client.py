@@ -9,6 +9,7 @@ import pytest
 
 from crmtui.agent.client import ModelClient, ModelError, scrub_secrets
 from tests.fakes.openai_server import FakeOpenAI, delayed, empty, error, text, tool_call
+from tests.waiting import promptly
 
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi there"}]
 TOOLS = [
@@ -116,8 +117,9 @@ def test_retries_exhausted_is_a_clear_error(server: FakeOpenAI, make_client, sle
 
 
 def test_timeout_is_retried_then_succeeds(server: FakeOpenAI, make_client, sleeps) -> None:
-    server.push(delayed(1.0), text("quick now"))
-    r = make_client(timeout=0.3).complete(MESSAGES)
+    server.push(delayed(30.0), text("quick now"))
+    # Short enough to cut the first reply off, long enough for the second on a busy machine.
+    r = make_client(timeout=promptly(0.3, instead=30.0)).complete(MESSAGES)
     assert r.content == "quick now" and r.attempts == 2
 
 

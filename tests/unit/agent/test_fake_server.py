@@ -7,11 +7,12 @@ import json
 from urllib.parse import urlparse
 
 from tests.fakes.openai_server import FakeOpenAI, error, text, tool_call
+from tests.waiting import PATIENCE_S
 
 
 def post(server: FakeOpenAI, path: str, body: dict) -> http.client.HTTPResponse:
     url = urlparse(server.base_url)
-    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=5)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=PATIENCE_S)
     conn.request("POST", url.path + path, json.dumps(body), {"Content-Type": "application/json"})
     return conn.getresponse()
 

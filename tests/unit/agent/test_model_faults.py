@@ -25,6 +25,7 @@ from tests.fakes.openai_server import (
     tool_call,
     trickled,
 )
+from tests.waiting import promptly
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 
@@ -126,26 +127,26 @@ def test_a_trickling_server_is_cut_off_at_the_total_deadline(
     began = time.monotonic()
     with pytest.raises(ModelError, match="did not answer within 0.6 s") as info:
         make_client(timeout=0.6, max_retries=0).complete(MESSAGES)
-    assert time.monotonic() - began < 3.0
+    assert time.monotonic() - began < promptly(3.0, instead=400 * 0.05)
     assert info.value.kind == "unavailable" and info.value.retryable
 
 
 def test_the_callers_budget_holds_mid_call(server: FakeOpenAI, make_client) -> None:
-    server.push(delayed(5.0))
+    server.push(delayed(30.0))
     began = time.monotonic()
     with pytest.raises(ModelError, match="in the time left"):
-        make_client(timeout=30).complete(MESSAGES, timeout=0.5)
-    assert time.monotonic() - began < 3.0
+        make_client(timeout=60).complete(MESSAGES, timeout=0.5)
+    assert time.monotonic() - began < promptly(3.0, instead=30.0)
 
 
 def test_cancel_abandons_a_call_in_flight(server: FakeOpenAI, make_client) -> None:
-    server.push(delayed(5.0))
+    server.push(delayed(30.0))
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()
     began = time.monotonic()
     with pytest.raises(ModelCancelled):
-        make_client(timeout=30).complete(MESSAGES, cancel=cancel)
-    assert time.monotonic() - began < 2.0
+        make_client(timeout=60).complete(MESSAGES, cancel=cancel)
+    assert time.monotonic() - began < promptly(2.0, instead=30.0)
 
 
 def test_cancel_cuts_a_backoff_short(server: FakeOpenAI, litellm_loaded) -> None:
@@ -158,7 +159,7 @@ def test_cancel_cuts_a_backoff_short(server: FakeOpenAI, litellm_loaded) -> None
     began = time.monotonic()
     with pytest.raises(ModelCancelled):
         client.complete(MESSAGES, cancel=cancel)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < promptly(2.0, instead=30.0)  # the Retry-After
 
 
 def test_unknown_provider_is_a_configuration_error(litellm_loaded) -> None:

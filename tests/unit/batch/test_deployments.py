@@ -71,7 +71,7 @@ def test_calls_spread_over_servers_and_skip_the_failing_one(
             out=tmp_path / "out",
             deployments=spec,
             idxs=tuple(t.idx for t in chosen),
-            timeout=5.0,
+            timeout=60.0,  # the fakes answer at once: only a hang waits it out
             fsync=False,
             client_options={"max_retries": 1, "backoff_base_s": 0.01, "api_key": "sk-x"},
         )

@@ -195,7 +195,7 @@ def test_llm_extraction_on_pro_rows(pro: Any, routing: Any, tmp_path: Path) -> N
     config = BatchConfig(
         model="openai/fake", api_base=server.base_url, org=pro.name, out=tmp_path / "out",
         idxs=(0, 1), extract_model="openai/extractor", extract_api_base=server.base_url,
-        timeout=5.0, fsync=False, client_options={"max_retries": 1, "backoff_base_s": 0.01},
+        timeout=60.0, fsync=False, client_options={"max_retries": 1, "backoff_base_s": 0.01},
     )  # fmt: skip
     report = run_batch(config)
     outcomes = {o.idx: o for o in report.outcomes}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 
 import pytest
 
@@ -43,10 +42,9 @@ def test_unknown_scale_is_a_config_error() -> None:
         generate(scale="huge")
 
 
-def test_small_scale_is_fast() -> None:
-    started = time.perf_counter()
+def test_small_scale_is_small() -> None:
+    # Its speed (a target of 3 s) is benchmarks/bench_build.py's to measure, not an assert's.
     org = generate(seed=5, scale="small")
-    assert time.perf_counter() - started < 3.0
     total = sum(org.counts().values())
     assert 3_000 <= total <= 10_000
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from crmtui.record import Recorder, RecordingError, load, verify
+from tests.waiting import PATIENCE_S
 
 Make = Callable[..., Recorder]
 
@@ -38,7 +39,7 @@ def test_emit_returns_while_the_disk_is_still_syncing(
     rec = make_recorder(sync_later=True)
     disk = SlowDisk(monkeypatch)
     rec.emit("open_object", {"object": "Case", "query": "SELECT Id FROM Case"})
-    assert disk.entered.wait(5)  # a sync is running on the background thread, held
+    assert disk.entered.wait(PATIENCE_S)  # a sync is running on the background thread, held
     for n in range(5):  # ... and these events do not wait for it
         rec.emit("answer_edit", {"text": f"00{n}"})
     # Already in the file (the kernel has them: a killed process would lose nothing).
