@@ -49,7 +49,11 @@ os.environ["CRMTUI_UPSTREAM_DIR"] = os.pathsep.join(str(p) for p in _HARNESSES)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker more than the machine has cores. Many tests wait (for a
     subprocess, a 127.0.0.1 server, a screen to settle) and two workers on two cores were
-    busy only about two thirds of the time; the extra worker fills those waits."""
+    busy only about two thirds of the time; the extra worker fills those waits.
+    ``CRMTUI_TEST_WORKERS=N`` sets the count instead (to measure another)."""
+    chosen = os.environ.get("CRMTUI_TEST_WORKERS", "").strip()
+    if chosen.isdigit() and int(chosen) > 0:
+        return int(chosen)
     return (os.cpu_count() or 1) + 1
 
 
