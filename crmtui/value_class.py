@@ -2,8 +2,8 @@
 
 Importing ``dataclasses`` (it loads ``inspect``, ``ast`` and ``dis``) and generating the
 methods of the five classes a query needs took a quarter of a stored plan's whole run by
-``crmtui query``; generating each dataclass's methods costs ~0.6-1 ms of a cold ``crmtui
-play`` too (docs/performance.md). These classes keep what the dataclasses gave: equality
+``crmtui query``; generating each dataclass's methods costs part of a cold ``crmtui play``
+too (docs/performance.md). These classes keep what the dataclasses gave: equality
 over the compared fields, a field-by-field ``repr``, and for the frozen ones a hash and no
 assignment. Each class writes its own ``__init__``. (``dataclasses.replace`` and
 ``dataclasses.fields`` do not apply: :meth:`ValueClass.replaced` and :attr:`ValueClass.FIELDS`

@@ -3,8 +3,8 @@
 The click command (:mod:`crmtui.commands.play`) reads every option and calls :func:`run_play`;
 so does :func:`crmtui.cli.main` directly for a command line :func:`read_play_args`
 understands (``crmtui`` alone, or ``crmtui play`` with the everyday options), before click
-and the command's ~25 options are built: about 11 ms of CPU of a cold start that a bare
-Textual app does not pay (docs/performance.md). Both paths build the same
+and the command's ~25 options are built: CPU of a cold start that a bare Textual app does
+not pay (measured in docs/performance.md). Both paths build the same
 :class:`~crmtui.config.PlayConfig` (tests/unit/test_play_args.py) and fail the same way.
 """
 

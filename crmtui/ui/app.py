@@ -39,7 +39,8 @@ from crmtui.ui.workers import WorkerErrorHandler
 class StartRoute:
     """Where a start goes once the instructions (if any) are accepted.
 
-    A plain class, not a dataclass: creating a dataclass costs ~0.8 ms of a cold start.
+    A plain class, not a dataclass: creating a dataclass costs part of a cold start
+    (docs/performance.md).
 
     Attributes:
         reopen: The unfinished instance and recording a study reopens without asking.

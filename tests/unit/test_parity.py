@@ -85,7 +85,7 @@ def orgs() -> dict[str, tuple[list[tuple], str]]:
 def _other_gold(instance: Any) -> Any:
     """``instance`` with another gold of the same shape (a list marks a Pro row)."""
     other = ["GOLD-SENTINEL"] if isinstance(instance.answer, list) else "GOLD-SENTINEL"
-    return dataclasses.replace(instance, answer=other)
+    return instance.replaced(answer=other)
 
 
 def _upstream_audience(mode: str) -> tuple[str, ...]:
@@ -190,8 +190,8 @@ def test_what_the_model_receives_follows_the_table(
             # Neither the gold nor the metric changes a word of it.
             for changed in (
                 _other_gold(instance),
-                dataclasses.replace(instance, reward_metric="privacy_rejection"),
-                dataclasses.replace(instance, reward_metric="fuzzy_match"),
+                instance.replaced(reward_metric="privacy_rejection"),
+                instance.replaced(reward_metric="fuzzy_match"),
             ):
                 assert _model_text(changed, mode, schema, aided, facts) == text, where
 
@@ -230,8 +230,8 @@ def test_what_a_person_is_shown_follows_the_table(
             assert instance.task not in text, where
             for changed in (
                 _other_gold(instance),
-                dataclasses.replace(instance, reward_metric="privacy_rejection"),
-                dataclasses.replace(instance, reward_metric="fuzzy_match"),
+                instance.replaced(reward_metric="privacy_rejection"),
+                instance.replaced(reward_metric="fuzzy_match"),
             ):
                 assert person_view(changed, mode, aided=aided, facts=lines) == view, where
             if mode == "user":

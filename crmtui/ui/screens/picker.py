@@ -57,9 +57,9 @@ def cell_width(text: str) -> int:
     """``rich.cells.cell_len(text)``, measuring only what is not printable ASCII.
 
     Rich measures a text with any other character character by character, and the picker
-    measures 90 query excerpts, most ending in "…" (~3 ms of a cold start). Rich's
-    measure is a sum over characters unless the text joins characters (a zero-width joiner
-    or a variation selector), which is measured whole.
+    measures 90 query excerpts, most ending in "…" (a cold start's cost:
+    docs/performance.md). Rich's measure is a sum over characters unless the text joins
+    characters (a zero-width joiner or a variation selector), which is measured whole.
     """
     if "\u200d" in text or "\ufe0f" in text:
         return cell_len(text)

@@ -196,8 +196,8 @@ class ContentTable(DataTable[Any]):
     ) -> list[Any]:
         """DataTable's ``_render_cell`` for each ``(column_index, width)`` of one row.
 
-        A one-line plain-text cell is drawn by text_cell_line (5x faster, the same
-        segments); anything else goes DataTable's own way. What depends on the row only
+        A one-line plain-text cell is drawn by text_cell_line (faster, the same segments:
+        docs/performance.md); anything else goes DataTable's own way. What depends on the row only
         (its key and height, the cursor's styles) is looked up once, not once a cell. The
         cache keys and the styles are DataTable's (textual 8.2.8, pinned).
         """
