@@ -28,6 +28,9 @@ TESTS = ROOT / "tests"
 
 #: Clock reads whose differences are wall time (process_time is CPU time: allowed).
 CLOCKS = {"monotonic", "perf_counter", "time"}
+#: Attributes that hold a wall-clock duration a call measured and returned (a build's
+#: ``result.seconds``): asserting them against a bare number is a speed target too.
+DURATIONS = {"seconds", "elapsed", "elapsed_s", "wall_s", "duration_s"}
 #: Calls that wait for another party and take a hang guard, by name.
 WAITS = {
     "join", "wait", "communicate", "urlopen", "open", "create_connection", "HTTPConnection",
@@ -112,6 +115,8 @@ def _reads_clock(node: ast.AST, timed: set[str]) -> bool:
             if _name(sub) != "time" or getattr(owner, "id", "") == "time":
                 return True
         if isinstance(sub, ast.Name) and sub.id in timed:
+            return True
+        if isinstance(sub, ast.Attribute) and sub.attr in DURATIONS:
             return True
     return False
 
@@ -259,7 +264,8 @@ def test_the_checks_find_what_they_forbid() -> None:
         "    proc.communicate(timeout=PATIENCE_S)\n"
         "    time.sleep(0.3)\n"  # 14
         "    time.sleep(0.02)\n"
+        "    assert build(proc).seconds < 3.0\n"  # 16: a duration the call measured
     )
-    assert wall_time_asserts(code) == [5, 6, 7]
+    assert wall_time_asserts(code) == [5, 6, 7, 16]
     assert short_guards(code) == [("t", 11), ("t", 12)]
     assert fixed_pauses(code) == [("t", 14)]
