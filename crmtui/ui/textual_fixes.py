@@ -13,6 +13,13 @@ task filter just after its first frame, and an app closed at that moment (a test
 ``q`` pressed at once) raised ``NoMatches`` on the way out. A Select without its option list
 is being removed: there is nothing to set up.
 
+**A command palette updated after its list is gone.** The palette searches in a worker and,
+when results arrive, flips two reactives whose watchers (``_watch__list_visible``,
+``_watch__show_busy``) and its "No matches" timer look up the palette's ``CommandList``. A
+palette closed while a search runs (Ctrl+P, a letter, Ctrl+C at once, on a loaded machine)
+has already lost its children when the worker finishes: ``NoMatches`` ended the app. A palette
+without its list is being removed: there is nothing to show.
+
 **Style caches kept alive after their widgets.** ``StylesCache.get_inner_outer`` is an
 ``lru_cache(1024)`` on a method, so every key holds ``self``: the style caches of the last
 1,024 widgets ever drawn, each with every line it rendered (strips, each with seven caches of
@@ -65,6 +72,8 @@ def install() -> None:
     _on_mount.__wrapped__ = select_on_mount  # type: ignore[attr-defined]
     Select._on_mount = _on_mount  # type: ignore[method-assign]
 
+    _guard_command_palette()
+
     from textual._styles_cache import StylesCache
 
     get_inner_outer = StylesCache.get_inner_outer
@@ -74,6 +83,48 @@ def install() -> None:
 
     _get_inner_outer.__wrapped__ = get_inner_outer  # type: ignore[attr-defined]
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
+
+
+def _guard_command_palette() -> None:
+    """Make the palette's list-updating watchers and timer do nothing once its list is gone."""
+    from textual.command import CommandList, CommandPalette
+
+    def has_list(palette: Any) -> bool:
+        return bool(palette.query(CommandList))
+
+    watch_list_visible = CommandPalette._watch__list_visible
+
+    def _watch__list_visible(self: Any) -> None:
+        if has_list(self):
+            watch_list_visible(self)
+
+    _watch__list_visible.__wrapped__ = watch_list_visible  # type: ignore[attr-defined]
+    CommandPalette._watch__list_visible = _watch__list_visible  # type: ignore[method-assign]
+
+    watch_show_busy = CommandPalette._watch__show_busy
+
+    async def _watch__show_busy(self: Any) -> None:
+        if has_list(self):
+            await watch_show_busy(self)
+
+    _watch__show_busy.__wrapped__ = watch_show_busy  # type: ignore[attr-defined]
+    CommandPalette._watch__show_busy = _watch__show_busy  # type: ignore[method-assign]
+
+    start_no_matches = CommandPalette._start_no_matches_countdown
+
+    def _start_no_matches_countdown(self: Any, search_value: str) -> None:
+        start_no_matches(self, search_value)
+        timer = self._no_matches_timer
+        show = timer._callback  # Textual's "No matches" closure: run it only with a list
+
+        def _show_no_matches() -> None:
+            if has_list(self):
+                show()
+
+        timer._callback = _show_no_matches
+
+    _start_no_matches_countdown.__wrapped__ = start_no_matches  # type: ignore[attr-defined]
+    CommandPalette._start_no_matches_countdown = _start_no_matches_countdown  # type: ignore[method-assign]
 
 
 @lru_cache(1024)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.command import Hit, Hits, Provider
 from textual.css.query import NoMatches
 from textual.widgets import Label, OptionList, Select
 
@@ -130,3 +131,77 @@ def test_a_closed_apps_style_caches_are_freed() -> None:
 def test_textual_still_keeps_style_caches_alive() -> None:
     """When this fails, Textual fixed it: the workaround can go."""
     assert _style_caches_alive_after_close(fixed=False) == 40
+
+
+class _SlowCommands(Provider):
+    """A command source whose search answers only when the test lets it."""
+
+    started: asyncio.Event
+    release: asyncio.Event
+    hits = True
+
+    async def search(self, query: str) -> Hits:
+        type(self).started.set()
+        await type(self).release.wait()
+        if type(self).hits:
+            yield Hit(1.0, query, lambda: None)
+
+
+class _Palette(App[None]):
+    COMMANDS = {_SlowCommands}
+
+    def compose(self) -> ComposeResult:
+        yield Label("palette")
+
+
+async def _list_gone_while_searching(fixed: bool, hits: bool = True) -> bool:
+    """Open the palette, search, take its list away while the search runs, then let the
+    search answer (with a hit, or with none: then the palette's "No matches" timer runs
+    too); True when the app is still running afterwards."""
+    from textual.command import CommandList, CommandPalette
+
+    textual_fixes.install()
+    names = ("_watch__list_visible", "_watch__show_busy", "_start_no_matches_countdown")
+    installed = {name: getattr(CommandPalette, name) for name in names}
+    if not fixed:
+        for name, method in installed.items():
+            setattr(CommandPalette, name, method.__wrapped__)
+    _SlowCommands.started, _SlowCommands.release = asyncio.Event(), asyncio.Event()
+    _SlowCommands.hits = hits
+    try:
+        app = _Palette()
+        async with app.run_test() as pilot:
+            app.action_command_palette()
+            await pilot.press("a")
+            await asyncio.wait_for(_SlowCommands.started.wait(), timeout=60)
+            palette = app.screen
+            assert isinstance(palette, CommandPalette)
+            await palette.query_one(CommandList).remove()  # the palette is being taken down
+            _SlowCommands.release.set()
+            for _ in range(200):  # until the search's worker has finished, one way or the other
+                if not any(worker.is_running for worker in palette.workers):
+                    break
+                await pilot.pause(0.01)
+            timer = palette._no_matches_timer
+            if timer is not None:  # let "No matches" come due
+                await pilot.pause(palette._NO_MATCHES_COUNTDOWN + 0.2)
+            await pilot.pause()
+            return app.is_running  # a failed worker ends the app (and run_test raises)
+    finally:
+        for name, method in installed.items():
+            setattr(CommandPalette, name, method)
+
+
+@pytest.mark.parametrize("hits", [True, False], ids=["hits", "no-matches"])
+async def test_a_palette_whose_list_is_gone_ignores_a_late_search(hits: bool) -> None:
+    """Property: a search that finishes after the palette lost its list leaves the app up,
+    whether it found commands or none."""
+    assert await _list_gone_while_searching(fixed=True, hits=hits)
+
+
+async def test_textual_still_fails_a_late_search_without_a_list() -> None:
+    """When this fails, Textual fixed it: the workaround can go."""
+    from textual.worker import WorkerFailed
+
+    with pytest.raises(WorkerFailed, match="NoMatches.*CommandList"):
+        await _list_gone_while_searching(fixed=False)
