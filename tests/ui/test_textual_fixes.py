@@ -15,6 +15,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Label, OptionList, Select
 
 from crmtui.ui import textual_fixes
+from tests.waiting import until
 
 
 class _SizelessList(App[None]):
@@ -178,13 +179,22 @@ async def _list_gone_while_searching(fixed: bool, hits: bool = True) -> bool:
             assert isinstance(palette, CommandPalette)
             await palette.query_one(CommandList).remove()  # the palette is being taken down
             _SlowCommands.release.set()
-            for _ in range(200):  # until the search's worker has finished, one way or the other
-                if not any(worker.is_running for worker in palette.workers):
-                    break
-                await pilot.pause(0.01)
+            await until(
+                pilot,
+                lambda: not any(worker.is_running for worker in palette.workers),
+                what="the palette's search did not finish",
+            )
             timer = palette._no_matches_timer
-            if timer is not None:  # let "No matches" come due
-                await pilot.pause(palette._NO_MATCHES_COUNTDOWN + 0.2)
+            if timer is not None:  # no hits: wait for "No matches" to come due
+                fired: list[bool] = []
+                show = timer._callback
+
+                def watched() -> None:
+                    fired.append(True)
+                    show()
+
+                timer._callback = watched
+                await until(pilot, lambda: fired or not app.is_running, what="no 'No matches'")
             await pilot.pause()
             return app.is_running  # a failed worker ends the app (and run_test raises)
     finally:
