@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,6 +90,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _orgs_built_once(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Each distinct ``build_org`` of the run is built once and copied after (tests/org_cache.py):
+    the fresh home of every test rebuilt the same sample org 107 times a run."""
+    import crmtui.org.build
+    from tests.org_cache import cached_builder
+
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "built-orgs"
+    real = crmtui.org.build.build_org
+    crmtui.org.build.build_org = cached_builder(real, folder)
+    yield
+    crmtui.org.build.build_org = real
 
 
 @pytest.fixture(autouse=True)
