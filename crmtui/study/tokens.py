@@ -93,7 +93,7 @@ class TokenStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._entries: dict[str, TokenEntry] = {}
 
     def entries(self) -> dict[str, TokenEntry]:
@@ -106,7 +106,9 @@ class TokenStore:
             stat = self.path.stat()
         except FileNotFoundError:
             return {}
-        stamp = (stat.st_mtime_ns, stat.st_size)
+        # The inode too: every write replaces the file, and a rotation within one tick of the
+        # file system's clock writes the same size at the same mtime.
+        stamp = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         if stamp != self._stamp:
             try:
                 doc = json.loads(self.path.read_text(encoding="utf-8"))

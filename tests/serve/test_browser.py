@@ -141,6 +141,7 @@ def test_sign_in_annotate_and_be_refused(served_study: Any) -> None:
                 browser.close()
     finally:
         log = stop_server(server)
+        print(f"-- the server's log --\n{log}")  # pytest shows it when the test fails
     path = _recording(study, "ann")
     assert path is not None
     assert verify(path).ok, log

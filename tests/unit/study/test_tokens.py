@@ -117,3 +117,17 @@ def test_sign_outs_are_seen_by_every_reader_until_the_cookie_would_expire(
     assert not there.signed_out(kept)  # another sign-in of the same annotator goes on
     assert not there.signed_out(stale)
     assert stat.S_IMODE(os.stat(tmp_path / "signouts.jsonl").st_mode) == 0o600
+
+
+def test_a_rotation_with_the_same_size_and_mtime_is_still_seen(tmp_path: Path) -> None:
+    """A server's store re-reads a replaced file even when the file system's clock did not
+    tick between the two writes (the size of a rotated file is the same)."""
+    path = tmp_path / "tokens.json"
+    TokenStore(path).issue(["ann"])
+    server = TokenStore(path)
+    assert server.generation("ann") == 1
+    before = path.stat()
+    TokenStore(path).issue(["ann"])
+    assert path.stat().st_size == before.st_size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert server.generation("ann") == 2
