@@ -32,9 +32,9 @@ from tests.ui.monkey import Scene, run_monkey
 from tests.ui.monkey_scenes import scenes
 
 #: Keys sent per scene, 20,200 in all (the floor is 20,000): most where keys are cheap
-#: (compare, the study screens, the viewer: 3-6 ms of CPU a key), fewer where every key
-#: redraws a lot (replay, the report, watch, the picker: 15-23 ms a key), measured with
-#: ``scripts/monkey.py --keys 400`` (it prints CPU seconds per scene). About 160 CPU seconds
+#: (compare, the study screens, the viewer: 2-4 ms of CPU a key), fewer where every key
+#: redraws a lot (replay, the report, watch, the picker: 10-16 ms a key), measured with
+#: ``scripts/monkey.py --keys 500`` (it prints CPU seconds per scene). About 125 CPU seconds
 #: in all; ``scripts/monkey.py`` runs any scene for longer.
 KEYS = {
     "picker": 600,
