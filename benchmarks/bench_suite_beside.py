@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = (
     "python3 -m venv .venv && .venv/bin/pip install -q uv && "
-    ".venv/bin/uv pip install -q -p .venv/bin/python -e '.[test]'"
+    ".venv/bin/uv pip install -q -p .venv/bin/python --compile-bytecode -e '.[test]'"
 )
 SUMMARY = re.compile(r"\b\d+ (passed|failed)\b.*")
 
