@@ -17,7 +17,8 @@ def _meta(path: Path) -> dict[str, Any]:
     return {k: v for k, v in Org.open(path).meta.items() if k != "created_at"}
 
 
-def test_a_cached_build_is_the_real_build_and_runs_once(tmp_path: Path) -> None:
+def _counted(folder: Path) -> tuple[Any, list[Path]]:
+    """A cached builder over the real build, and the list of the real builds it made."""
     calls: list[Path] = []
 
     def counting(out: Path, **kwargs: Any) -> Any:
@@ -25,7 +26,11 @@ def test_a_cached_build_is_the_real_build_and_runs_once(tmp_path: Path) -> None:
         return real_build(out, **kwargs)
 
     counting.__signature__ = inspect.signature(real_build)  # type: ignore[attr-defined]
-    cached = cached_builder(counting, tmp_path / "cache")
+    return cached_builder(counting, folder), calls
+
+
+def test_a_cached_build_is_the_real_build_and_runs_once(tmp_path: Path) -> None:
+    cached, calls = _counted(tmp_path / "cache")
     real = real_build(tmp_path / "real" / "sample.db", seed=3, scale="small")
     first = cached(tmp_path / "a" / "sample.db", seed=3, scale="small")
     second = cached(tmp_path / "b" / "sample.db", seed=3)  # the same, by its defaults
@@ -40,14 +45,7 @@ def test_a_cached_build_is_the_real_build_and_runs_once(tmp_path: Path) -> None:
 
 
 def test_a_watched_build_is_never_cached(tmp_path: Path) -> None:
-    calls: list[Path] = []
-
-    def counting(out: Path, **kwargs: Any) -> Any:
-        calls.append(out)
-        return real_build(out, **kwargs)
-
-    counting.__signature__ = inspect.signature(real_build)  # type: ignore[attr-defined]
-    cached = cached_builder(counting, tmp_path / "cache")
+    cached, calls = _counted(tmp_path / "cache")
     stages: list[str] = []
     for n in range(2):
         cached(tmp_path / f"{n}.db", seed=3, progress=lambda stage, f: stages.append(stage))
