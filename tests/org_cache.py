@@ -16,12 +16,13 @@ The cache lives in the run's own temp folder, so no run ever sees another run's 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import inspect
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,17 +80,10 @@ def cached_builder(real: Callable[..., Any], folder: Path) -> Callable[..., Any]
     return build_org
 
 
-class _locked:
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
     """An exclusive lock on a file (two workers asking for one org build it once)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __enter__(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.handle = self.path.open("a")
-        fcntl.flock(self.handle, fcntl.LOCK_EX)
-
-    def __exit__(self, *exc: object) -> None:
-        fcntl.flock(self.handle, fcntl.LOCK_UN)
-        self.handle.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
+        yield
